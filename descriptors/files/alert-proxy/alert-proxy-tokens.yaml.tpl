@@ -1,0 +1,12 @@
+# Tokens of the alert proxy, from secrets.managed_services.alert-proxy.
+apiVersion: v1
+kind: Secret
+metadata:
+  name: alert-proxy-tokens
+  namespace: {{ .Unit.Namespace }}
+type: Opaque
+stringData:
+  api-token: {{ quote .Secrets.APIToken }}
+  {{- with .Secrets.WebhookToken }}
+  webhook-token: {{ quote . }}
+  {{- end }}

@@ -1,0 +1,18 @@
+# Values for the alert-proxy HelmRelease, from opencenter.managed_services.alert-proxy.
+{{- with .Service }}
+config:
+  cluster: {{ $.OpenCenter.Cluster.ClusterName }}
+  {{- with .ReceiverURL }}
+  receiverURL: {{ quote . }}
+  {{- end }}
+  {{- with .AccountID }}
+  accountID: {{ quote . }}
+  {{- end }}
+  environment: {{ quote (default $.OpenCenter.Meta.Env .Environment) }}
+  {{- with .ExtraLabels }}
+  extraLabels:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).
+  tokenSecretRef: alert-proxy-tokens
+{{- end }}

@@ -1,0 +1,21 @@
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: {{ .Unit.Namespace }}
+resources:
+  - ../../base/keycloak/00-postgres
+patches:
+  # Size the keycloak database from opencenter.services.keycloak.
+  - target:
+      group: acid.zalan.do
+      kind: postgresql
+    patch: |-
+      apiVersion: acid.zalan.do/v1
+      kind: postgresql
+      metadata:
+        name: keycloak-postgres
+      spec:
+        volume:
+          size: {{ .Service.DBStorageSize }}
+          {{- with .Service.StorageClass }}
+          storageClass: {{ . }}
+          {{- end }}

@@ -1,0 +1,39 @@
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: {{ .Unit.Namespace }}
+resources:
+  - ../../base/keycloak/20-keycloak
+{{- if .Secrets }}{{ if .Secrets.AdminPassword }}
+  - keycloak-admin-secret.yaml
+{{- end }}{{ end }}
+{{- with .Service }}
+{{- if .MaxReplicas }}
+  - keycloak-hpa.yaml
+{{- end }}
+{{- if .BackupEnabled }}
+  - keycloak-backup-cronjob.yaml
+{{- end }}
+{{- if .GatewayRoute }}
+  - keycloak-httproute.yaml
+{{- end }}
+patches:
+  - target:
+      group: k8s.keycloak.org
+      kind: Keycloak
+    patch: |-
+      apiVersion: k8s.keycloak.org/v2alpha1
+      kind: Keycloak
+      metadata:
+        name: keycloak
+      spec:
+        instances: {{ .Instances }}
+        {{- if .Hostname }}
+        hostname:
+          hostname: {{ .Hostname }}
+        {{- end }}
+        {{- with .FrontendURL }}
+        additionalOptions:
+          - name: hostname-admin
+            value: {{ . }}
+        {{- end }}
+{{- end }}

@@ -1,0 +1,16 @@
+# Values for the postgres-operator HelmRelease, from opencenter.services.postgres-operator.
+{{- with .Service }}
+configKubernetes:
+  {{- with .WatchedNamespaces }}
+  watched_namespace: {{ join "," . | quote }}
+  {{- else }}
+  watched_namespace: "*"
+  {{- end }}
+configPostgresPodResources:
+  default_cpu_request: 100m
+  default_memory_request: 100Mi
+{{- with .StorageClass }}
+configGeneral:
+  storage_class: {{ quote . }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,391 @@
+package check
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/gen/descriptor"
+	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+// StandardDir is the folder under descriptors/files holding the standard
+// pattern's own templates.
+const StandardDir = "_standard"
+
+var (
+	fieldPath = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+	dnsLabel  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+)
+
+// Input is what the checker reads.
+type Input struct {
+	Model       *model.Model
+	Descriptors []*descriptor.Loaded
+	// Dir is the descriptors folder relative to the module root ("descriptors").
+	Dir string
+	// Templates lists the files under <Dir>/files, relative to it.
+	Templates []string
+	// ReadTemplate returns a template's text.
+	ReadTemplate func(rel string) (string, error)
+}
+
+type checker struct {
+	in    Input
+	diags diag.List
+	units []*Unit
+}
+
+// Check checks everything and returns the units, sorted by name.
+func Check(in Input) ([]*Unit, error) {
+	c := &checker{in: in}
+	seen := map[string]*descriptor.Loaded{}
+	for _, d := range in.Descriptors {
+		if prev, dup := seen[d.Name]; dup && d.Name != "" {
+			c.errorf(d, "name", "duplicate unit name %q (also in %s)", d.Name, prev.File)
+			continue
+		}
+		seen[d.Name] = d
+		if u := c.unit(d); u != nil {
+			c.units = append(c.units, u)
+		}
+	}
+	slices.SortFunc(c.units, func(a, b *Unit) int { return strings.Compare(a.Name, b.Name) })
+	c.crossUnit()
+	c.ownership()
+	c.templates()
+	return c.units, c.diags.Err()
+}
+
+func (c *checker) errorf(d *descriptor.Loaded, p, format string, args ...any) {
+	c.diags = append(c.diags, d.Diag(p, format, args...))
+}
+
+func (c *checker) unit(d *descriptor.Loaded) *Unit {
+	if d.APIVersion != descriptor.APIVersion {
+		c.errorf(d, "apiVersion", "apiVersion %q: expected %q", d.APIVersion, descriptor.APIVersion)
+	}
+	if d.Kind != descriptor.Kind {
+		c.errorf(d, "kind", "kind %q: expected %q", d.Kind, descriptor.Kind)
+	}
+	if d.Name == "" {
+		c.errorf(d, "name", "name is required")
+		return nil
+	}
+	if !dnsLabel.MatchString(d.Name) {
+		c.errorf(d, "name", "unit name %q is not a DNS-1123 label", d.Name)
+	}
+	u := &Unit{D: d, Name: d.Name, Layer: d.Layer, Description: d.Description, Namespace: d.Namespace, Requires: d.Requires}
+	layers := make([]string, len(table.Layers))
+	for i, l := range table.Layers {
+		layers[i] = string(l)
+	}
+	if !slices.Contains(layers, d.Layer) {
+		c.errorf(d, "layer", "unknown layer %q: expected one of %s%s", d.Layer, strings.Join(layers, ", "), diag.Suggest(d.Layer, layers))
+		return nil
+	}
+	c.gate(u)
+	if d.EnabledWhen != nil {
+		if k := c.cond(d, "enabled_when", d.EnabledWhen); k != nil {
+			u.Gate = append(u.Gate, k)
+		}
+	}
+	if d.ActiveWith != nil {
+		if len(u.Gate) > 0 {
+			c.errorf(d, "active_with", "active_with replaces the gate: drop service/managed_service/enabled_when or active_with")
+		}
+		u.ActiveWith = d.ActiveWith.Units
+		if d.ActiveWith.Layer != "" && !slices.Contains(layers, d.ActiveWith.Layer) {
+			c.errorf(d, "active_with.layer", "unknown layer %q: expected one of %s", d.ActiveWith.Layer, strings.Join(layers, ", "))
+		}
+	}
+	if d.Overlay != nil {
+		u.Root = d.Overlay.Root
+		if bad := badRel(u.Root); bad != "" && u.Root != "" {
+			c.errorf(d, "overlay.root", "overlay root %q %s", u.Root, bad)
+		}
+	}
+	u.Sources = d.Sources
+	for i, fu := range d.FluxUnits {
+		f := FluxUnit{FluxUnit: fu, at: fmt.Sprintf("flux_units[%d]", i)}
+		if fu.When != nil {
+			f.When = c.cond(d, f.at+".when", fu.When)
+		}
+		u.FluxUnits = append(u.FluxUnits, f)
+	}
+	if d.Overlay != nil {
+		for i, f := range d.Overlay.Files {
+			c.file(u, i, f)
+		}
+	}
+	if d.Standard {
+		c.standard(u)
+	} else if d.HelmRelease != "" || d.ValuesSecret != "" {
+		c.errorf(d, "helm_release", "helm_release and values_secret belong to standard units (standard: true)")
+	}
+	return u
+}
+
+// gate resolves service / managed_service into the enabled condition.
+func (c *checker) gate(u *Unit) {
+	d := u.D
+	key, p, section := d.Service, "service", "opencenter.services"
+	if d.ManagedService != "" {
+		key, p, section = d.ManagedService, "managed_service", "opencenter.managed_services"
+		if d.Service != "" {
+			c.errorf(d, "service", "set service or managed_service, not both")
+		}
+	}
+	if key == "" {
+		return
+	}
+	want := map[string]string{"service": "services", "managed_service": "managed-services"}[p]
+	if d.Layer != want {
+		c.errorf(d, p, "%s gates a unit of layer %s, not %s", p, want, d.Layer)
+	}
+	chain, _, _ := c.in.Model.Lookup(section)
+	sect := chain[len(chain)-1]
+	n := sect.Child(key)
+	if n == nil {
+		c.errorf(d, p, "%s %q has no field in %s%s", p, key, section, diag.Suggest(key, sect.Keys()))
+		return
+	}
+	u.ServiceKey, u.ServiceNode = key, n
+	if u.Namespace == "" {
+		c.errorf(d, "namespace", "namespace is required for a service unit: the namespace the base repo deploys %s to", key)
+	}
+	secSection := "secrets.services"
+	if p == "managed_service" {
+		secSection = "secrets.managed_services"
+	}
+	if sc, _, bad := c.in.Model.Lookup(secSection + "." + key); bad < 0 {
+		u.SecretsNode = sc[len(sc)-1]
+	}
+	u.Gate = append(u.Gate, c.cond(d, p, &descriptor.Condition{Field: section + "." + key + ".enabled", Operator: "true"}))
+}
+
+func badRel(p string) string {
+	switch {
+	case p == "":
+		return "is empty"
+	case strings.HasPrefix(p, "/"):
+		return "must be relative"
+	case slices.Contains(strings.Split(p, "/"), ".."), path.Clean(p) != p:
+		return "must be a clean path without .."
+	}
+	return ""
+}
+
+func (c *checker) file(u *Unit, i int, f descriptor.File) {
+	at := fmt.Sprintf("overlay.files[%d]", i)
+	if bad := badRel(f.Path); bad != "" {
+		c.errorf(u.D, at+".path", "file path %q %s", f.Path, bad)
+		return
+	}
+	cf := File{Out: f.Path, Builtin: f.Builtin, at: at}
+	if f.When != nil {
+		cf.When = c.cond(u.D, at+".when", f.When)
+	}
+	if f.Builtin != "" {
+		names := make([]string, len(table.Builtins))
+		for i, b := range table.Builtins {
+			names[i] = string(b)
+		}
+		if !slices.Contains(names, f.Builtin) {
+			c.errorf(u.D, at+".builtin", "unknown builtin %q: expected one of %s%s", f.Builtin, strings.Join(names, ", "), diag.Suggest(f.Builtin, names))
+		}
+		cf.Secret = f.Builtin == string(table.BuiltinCustomerManaged)
+	} else {
+		cf.Template = u.Name + "/" + f.Path
+		cf.IsTemplate = strings.HasSuffix(f.Path, ".tpl")
+		cf.Out = strings.TrimSuffix(f.Path, ".tpl")
+		if !slices.Contains(c.in.Templates, cf.Template) {
+			c.errorf(u.D, at+".path", "no file %s/files/%s: every overlay file lives under %s/files/<unit>/", c.in.Dir, cf.Template, c.in.Dir)
+			return
+		}
+	}
+	u.Files = append(u.Files, cf)
+}
+
+// standard expands the standard service pattern; explicit parts of the
+// descriptor with the same name win, what they omit comes from the pattern.
+func (c *checker) standard(u *Unit) {
+	d := u.D
+	if u.ServiceKey == "" {
+		c.errorf(d, "standard", "standard: true needs a service or managed_service gate")
+		return
+	}
+	layerDir := table.Layer(d.Layer).Dir()
+	u.HelmRelease = cmpOr(d.HelmRelease, u.Name)
+	u.ValuesSecret = cmpOr(d.ValuesSecret, u.HelmRelease+"-values-override")
+	src := "opencenter-" + u.Name
+	base := descriptor.FluxUnit{
+		Name: u.Name + "-base", Source: src,
+		Path:            "applications/base/" + layerDir + "/" + u.Name,
+		TargetNamespace: "{namespace}",
+		DependsOn:       []string{SourcesUnit(table.Layer(d.Layer))},
+		HealthChecks:    []descriptor.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: u.HelmRelease, Namespace: "{namespace}"}},
+	}
+	override := descriptor.FluxUnit{
+		Name: u.Name + "-override", Source: "flux-system",
+		Path:            "{overlay}/" + layerDir + "/" + u.Name,
+		TargetNamespace: "{namespace}",
+		DependsOn:       []string{u.Name + "-base"},
+		Decryption:      "sops",
+	}
+	var fus []FluxUnit
+	for _, p := range []descriptor.FluxUnit{base, override} {
+		merged := FluxUnit{FluxUnit: p}
+		for i, own := range u.FluxUnits {
+			if own.Name == p.Name {
+				merged = mergeFlux(merged, own)
+				u.FluxUnits = slices.Delete(u.FluxUnits, i, i+1)
+				break
+			}
+		}
+		fus = append(fus, merged)
+	}
+	u.FluxUnits = append(fus, u.FluxUnits...)
+	used := false
+	for _, f := range u.FluxUnits {
+		used = used || f.Source == src
+	}
+	if used && !slices.ContainsFunc(u.Sources, func(s descriptor.Source) bool { return s.Name == src }) {
+		u.Sources = append([]descriptor.Source{{Name: src, Repo: string(table.RepoBase)}}, u.Sources...)
+	}
+	if u.Root == "" {
+		u.Root = layerDir + "/" + u.Name
+	}
+	pattern := []File{
+		{Out: "kustomization.yaml", Template: StandardDir + "/kustomization.yaml.tpl", IsTemplate: true},
+	}
+	for _, p := range pattern {
+		if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == p.Out }) {
+			u.Files = append(u.Files, p)
+		}
+	}
+	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "helm-values/override-values.yaml" }) {
+		c.errorf(d, "standard", "a standard unit lists helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)
+	}
+}
+
+// mergeFlux lays the descriptor's own fields over the pattern's.
+func mergeFlux(p FluxUnit, own FluxUnit) FluxUnit {
+	o := own.FluxUnit
+	m := p
+	m.at = own.at
+	m.When = own.When
+	m.FluxUnit.When = o.When
+	m.Source = cmpOr(o.Source, p.Source)
+	m.Path = cmpOr(o.Path, p.Path)
+	m.TargetNamespace = cmpOr(o.TargetNamespace, p.TargetNamespace)
+	m.Decryption = cmpOr(o.Decryption, p.Decryption)
+	m.Wait = o.Wait || p.Wait
+	if o.DependsOn != nil {
+		m.DependsOn = o.DependsOn
+	}
+	if o.HealthChecks != nil {
+		m.HealthChecks = o.HealthChecks
+	}
+	return m
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// SourcesUnit names the Flux unit that applies a layer's sources.
+func SourcesUnit(l table.Layer) string {
+	if l.Dir() == string(table.LayerServices) {
+		return "sources"
+	}
+	return l.Dir() + "-sources"
+}
+
+var operators = []string{"equals", "exists", "false", "true"}
+
+// cond checks and resolves a condition at YAML path at.
+func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition) *Cond {
+	ok := true
+	if !fieldPath.MatchString(k.Field) {
+		c.errorf(d, at+".field", "field path %q: expected dotted keys such as opencenter.services.keycloak.enabled", k.Field)
+		return nil
+	}
+	switch k.Operator {
+	case "equals":
+		if k.Value == "" {
+			c.errorf(d, at+".value", "operator equals needs a non-empty value")
+			ok = false
+		}
+	case "exists", "true", "false":
+		if k.Value != "" {
+			c.errorf(d, at+".value", "operator %s takes no value (got %q)", k.Operator, k.Value)
+			ok = false
+		}
+	default:
+		c.errorf(d, at+".operator", "unknown operator %q: expected one of %s%s", k.Operator, strings.Join(operators, ", "), diag.Suggest(k.Operator, operators))
+		return nil
+	}
+	chain, keys, bad := c.in.Model.Lookup(k.Field)
+	if bad >= 0 {
+		segs := strings.Split(k.Field, ".")
+		parent := c.in.Model.Root
+		if len(chain) > 0 {
+			parent = chain[len(chain)-1]
+		}
+		if parent.Kind != table.KindObject {
+			c.errorf(d, at+".field", "field path %q: %s is a %s and has no key %q", k.Field, strings.Join(segs[:bad], "."), parent.Kind, segs[bad])
+		} else {
+			c.errorf(d, at+".field", "field path %q: %q is not a key of %s%s", k.Field, segs[bad], cmpOr(strings.Join(segs[:bad], "."), "the config root"), diag.Suggest(segs[bad], parent.Keys()))
+		}
+		return nil
+	}
+	leaf := chain[len(chain)-1]
+	switch {
+	case leaf.Kind == table.KindObject && !leaf.Ptr:
+		c.errorf(d, at+".field", "field path %q is an object, not a leaf: name one of its keys (%s)", k.Field, strings.Join(leaf.Keys(), ", "))
+		return nil
+	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != table.KindBool:
+		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is a %s", k.Operator, k.Field, leaf.Kind)
+		return nil
+	case k.Operator == "equals":
+		switch leaf.Kind {
+		case table.KindString:
+			if len(leaf.Enum) > 0 && !slices.Contains(leaf.Enum, k.Value) {
+				c.errorf(d, at+".value", "%q is not a value of %s: expected one of %s%s", k.Value, k.Field, strings.Join(leaf.Enum, ", "), diag.Suggest(k.Value, leaf.Enum))
+				ok = false
+			}
+		case table.KindInt:
+			if _, err := strconv.ParseInt(k.Value, 10, 64); err != nil {
+				c.errorf(d, at+".value", "%q is not an integer, and %s is an int field", k.Value, k.Field)
+				ok = false
+			}
+		case table.KindNumber:
+			if _, err := strconv.ParseFloat(k.Value, 64); err != nil {
+				c.errorf(d, at+".value", "%q is not a number, and %s is a number field", k.Value, k.Field)
+				ok = false
+			}
+		case table.KindBool:
+			if k.Value != "true" && k.Value != "false" {
+				c.errorf(d, at+".value", "%q is not true or false, and %s is a bool field", k.Value, k.Field)
+				ok = false
+			}
+		default:
+			c.errorf(d, at+".operator", "operator equals needs a string, number, bool or enum field; %s is a %s (use exists)", k.Field, leaf.Kind)
+			ok = false
+		}
+	}
+	if !ok {
+		return nil
+	}
+	text := k.Field + " " + map[string]string{"equals": "equals " + strconv.Quote(k.Value), "exists": "is set", "true": "is true", "false": "is false"}[k.Operator]
+	return &Cond{Text: text, Chain: chain, Keys: keys, Op: k.Operator, Value: k.Value}
+}

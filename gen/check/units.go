@@ -1,0 +1,58 @@
+package check
+
+import (
+	"github.com/opencenter-dev/opencenter/gen/descriptor"
+	"github.com/opencenter-dev/opencenter/gen/model"
+)
+
+// Unit is a checked unit, standard pattern expanded.
+type Unit struct {
+	D           *descriptor.Loaded
+	Name        string
+	Layer       string
+	Description string
+	// ServiceKey is the config key of the gating service; ServiceNode its config node.
+	ServiceKey  string
+	ServiceNode *model.Node
+	// SecretsNode is the node of secrets.<layer>.<key>, when the service has secrets.
+	SecretsNode  *model.Node
+	Namespace    string
+	Gate         []*Cond
+	ActiveWith   []string
+	Requires     []string
+	Sources      []descriptor.Source
+	FluxUnits    []FluxUnit
+	Root         string
+	Files        []File
+	HelmRelease  string
+	ValuesSecret string
+}
+
+// FluxUnit is a checked Flux unit.
+type FluxUnit struct {
+	descriptor.FluxUnit
+	When *Cond
+	at   string // YAML path in the descriptor, "" for pattern parts
+}
+
+// File is a checked overlay file.
+type File struct {
+	// Out is the output path relative to the unit root.
+	Out string
+	// Template is the path under descriptors/files ("" for builtins).
+	Template   string
+	IsTemplate bool
+	Builtin    string
+	Secret     bool
+	When       *Cond
+	at         string
+}
+
+// Cond is a resolved condition.
+type Cond struct {
+	Text  string
+	Chain []*model.Node
+	Keys  []string // map keys per chain element ("" for struct fields)
+	Op    string
+	Value string
+}

@@ -1,0 +1,186 @@
+package descriptor
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
+)
+
+// APIVersion and Kind identify a descriptor.
+const (
+	APIVersion = "opencenter.dev/v1alpha1"
+	Kind       = "OverlayUnit"
+)
+
+// Descriptor is one overlay unit as written in descriptors/<name>.yaml.
+type Descriptor struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	// Name is the unit's unique name.
+	Name string `json:"name"`
+	// Description is one line about the unit, shown by `opencenter units`.
+	Description string `json:"description,omitempty"`
+	// Layer is services, managed-services, customer-managed or cluster.
+	Layer string `json:"layer"`
+	// Service gates the unit on opencenter.services.<service>.enabled.
+	Service string `json:"service,omitempty"`
+	// ManagedService gates the unit on opencenter.managed_services.<managed_service>.enabled.
+	ManagedService string `json:"managed_service,omitempty"`
+	// Namespace is the service's default namespace (the base repo's).
+	Namespace string `json:"namespace,omitempty"`
+	// EnabledWhen is ANDed with the gate.
+	EnabledWhen *Condition `json:"enabled_when,omitempty"`
+	// ActiveWith makes the unit active when any of the named units, or any unit of the named layer, is.
+	ActiveWith *ActiveWith `json:"active_with,omitempty"`
+	// Requires names units that must be active when this one is.
+	Requires []string `json:"requires,omitempty"`
+	// Standard expands the standard service pattern; explicit parts override it by name.
+	Standard bool `json:"standard,omitempty"`
+	// HelmRelease is the base HelmRelease of a standard unit (default: the unit name).
+	HelmRelease string `json:"helm_release,omitempty"`
+	// ValuesSecret is the override Secret the base HelmRelease reads (default: <helm_release>-values-override).
+	ValuesSecret string `json:"values_secret,omitempty"`
+	// Sources are the GitRepository objects the unit emits.
+	Sources []Source `json:"sources,omitempty"`
+	// FluxUnits are the Flux Kustomizations the unit emits.
+	FluxUnits []FluxUnit `json:"flux_units,omitempty"`
+	// Overlay is the unit's overlay directory and files.
+	Overlay *Overlay `json:"overlay,omitempty"`
+}
+
+// ActiveWith activates a unit together with others.
+type ActiveWith struct {
+	Units []string `json:"units,omitempty"`
+	Layer string   `json:"layer,omitempty"`
+}
+
+// Condition is {field, operator, value}.
+type Condition struct {
+	Field    string `json:"field"`
+	Operator string `json:"operator"`
+	Value    string `json:"value,omitempty"`
+}
+
+// Source is a GitRepository.
+type Source struct {
+	Name    string    `json:"name"`
+	Repo    string    `json:"repo"`
+	Include []Include `json:"include,omitempty"`
+}
+
+// Include copies a path of another source into this one.
+type Include struct {
+	Source string `json:"source"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+}
+
+// FluxUnit is a Flux Kustomization.
+type FluxUnit struct {
+	Name            string        `json:"name"`
+	Source          string        `json:"source,omitempty"`
+	Path            string        `json:"path,omitempty"`
+	TargetNamespace string        `json:"target_namespace,omitempty"`
+	DependsOn       []string      `json:"depends_on,omitempty"`
+	Decryption      string        `json:"decryption,omitempty"`
+	Wait            bool          `json:"wait,omitempty"`
+	HealthChecks    []HealthCheck `json:"health_checks,omitempty"`
+	When            *Condition    `json:"when,omitempty"`
+}
+
+// HealthCheck names an object Flux waits for.
+type HealthCheck struct {
+	APIVersion string `json:"api_version"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace,omitempty"`
+}
+
+// Overlay is the unit's overlay directory.
+type Overlay struct {
+	// Root is the directory relative to the overlay root ("" for the root itself).
+	Root  string `json:"root,omitempty"`
+	Files []File `json:"files,omitempty"`
+}
+
+// File is an overlay file: a path under descriptors/files/<unit>/ (x.yaml.tpl
+// is a template rendering x.yaml), or a builtin.
+type File struct {
+	Path    string     `json:"path"`
+	Builtin string     `json:"builtin,omitempty"`
+	When    *Condition `json:"when,omitempty"`
+}
+
+// Loaded is a descriptor with the positions of its keys.
+type Loaded struct {
+	Descriptor
+	// File is the descriptor's path relative to the module root, e.g. descriptors/keycloak.yaml.
+	File string
+	Pos  *yamlfile.Positions
+}
+
+// Diag returns a diagnostic at YAML path p of the descriptor.
+func (l *Loaded) Diag(p, format string, args ...any) diag.Diag {
+	d := l.Pos.Diag(p, format, args...)
+	d.Path = "" // descriptor messages name their key themselves
+	return d
+}
+
+// LoadDir loads every descriptors/*.yaml below root, sorted by file name.
+func LoadDir(root, dir string) ([]*Loaded, error) {
+	entries, err := os.ReadDir(filepath.Join(root, dir))
+	if err != nil {
+		return nil, fmt.Errorf("reading descriptors: %w", err)
+	}
+	var out []*Loaded
+	var diags diag.List
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		rel := filepath.ToSlash(filepath.Join(dir, e.Name()))
+		l := &Loaded{File: rel}
+		data, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			diags = append(diags, diag.Diag{File: rel, Msg: err.Error()})
+			continue
+		}
+		pos, err := yamlfile.Decode(rel, data, &l.Descriptor)
+		if err != nil {
+			diags = append(diags, err.(diag.List)...)
+			continue
+		}
+		l.Pos = pos
+		out = append(out, l)
+	}
+	slices.SortFunc(out, func(a, b *Loaded) int { return strings.Compare(a.File, b.File) })
+	return out, diags.Err()
+}
+
+// Templates lists every file under dir/files below root, as slash paths relative to dir/files.
+func Templates(root, dir string) ([]string, error) {
+	base := filepath.Join(root, dir, "files")
+	var out []string
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == base {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(base, p)
+		out = append(out, filepath.ToSlash(rel))
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}

@@ -1,0 +1,168 @@
+package emit
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+var kindConst = map[table.Kind]string{
+	table.KindObject: "KindObject",
+	table.KindString: "KindString",
+	table.KindBool:   "KindBool",
+	table.KindInt:    "KindInt",
+	table.KindNumber: "KindNumber",
+	table.KindList:   "KindList",
+	table.KindMap:    "KindMap",
+}
+
+// Fields emits fields.go: the field index, every path of the config in
+// declaration order, with an accessor for each path outside lists and maps.
+func Fields(m *model.Model) ([]byte, error) {
+	f := newFile()
+	var entries []jen.Code
+	var visit func(n *model.Node, chain []*model.Node, inElem bool)
+	visit = func(n *model.Node, chain []*model.Node, inElem bool) {
+		if n.Path != "" {
+			entries = append(entries, field(m, n, chain, inElem))
+		}
+		if n.Elem != nil {
+			if n.Elem.Kind == table.KindObject {
+				for _, c := range n.Elem.Children {
+					visit(c, nil, true)
+				}
+			}
+			return
+		}
+		for _, c := range n.Children {
+			visit(c, append(chain[:len(chain):len(chain)], c), inElem)
+		}
+	}
+	visit(m.Root, nil, false)
+	f.Comment("Fields is the field index of the config: every path, in declaration order.")
+	f.Var().Id("Fields").Op("=").Index().Qual(TablePkg, "Field").Add(values(entries...))
+	return render(f)
+}
+
+func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.Code {
+	ff := []jen.Code{
+		jen.Id("Path").Op(":").Lit(n.Path),
+		jen.Id("Kind").Op(":").Qual(TablePkg, kindConst[n.Kind]),
+		jen.Id("GoType").Op(":").Lit(m.GoTypeString(n.Type)),
+	}
+	if n.Default != "" {
+		ff = append(ff, jen.Id("Default").Op(":").Lit(n.Default))
+	}
+	if len(n.Enum) > 0 {
+		ff = append(ff, jen.Id("Enum").Op(":").Add(strs(n.Enum)))
+	}
+	if n.Doc != "" {
+		ff = append(ff, jen.Id("Doc").Op(":").Lit(n.Doc))
+	}
+	if n.Secret {
+		ff = append(ff, jen.Id("Secret").Op(":").True())
+	}
+	if n.Required {
+		ff = append(ff, jen.Id("Required").Op(":").True())
+	}
+	if !inElem {
+		ff = append(ff, jen.Id("Get").Op(":").Add(getFunc(chain)))
+	}
+	return values(ff...)
+}
+
+// Defaults emits defaults.go: ApplyDefaults from the `default` tags and the
+// units' namespaces, in plain Go.
+func Defaults(m *model.Model) ([]byte, error) {
+	f := newFile()
+	body := defaults(m.Root, func() *jen.Statement { return jen.Id("c") }, 0)
+	f.Comment("ApplyDefaults fills every field the user left empty that has a default:")
+	f.Comment("`default` struct tags, and each service's namespace from its descriptor.")
+	f.Func().Id("ApplyDefaults").Params(cfg()).Block(body...)
+	return render(f)
+}
+
+func defaults(n *model.Node, x func() *jen.Statement, depth int) []jen.Code {
+	var out []jen.Code
+	for _, c := range n.Children {
+		cx := func() *jen.Statement { return x().Dot(c.GoName) }
+		switch {
+		case c.Kind == table.KindObject:
+			if c.Ptr {
+				v := fmt.Sprintf("p%d", depth)
+				inner := defaults(c, func() *jen.Statement { return jen.Id(v) }, depth+1)
+				if len(inner) > 0 {
+					out = append(out, jen.If(jen.Id(v).Op(":=").Add(cx()), jen.Id(v).Op("!=").Nil()).Block(inner...))
+				}
+			} else {
+				out = append(out, defaults(c, cx, depth)...)
+			}
+		case c.Kind == table.KindList && c.Elem.Kind == table.KindObject:
+			i := fmt.Sprintf("i%d", depth)
+			inner := defaults(c.Elem, func() *jen.Statement { return cx().Index(jen.Id(i)) }, depth+1)
+			if len(inner) > 0 {
+				out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(cx())).Block(inner...))
+			}
+		case c.Default != "":
+			out = append(out, setDefault(c, cx))
+		}
+	}
+	return out
+}
+
+func setDefault(n *model.Node, x func() *jen.Statement) jen.Code {
+	var lit jen.Code
+	var zero jen.Code
+	switch n.Kind {
+	case table.KindString:
+		lit, zero = jen.Lit(n.Default), jen.Lit("")
+	case table.KindInt:
+		v, err := strconv.Atoi(n.Default)
+		if err != nil {
+			panic(fmt.Sprintf("%s: default %q is not an int", n.Path, n.Default))
+		}
+		lit, zero = jen.Lit(v), jen.Lit(0)
+	case table.KindNumber:
+		v, err := strconv.ParseFloat(n.Default, 64)
+		if err != nil {
+			panic(fmt.Sprintf("%s: default %q is not a number", n.Path, n.Default))
+		}
+		lit, zero = jen.Lit(v), jen.Lit(0)
+	case table.KindBool:
+		v, err := strconv.ParseBool(n.Default)
+		if err != nil || (!n.Ptr && v) {
+			panic(fmt.Sprintf("%s: default %q: a bool defaulting to true must be a *bool", n.Path, n.Default))
+		}
+		lit, zero = jen.Lit(v), jen.False()
+	default:
+		panic(fmt.Sprintf("%s: defaults are for scalars, not %s", n.Path, n.Kind))
+	}
+	if n.Ptr {
+		typ := jen.Id(m0(n))
+		return jen.If(x().Op("==").Nil()).Block(
+			jen.Id("v").Op(":=").Add(typ).Call(lit),
+			x().Op("=").Op("&").Id("v"),
+		)
+	}
+	if n.Kind == table.KindString && len(n.Enum) > 0 {
+		return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Lit(n.Default))
+	}
+	return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Add(lit))
+}
+
+// m0 names the Go type of a pointer's element for a typed default.
+func m0(n *model.Node) string {
+	switch n.Kind {
+	case table.KindInt:
+		return "int"
+	case table.KindNumber:
+		return "float64"
+	case table.KindBool:
+		return "bool"
+	}
+	return "string"
+}

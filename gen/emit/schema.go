@@ -1,0 +1,116 @@
+package emit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+// SchemaID is the $id of the emitted JSON Schema.
+const SchemaID = "https://opencenter.dev/schemas/cluster-config.v1.json"
+
+// Schema emits the JSON Schema (draft 2020-12) of the config. encoding/json
+// sorts map keys, so the bytes are deterministic.
+func Schema(m *model.Model) ([]byte, error) {
+	root, err := schemaOf(m.Root)
+	if err != nil {
+		return nil, err
+	}
+	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	root["$id"] = SchemaID
+	root["title"] = "opencenter cluster config (.<cluster>-config.yaml)"
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func schemaOf(n *model.Node) (map[string]any, error) {
+	s := map[string]any{}
+	if n.Doc != "" {
+		s["description"] = n.Doc
+	}
+	switch n.Kind {
+	case table.KindObject:
+		s["type"] = "object"
+		s["additionalProperties"] = false
+		props := map[string]any{}
+		var req []string
+		for _, c := range n.Children {
+			cs, err := schemaOf(c)
+			if err != nil {
+				return nil, err
+			}
+			props[c.JSON] = cs
+			if c.Required {
+				req = append(req, c.JSON)
+			}
+		}
+		s["properties"] = props
+		if len(req) > 0 {
+			s["required"] = req
+		}
+	case table.KindList:
+		s["type"] = "array"
+		items, err := schemaOf(n.Elem)
+		if err != nil {
+			return nil, err
+		}
+		s["items"] = items
+	case table.KindMap:
+		s["type"] = "object"
+		vals, err := schemaOf(n.Elem)
+		if err != nil {
+			return nil, err
+		}
+		s["additionalProperties"] = vals
+	case table.KindString:
+		s["type"] = "string"
+		if len(n.Enum) > 0 {
+			s["enum"] = n.Enum
+		}
+		if n.Format != "" {
+			p, ok := config.Formats[n.Format]
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown format %q", n.Path, n.Format)
+			}
+			s["pattern"] = p
+			if n.Format == "dns-label" {
+				s["maxLength"] = 63
+			}
+		}
+	case table.KindBool:
+		s["type"] = "boolean"
+	case table.KindInt:
+		s["type"] = "integer"
+	case table.KindNumber:
+		s["type"] = "number"
+	}
+	if n.Default != "" {
+		s["default"] = typedDefault(n)
+	}
+	return s, nil
+}
+
+func typedDefault(n *model.Node) any {
+	switch n.Kind {
+	case table.KindInt:
+		v, _ := strconv.Atoi(n.Default)
+		return v
+	case table.KindNumber:
+		v, _ := strconv.ParseFloat(n.Default, 64)
+		return v
+	case table.KindBool:
+		return n.Default == "true"
+	}
+	return n.Default
+}

@@ -1,0 +1,313 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+// Import paths of the packages the generator reads.
+const (
+	ConfigPkg = "github.com/opencenter-dev/opencenter/internal/config"
+	TablePkg  = "github.com/opencenter-dev/opencenter/internal/table"
+)
+
+// Node is one field of the config tree.
+type Node struct {
+	// JSON is the YAML key ("" for the root and for list/map elements).
+	JSON string
+	// GoName is the Go field name ("" for the root and elements).
+	GoName string
+	// Path is the dotted YAML path; list elements add "[]", map values ".*".
+	Path string
+	// Type is the declared Go type.
+	Type types.Type
+	// Kind is the field's shape.
+	Kind table.Kind
+	// Ptr is true when the declared type is a pointer.
+	Ptr bool
+	// Children are the fields of an object, embedded fields flattened, in declaration order.
+	Children []*Node
+	// Elem is the element of a list or the value of a map.
+	Elem *Node
+	// Doc is the doc comment of the field (or of its type when the field has none).
+	Doc string
+	// Default is the `default` tag.
+	Default string
+	// Format is the `format` tag: a key of config.Formats.
+	Format string
+	// Enum lists the constants of a string-kinded named type, sorted.
+	Enum []string
+	// Required is true for keys without omitempty.
+	Required bool
+	// Secret is true below the config's secrets key.
+	Secret bool
+	// Parent is the enclosing node (nil for the root).
+	Parent *Node
+}
+
+// Child returns the child with YAML key k.
+func (n *Node) Child(k string) *Node {
+	for _, c := range n.Children {
+		if c.JSON == k {
+			return c
+		}
+	}
+	return nil
+}
+
+// Keys lists the children's YAML keys.
+func (n *Node) Keys() []string {
+	out := make([]string, len(n.Children))
+	for i, c := range n.Children {
+		out[i] = c.JSON
+	}
+	return out
+}
+
+// Struct returns the struct type behind n (pointers removed), or nil.
+func (n *Node) Struct() *types.Named {
+	t := n.Type
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, _ := t.(*types.Named)
+	if named == nil {
+		return nil
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return named
+}
+
+// Model is what the generator knows of the Go side.
+type Model struct {
+	// Root is the tree of config.Config.
+	Root *Node
+	// Config and Table are the loaded packages.
+	Config, Table *types.Package
+	docs          map[token.Pos]string
+	typeDocs      map[*types.TypeName]string
+}
+
+// Load loads internal/config and internal/table from the module at dir and
+// builds the field tree; package errors abort.
+func Load(dir string) (*Model, error) {
+	cfg := &packages.Config{
+		Dir:  dir,
+		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
+	}
+	pkgs, err := packages.Load(cfg, ConfigPkg, TablePkg)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", ConfigPkg, err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		return nil, fmt.Errorf("the config packages have errors (above): fix them before generating")
+	}
+	m := &Model{docs: map[token.Pos]string{}, typeDocs: map[*types.TypeName]string{}}
+	for _, p := range pkgs {
+		switch p.PkgPath {
+		case ConfigPkg:
+			m.Config = p.Types
+		case TablePkg:
+			m.Table = p.Types
+		}
+		m.collectDocs(p)
+	}
+	obj := m.Config.Scope().Lookup("Config")
+	if obj == nil {
+		return nil, fmt.Errorf("%s has no type Config", ConfigPkg)
+	}
+	m.Root = &Node{Type: obj.Type(), Kind: table.KindObject, Doc: m.typeDocs[obj.(*types.TypeName)]}
+	m.fill(m.Root, obj.Type(), false, 0)
+	return m, nil
+}
+
+func (m *Model) collectDocs(p *packages.Package) {
+	for _, f := range p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GenDecl:
+				for _, s := range n.Specs {
+					ts, ok := s.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					doc := ts.Doc
+					if doc == nil && len(n.Specs) == 1 {
+						doc = n.Doc
+					}
+					if tn, ok := p.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && doc != nil {
+						m.typeDocs[tn] = cleanDoc(doc.Text())
+					}
+				}
+			case *ast.Field:
+				if n.Doc == nil {
+					return true
+				}
+				for _, name := range n.Names {
+					if obj := p.TypesInfo.Defs[name]; obj != nil {
+						m.docs[obj.Pos()] = cleanDoc(n.Doc.Text())
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+func cleanDoc(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TypeDoc returns the doc comment of a named type.
+func (m *Model) TypeDoc(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return m.typeDocs[n.Obj()]
+	}
+	return ""
+}
+
+const maxDepth = 12
+
+func (m *Model) fill(n *Node, t types.Type, secret bool, depth int) {
+	if depth > maxDepth {
+		panic(fmt.Sprintf("config type nesting deeper than %d at %s: recursive type?", maxDepth, n.Path))
+	}
+	n.Secret = secret
+	if p, ok := t.(*types.Pointer); ok {
+		n.Ptr = true
+		t = p.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		n.Kind = table.KindObject
+		m.fields(n, u, secret, depth)
+	case *types.Slice:
+		n.Kind = table.KindList
+		n.Elem = &Node{Path: n.Path + "[]", Type: u.Elem(), Parent: n}
+		n.Elem.Doc = m.TypeDoc(u.Elem())
+		m.fill(n.Elem, u.Elem(), secret, depth+1)
+	case *types.Map:
+		n.Kind = table.KindMap
+		n.Elem = &Node{Path: n.Path + ".*", Type: u.Elem(), Parent: n}
+		m.fill(n.Elem, u.Elem(), secret, depth+1)
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			n.Kind = table.KindString
+			n.Enum = m.enum(t)
+		case u.Info()&types.IsBoolean != 0:
+			n.Kind = table.KindBool
+		case u.Info()&types.IsInteger != 0:
+			n.Kind = table.KindInt
+		case u.Info()&types.IsFloat != 0:
+			n.Kind = table.KindNumber
+		default:
+			panic(fmt.Sprintf("%s: unsupported basic type %s", n.Path, u))
+		}
+	default:
+		panic(fmt.Sprintf("%s: unsupported type %s", n.Path, t))
+	}
+}
+
+func (m *Model) fields(n *Node, s *types.Struct, secret bool, depth int) {
+	for i := range s.NumFields() {
+		f := s.Field(i)
+		tag := reflect.StructTag(s.Tag(i))
+		name, opts, _ := strings.Cut(tag.Get("json"), ",")
+		if name == "-" || (!f.Exported() && !f.Embedded()) {
+			continue
+		}
+		if f.Embedded() && name == "" {
+			t := f.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			m.fields(n, t.Underlying().(*types.Struct), secret, depth)
+			continue
+		}
+		if name == "" {
+			name = f.Name()
+		}
+		path := name
+		if n.Path != "" {
+			path = n.Path + "." + name
+		}
+		c := &Node{
+			JSON:     name,
+			GoName:   f.Name(),
+			Path:     path,
+			Type:     f.Type(),
+			Doc:      m.docs[f.Pos()],
+			Default:  tag.Get("default"),
+			Format:   tag.Get("format"),
+			Parent:   n,
+			Required: !slices.Contains(strings.Split(opts, ","), "omitempty"),
+		}
+		if c.Doc == "" {
+			c.Doc = m.TypeDoc(f.Type())
+		}
+		m.fill(c, f.Type(), secret || (n.Path == "" && name == "secrets"), depth+1)
+		n.Children = append(n.Children, c)
+	}
+}
+
+// enum returns the values of the constants declared with named type t in the config package.
+func (m *Model) enum(t types.Type) []string {
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() != m.Config {
+		return nil
+	}
+	var vals []string
+	scope := m.Config.Scope()
+	for _, name := range scope.Names() {
+		c, ok := scope.Lookup(name).(*types.Const)
+		if ok && types.Identical(c.Type(), t) {
+			vals = append(vals, constant.StringVal(c.Val()))
+		}
+	}
+	slices.Sort(vals)
+	return vals
+}
+
+// Lookup resolves a dotted YAML path from the root. It returns the chain of
+// nodes walked (map keys appear as their value node) and, on failure, the
+// index of the failing segment.
+func (m *Model) Lookup(path string) (chain []*Node, keys []string, bad int) {
+	n := m.Root
+	for i, seg := range strings.Split(path, ".") {
+		switch n.Kind {
+		case table.KindObject:
+			c := n.Child(seg)
+			if c == nil {
+				return chain, keys, i
+			}
+			n = c
+			keys = append(keys, "")
+		case table.KindMap:
+			n = n.Elem
+			keys = append(keys, seg)
+		default:
+			return chain, keys, i
+		}
+		chain = append(chain, n)
+	}
+	return chain, keys, -1
+}
+
+// GoTypeString renders t with the config package as "config".
+func (m *Model) GoTypeString(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}

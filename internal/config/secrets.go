@@ -1,0 +1,192 @@
+package config
+
+// Secrets holds the secret material of a cluster config. Its values are never
+// rendered in plaintext unless asked for.
+type Secrets struct {
+	// OverlayUnits holds the secrets of the overlay units that are not services.
+	OverlayUnits OverlayUnitSecrets `json:"overlay_units,omitempty"`
+	// Services holds the credentials of platform services, keyed like opencenter.services.
+	Services ServiceSecrets `json:"services,omitempty"`
+	// ManagedServices holds the credentials of managed services, keyed like opencenter.managed_services.
+	ManagedServices ManagedServiceSecrets `json:"managed_services,omitempty"`
+}
+
+// OverlayUnitSecrets holds the secrets of the overlay units that are not services.
+type OverlayUnitSecrets struct {
+	// CustomerManaged holds the SSH credentials of the customer repository.
+	CustomerManaged CustomerManagedSecrets `json:"customer_managed,omitempty"`
+}
+
+// CustomerManagedSecrets are the SSH credentials Flux uses to pull the customer
+// repository; they are rendered only when customer_managed.emit_secret is true.
+type CustomerManagedSecrets struct {
+	// Identity is the SSH private key (PEM, OpenSSH format) of the deploy key.
+	Identity string `json:"identity,omitempty"`
+	// IdentityPub is the SSH public key of the deploy key, one authorized_keys line.
+	IdentityPub string `json:"identity_pub,omitempty"`
+	// KnownHosts is the known_hosts line(s) of the customer repository's Git server.
+	KnownHosts string `json:"known_hosts,omitempty"`
+}
+
+// ServiceSecrets holds the credentials of the platform services that need
+// them. Field names and keys match Services.
+type ServiceSecrets struct {
+	// CertManager holds the DNS provider credentials of cert-manager.
+	CertManager *CertManagerSecrets `json:"cert-manager,omitempty"`
+	// EtcdBackup holds the object store credentials of etcd-backup.
+	EtcdBackup *EtcdBackupSecrets `json:"etcd-backup,omitempty"`
+	// Harbor holds Harbor's admin password and object store credentials.
+	Harbor *HarborSecrets `json:"harbor,omitempty"`
+	// Headlamp holds Headlamp's OIDC client secret.
+	Headlamp *HeadlampSecrets `json:"headlamp,omitempty"`
+	// Keycloak holds Keycloak's admin and database passwords.
+	Keycloak *KeycloakSecrets `json:"keycloak,omitempty"`
+	// KubePrometheusStack holds Grafana's admin password.
+	KubePrometheusStack *KubePrometheusStackSecrets `json:"kube-prometheus-stack,omitempty"`
+	// Loki holds Loki's object store credentials.
+	Loki *LokiSecrets `json:"loki,omitempty"`
+	// Mimir holds Mimir's object store credentials.
+	Mimir *MimirSecrets `json:"mimir,omitempty"`
+	// OpenStackCCM holds the OpenStack application credential of the cloud controller manager.
+	OpenStackCCM *OpenStackCCMSecrets `json:"openstack-ccm,omitempty"`
+	// OpenStackCSI holds the OpenStack application credential of the Cinder CSI driver.
+	OpenStackCSI *OpenStackCSISecrets `json:"openstack-csi,omitempty"`
+	// Tempo holds Tempo's object store credentials.
+	Tempo *TempoSecrets `json:"tempo,omitempty"`
+	// Velero holds Velero's object store credentials.
+	Velero *VeleroSecrets `json:"velero,omitempty"`
+	// VSphereCSI holds the vCenter credentials of the vSphere CSI driver.
+	VSphereCSI *VSphereCSISecrets `json:"vsphere-csi,omitempty"`
+	// WeaveGitOps holds the Weave GitOps admin password hash.
+	WeaveGitOps *WeaveGitOpsSecrets `json:"weave-gitops,omitempty"`
+}
+
+// CertManagerSecrets are the credentials of cert-manager's DNS-01 provider;
+// only those of the configured dns_provider are used.
+type CertManagerSecrets struct {
+	// CloudflareAPIToken is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.
+	CloudflareAPIToken string `json:"cloudflare_api_token,omitempty"`
+	// Route53AccessKeyID is the AWS access key ID of an IAM user allowed to change the hosted zone.
+	Route53AccessKeyID string `json:"route53_access_key_id,omitempty"`
+	// Route53SecretAccessKey is the AWS secret access key of that IAM user.
+	Route53SecretAccessKey string `json:"route53_secret_access_key,omitempty"`
+	// DesignateApplicationCredentialID is the OpenStack application credential ID used with Designate.
+	DesignateApplicationCredentialID string `json:"designate_application_credential_id,omitempty"`
+	// DesignateApplicationCredentialSecret is the secret of that application credential.
+	DesignateApplicationCredentialSecret string `json:"designate_application_credential_secret,omitempty"`
+}
+
+// EtcdBackupSecrets are the object store credentials of etcd-backup.
+type EtcdBackupSecrets struct {
+	// AccessKeyID is the S3 access key ID with write access to the bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key.
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// HarborSecrets are Harbor's admin password and object store credentials.
+type HarborSecrets struct {
+	// AdminPassword is the initial password of Harbor's admin user.
+	AdminPassword string `json:"admin_password,omitempty"`
+	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the registry bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// HeadlampSecrets are Headlamp's OIDC credentials.
+type HeadlampSecrets struct {
+	// OIDCClientSecret is the secret of Headlamp's OIDC client.
+	OIDCClientSecret string `json:"oidc_client_secret,omitempty"`
+}
+
+// KeycloakSecrets are Keycloak's passwords.
+type KeycloakSecrets struct {
+	// AdminPassword is the initial password of Keycloak's bootstrap admin user.
+	AdminPassword string `json:"admin_password,omitempty"`
+	// DBPassword is the password of Keycloak's PostgreSQL user.
+	DBPassword string `json:"db_password,omitempty"`
+}
+
+// KubePrometheusStackSecrets are the passwords of kube-prometheus-stack.
+type KubePrometheusStackSecrets struct {
+	// GrafanaAdminPassword is the password of Grafana's admin user.
+	GrafanaAdminPassword string `json:"grafana_admin_password,omitempty"`
+}
+
+// LokiSecrets are Loki's object store credentials, used unless storage is filesystem.
+type LokiSecrets struct {
+	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// MimirSecrets are Mimir's object store credentials, used unless storage is filesystem.
+type MimirSecrets struct {
+	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// OpenStackCCMSecrets are the OpenStack credentials of the cloud controller manager.
+type OpenStackCCMSecrets struct {
+	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
+	ApplicationCredentialID string `json:"application_credential_id,omitempty"`
+	// ApplicationCredentialSecret is the secret of that application credential.
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty"`
+}
+
+// OpenStackCSISecrets are the OpenStack credentials of the Cinder CSI driver.
+type OpenStackCSISecrets struct {
+	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
+	ApplicationCredentialID string `json:"application_credential_id,omitempty"`
+	// ApplicationCredentialSecret is the secret of that application credential.
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty"`
+}
+
+// TempoSecrets are Tempo's object store credentials, used unless storage is filesystem.
+type TempoSecrets struct {
+	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// VeleroSecrets are Velero's object store credentials.
+type VeleroSecrets struct {
+	// AccessKeyID is the S3 access key ID with write access to the backup bucket.
+	AccessKeyID string `json:"access_key_id,omitempty"`
+	// SecretAccessKey is the S3 secret access key.
+	SecretAccessKey string `json:"secret_access_key,omitempty"`
+}
+
+// VSphereCSISecrets are the vCenter credentials of the vSphere CSI driver.
+type VSphereCSISecrets struct {
+	// Username is the vCenter user, such as svc-k8s-csi@vsphere.local.
+	Username string `json:"username,omitempty"`
+	// Password is that user's password.
+	Password string `json:"password,omitempty"`
+}
+
+// WeaveGitOpsSecrets are the Weave GitOps dashboard credentials.
+type WeaveGitOpsSecrets struct {
+	// AdminPasswordHash is the bcrypt hash of the admin user's password.
+	AdminPasswordHash string `json:"admin_password_hash,omitempty"`
+}
+
+// ManagedServiceSecrets holds the credentials of managed services. Field names
+// and keys match ManagedServices.
+type ManagedServiceSecrets struct {
+	// AlertProxy holds the tokens of alert-proxy.
+	AlertProxy *AlertProxySecrets `json:"alert-proxy,omitempty"`
+}
+
+// AlertProxySecrets are alert-proxy's tokens.
+type AlertProxySecrets struct {
+	// APIToken authenticates alert-proxy to the provider's alert intake.
+	APIToken string `json:"api_token,omitempty"`
+	// WebhookToken authenticates Alertmanager's webhook calls to alert-proxy.
+	WebhookToken string `json:"webhook_token,omitempty"`
+}

@@ -1,0 +1,618 @@
+package config
+
+// Services turns platform services on and configures them. Each field is one
+// service of the catalog; a service that is absent is not deployed.
+type Services struct {
+	// Calico is the Calico CNI, rendered from the cluster repo (no base directory).
+	Calico *Calico `json:"calico,omitempty"`
+	// CertManager is cert-manager and its ClusterIssuer for ACME certificates.
+	CertManager *CertManager `json:"cert-manager,omitempty"`
+	// EtcdBackup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.
+	EtcdBackup *EtcdBackup `json:"etcd-backup,omitempty"`
+	// ExternalSnapshotter is the CSI external-snapshotter: VolumeSnapshot CRDs and controller.
+	ExternalSnapshotter *ExternalSnapshotter `json:"external-snapshotter,omitempty"`
+	// Gateway is the cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway.
+	Gateway *Gateway `json:"gateway,omitempty"`
+	// GatewayAPI is Envoy Gateway and the Gateway API CRDs.
+	GatewayAPI *GatewayAPI `json:"gateway-api,omitempty"`
+	// Harbor is the Harbor container registry.
+	Harbor *Harbor `json:"harbor,omitempty"`
+	// Headlamp is the Headlamp Kubernetes web UI.
+	Headlamp *Headlamp `json:"headlamp,omitempty"`
+	// Istio is the Istio service mesh: base, istiod and optional ingress gateway.
+	Istio *Istio `json:"istio,omitempty"`
+	// KafkaCluster is the Strimzi Kafka operator and one Kafka cluster.
+	KafkaCluster *KafkaCluster `json:"kafka-cluster,omitempty"`
+	// Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
+	Keycloak *Keycloak `json:"keycloak,omitempty"`
+	// KubePrometheusStack is Prometheus, Alertmanager and Grafana.
+	KubePrometheusStack *KubePrometheusStack `json:"kube-prometheus-stack,omitempty"`
+	// Kyverno is the Kyverno policy engine and its default policy ruleset.
+	Kyverno *Kyverno `json:"kyverno,omitempty"`
+	// Loki is the Loki log store.
+	Loki *Loki `json:"loki,omitempty"`
+	// Longhorn is Longhorn distributed block storage.
+	Longhorn *Longhorn `json:"longhorn,omitempty"`
+	// MetalLB is the MetalLB load-balancer for bare-metal and VMware clusters.
+	MetalLB *MetalLB `json:"metallb,omitempty"`
+	// Mimir is the Mimir long-term metrics store.
+	Mimir *Mimir `json:"mimir,omitempty"`
+	// OLM is the Operator Lifecycle Manager.
+	OLM *OLM `json:"olm,omitempty"`
+	// OpenStackCCM is the OpenStack cloud controller manager (nodes and Octavia load balancers).
+	OpenStackCCM *OpenStackCCM `json:"openstack-ccm,omitempty"`
+	// OpenStackCSI is the OpenStack Cinder CSI driver.
+	OpenStackCSI *OpenStackCSI `json:"openstack-csi,omitempty"`
+	// OpenTelemetryKubeStack is the OpenTelemetry operator and collectors for the cluster.
+	OpenTelemetryKubeStack *OpenTelemetryKubeStack `json:"opentelemetry-kube-stack,omitempty"`
+	// PostgresOperator is the Zalando Postgres operator.
+	PostgresOperator *PostgresOperator `json:"postgres-operator,omitempty"`
+	// RBACManager is the FairwindsOps RBAC manager and the cluster's role bindings.
+	RBACManager *RBACManager `json:"rbac-manager,omitempty"`
+	// SealedSecrets is the Bitnami Sealed Secrets controller.
+	SealedSecrets *SealedSecrets `json:"sealed-secrets,omitempty"`
+	// Tempo is the Tempo trace store.
+	Tempo *Tempo `json:"tempo,omitempty"`
+	// Velero is Velero backup and restore of cluster resources and volumes.
+	Velero *Velero `json:"velero,omitempty"`
+	// VSphereCSI is the vSphere CSI driver.
+	VSphereCSI *VSphereCSI `json:"vsphere-csi,omitempty"`
+	// WeaveGitOps is the Weave GitOps dashboard for Flux, rendered from the cluster repo.
+	WeaveGitOps *WeaveGitOps `json:"weave-gitops,omitempty"`
+}
+
+// ManagedServices turns provider-managed services on and configures them.
+type ManagedServices struct {
+	// AlertProxy forwards Alertmanager alerts to the provider's monitoring service.
+	AlertProxy *AlertProxy `json:"alert-proxy,omitempty"`
+}
+
+// StorageBackend is where a service keeps its data: local volumes or an object store.
+type StorageBackend string
+
+// The storage backends of loki, mimir, tempo and harbor.
+const (
+	// StorageFilesystem keeps data on the service's persistent volumes.
+	StorageFilesystem StorageBackend = "filesystem"
+	// StorageS3 keeps data in an S3-compatible bucket.
+	StorageS3 StorageBackend = "s3"
+	// StorageSwift keeps data in an OpenStack Swift container.
+	StorageSwift StorageBackend = "swift"
+)
+
+// DNSProvider is the DNS service cert-manager uses to solve ACME DNS-01 challenges.
+type DNSProvider string
+
+// The DNS-01 providers cert-manager is configured for.
+const (
+	// DNSProviderNone solves challenges with HTTP-01 through the gateway instead of DNS-01.
+	DNSProviderNone DNSProvider = "none"
+	// DNSProviderCloudflare solves DNS-01 challenges with a Cloudflare API token.
+	DNSProviderCloudflare DNSProvider = "cloudflare"
+	// DNSProviderRoute53 solves DNS-01 challenges in AWS Route 53.
+	DNSProviderRoute53 DNSProvider = "route53"
+	// DNSProviderDesignate solves DNS-01 challenges in OpenStack Designate.
+	DNSProviderDesignate DNSProvider = "designate"
+)
+
+// ListenerProtocol is the protocol of a Gateway listener.
+type ListenerProtocol string
+
+// The Gateway listener protocols.
+const (
+	// ListenerHTTP is plain HTTP.
+	ListenerHTTP ListenerProtocol = "HTTP"
+	// ListenerHTTPS is HTTP over TLS terminated at the gateway.
+	ListenerHTTPS ListenerProtocol = "HTTPS"
+)
+
+// CalicoEncapsulation is how Calico encapsulates pod traffic between nodes.
+type CalicoEncapsulation string
+
+// The Calico IP pool encapsulation modes.
+const (
+	// EncapsulationVXLAN encapsulates all pod traffic in VXLAN.
+	EncapsulationVXLAN CalicoEncapsulation = "VXLAN"
+	// EncapsulationVXLANCrossSubnet encapsulates in VXLAN only across subnets.
+	EncapsulationVXLANCrossSubnet CalicoEncapsulation = "VXLANCrossSubnet"
+	// EncapsulationIPIP encapsulates all pod traffic in IP-in-IP.
+	EncapsulationIPIP CalicoEncapsulation = "IPIP"
+	// EncapsulationIPIPCrossSubnet encapsulates in IP-in-IP only across subnets.
+	EncapsulationIPIPCrossSubnet CalicoEncapsulation = "IPIPCrossSubnet"
+	// EncapsulationNone routes pod traffic unencapsulated (BGP or a flat network).
+	EncapsulationNone CalicoEncapsulation = "None"
+)
+
+// VeleroProvider is the object-store plugin Velero writes backups with.
+type VeleroProvider string
+
+// The Velero object-store providers.
+const (
+	// VeleroProviderAWS is the AWS plugin; it serves any S3-compatible store.
+	VeleroProviderAWS VeleroProvider = "aws"
+	// VeleroProviderAzure is the Azure Blob Storage plugin.
+	VeleroProviderAzure VeleroProvider = "azure"
+	// VeleroProviderGCP is the Google Cloud Storage plugin.
+	VeleroProviderGCP VeleroProvider = "gcp"
+)
+
+// IstioProfile is the Istio installation profile.
+type IstioProfile string
+
+// The Istio installation profiles.
+const (
+	// IstioProfileDefault is the production profile with istiod.
+	IstioProfileDefault IstioProfile = "default"
+	// IstioProfileMinimal installs the control plane only.
+	IstioProfileMinimal IstioProfile = "minimal"
+	// IstioProfileAmbient installs the sidecar-less ambient mesh.
+	IstioProfileAmbient IstioProfile = "ambient"
+	// IstioProfileDemo enables extra tracing and access logs, for evaluation.
+	IstioProfileDemo IstioProfile = "demo"
+)
+
+// OctaviaProvider is the Octavia load-balancer provider the OpenStack CCM requests.
+type OctaviaProvider string
+
+// The Octavia load-balancer providers.
+const (
+	// OctaviaAmphora runs each load balancer in amphora VMs.
+	OctaviaAmphora OctaviaProvider = "amphora"
+	// OctaviaOVN implements load balancers in OVN, without VMs (layer 4 only).
+	OctaviaOVN OctaviaProvider = "ovn"
+)
+
+// Calico is the Calico CNI. It has no base directory: the overlay carries its manifests.
+type Calico struct {
+	ServiceCommon
+	// PodCIDR is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.
+	PodCIDR string `json:"pod_cidr,omitempty"`
+	// Encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.
+	Encapsulation CalicoEncapsulation `json:"encapsulation,omitempty" default:"VXLAN"`
+	// MTU of pod interfaces in bytes; unset lets Calico detect it from the host.
+	MTU *int `json:"mtu,omitempty"`
+	// BlockSize is the prefix length of the per-node address blocks carved from pod_cidr (20 to 32).
+	BlockSize int `json:"block_size,omitempty" default:"26"`
+}
+
+// CertManager is cert-manager and its ClusterIssuer for ACME certificates.
+type CertManager struct {
+	ServiceCommon
+	// IssuerName is the name of the ACME ClusterIssuer other services reference.
+	IssuerName string `json:"issuer_name,omitempty" default:"letsencrypt"`
+	// ACMEEmail is the contact address registered with the ACME server for expiry notices.
+	ACMEEmail string `json:"acme_email,omitempty"`
+	// ACMEServer is the ACME directory URL; use the Let's Encrypt staging URL for tests.
+	ACMEServer string `json:"acme_server,omitempty" default:"https://acme-v02.api.letsencrypt.org/directory"`
+	// DNSProvider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.
+	DNSProvider DNSProvider `json:"dns_provider,omitempty" default:"none"`
+	// Route53Region is the AWS region of the Route 53 API, used when dns_provider is route53.
+	Route53Region string `json:"route53_region,omitempty"`
+	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.
+	Route53HostedZoneID string `json:"route53_hosted_zone_id,omitempty"`
+	// DesignateAuthURL is the Keystone URL for Designate, used when dns_provider is designate.
+	DesignateAuthURL string `json:"designate_auth_url,omitempty"`
+	// DesignateRegion is the OpenStack region of Designate, used when dns_provider is designate.
+	DesignateRegion string `json:"designate_region,omitempty"`
+}
+
+// EtcdBackup is a scheduled snapshot of etcd to an S3-compatible bucket. It has no base directory.
+type EtcdBackup struct {
+	ServiceCommon
+	// Schedule is the cron expression of the snapshot CronJob, in UTC.
+	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *"`
+	// Bucket is the S3 bucket the snapshots are written to.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the S3 region of the bucket.
+	Region string `json:"region,omitempty"`
+	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
+	Endpoint string `json:"endpoint,omitempty"`
+	// RetentionCount is how many snapshots are kept in the bucket; older ones are deleted.
+	RetentionCount int `json:"retention_count,omitempty" default:"28"`
+}
+
+// ExternalSnapshotter is the CSI external-snapshotter. It has only the common fields.
+type ExternalSnapshotter struct {
+	ServiceCommon
+}
+
+// Gateway is the cluster's Gateway API Gateway, GatewayClass and EnvoyProxy for
+// Envoy Gateway, rendered into the service's namespace. It has no base directory.
+type Gateway struct {
+	ServiceCommon
+	// Name of the Gateway object that HTTPRoutes attach to.
+	Name string `json:"name,omitempty" default:"opencenter-gateway"`
+	// GatewayClassName is the GatewayClass of the Gateway, served by Envoy Gateway.
+	GatewayClassName string `json:"gateway_class_name,omitempty" default:"envoy-gateway"`
+	// Issuer is the cert-manager ClusterIssuer that issues the listeners' TLS certificates.
+	Issuer string `json:"issuer,omitempty" default:"letsencrypt"`
+	// LoadBalancerIP requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.
+	LoadBalancerIP string `json:"load_balancer_ip,omitempty"`
+	// Listeners are the ports, protocols and hostnames the Gateway accepts traffic on.
+	Listeners []GatewayListener `json:"listeners,omitempty"`
+}
+
+// GatewayListener is one listener of the Gateway.
+type GatewayListener struct {
+	// Name of the listener, a DNS-1123 label unique within the Gateway.
+	Name string `json:"name"`
+	// Hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.
+	Hostname string `json:"hostname,omitempty"`
+	// Port the listener accepts connections on, 1 to 65535.
+	Port int `json:"port"`
+	// Protocol of the listener: HTTP or HTTPS.
+	Protocol ListenerProtocol `json:"protocol"`
+	// TLSSecretName names the Secret holding the listener's certificate, required for HTTPS; cert-manager fills it.
+	TLSSecretName string `json:"tls_secret_name,omitempty"`
+}
+
+// GatewayAPI is Envoy Gateway and the Gateway API CRDs. It has only the common fields.
+type GatewayAPI struct {
+	ServiceCommon
+}
+
+// Harbor is the Harbor container registry.
+type Harbor struct {
+	ServiceCommon
+	// Hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.
+	Hostname string `json:"hostname,omitempty"`
+	// EmitCertificate renders a cert-manager Certificate for hostname.
+	EmitCertificate bool `json:"emit_certificate,omitempty"`
+	// Issuer is the cert-manager ClusterIssuer of that Certificate.
+	Issuer string `json:"issuer,omitempty" default:"letsencrypt"`
+	// StorageClass of Harbor's persistent volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// StorageSize of the registry volume when storage is filesystem, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"100Gi"`
+	// Storage is where image layers are kept: filesystem, s3 or swift.
+	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
+	// Bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the object store region of the bucket.
+	Region string `json:"region,omitempty"`
+	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
+	Endpoint string `json:"endpoint,omitempty"`
+	// TrivyEnabled deploys the Trivy vulnerability scanner.
+	TrivyEnabled *bool `json:"trivy_enabled,omitempty" default:"true"`
+}
+
+// Headlamp is the Headlamp Kubernetes web UI.
+type Headlamp struct {
+	ServiceCommon
+	// Hostname is the UI's external DNS name; empty keeps it cluster-internal.
+	Hostname string `json:"hostname,omitempty"`
+	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
+	OIDCEnabled bool `json:"oidc_enabled,omitempty"`
+	// OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.
+	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty"`
+	// OIDCClientID is the OIDC client Headlamp authenticates as.
+	OIDCClientID string `json:"oidc_client_id,omitempty" default:"headlamp"`
+}
+
+// Istio is the Istio service mesh.
+type Istio struct {
+	ServiceCommon
+	// Profile is the installation profile: default, minimal, ambient or demo.
+	Profile IstioProfile `json:"profile,omitempty" default:"default"`
+	// IngressGateway deploys the istio-gateway ingress deployment.
+	IngressGateway bool `json:"ingress_gateway,omitempty"`
+}
+
+// KafkaCluster is the Strimzi Kafka operator and one Kafka cluster; the cluster
+// CR has no base directory.
+type KafkaCluster struct {
+	ServiceCommon
+	// ClusterName is the name of the Kafka custom resource, a DNS-1123 label.
+	ClusterName string `json:"cluster_name,omitempty" default:"kafka"`
+	// KafkaVersion is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.
+	KafkaVersion string `json:"kafka_version,omitempty"`
+	// Replicas is the number of Kafka broker nodes.
+	Replicas *int `json:"replicas,omitempty" default:"3"`
+	// StorageSize of each broker's volume, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"100Gi"`
+	// StorageClass of the broker volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+}
+
+// Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
+type Keycloak struct {
+	ServiceCommon
+	// Hostname is Keycloak's external DNS name; required when gateway_route is true.
+	Hostname string `json:"hostname,omitempty"`
+	// Realm is the realm created for the platform's users and OIDC clients.
+	Realm string `json:"realm,omitempty" default:"opencenter"`
+	// FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.
+	FrontendURL string `json:"frontend_url,omitempty"`
+	// Instances is the number of Keycloak pods.
+	Instances *int `json:"instances,omitempty" default:"1"`
+	// MaxReplicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.
+	MaxReplicas *int `json:"max_replicas,omitempty"`
+	// StorageClass of the PostgreSQL volume; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// DBStorageSize of the PostgreSQL volume, as a Kubernetes quantity.
+	DBStorageSize string `json:"db_storage_size,omitempty" default:"10Gi"`
+	// BackupEnabled adds a CronJob dumping the Keycloak database to a volume.
+	BackupEnabled bool `json:"backup_enabled,omitempty"`
+	// BackupSchedule is the cron expression of the database backup, in UTC.
+	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *"`
+	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.
+	GatewayRoute bool `json:"gateway_route,omitempty"`
+	// OIDCClientID is the realm's OIDC client the Kubernetes API server trusts for user logins.
+	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`
+}
+
+// KubePrometheusStack is Prometheus, Alertmanager and Grafana.
+type KubePrometheusStack struct {
+	ServiceCommon
+	// GrafanaHostname is Grafana's external DNS name; empty keeps it cluster-internal.
+	GrafanaHostname string `json:"grafana_hostname,omitempty"`
+	// AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.
+	AlertmanagerHostname string `json:"alertmanager_hostname,omitempty"`
+	// PrometheusRetention is how long Prometheus keeps samples, a Prometheus duration such as 15d.
+	PrometheusRetention string `json:"prometheus_retention,omitempty" default:"15d"`
+	// PrometheusStorageSize of each Prometheus volume, as a Kubernetes quantity.
+	PrometheusStorageSize string `json:"prometheus_storage_size,omitempty" default:"50Gi"`
+	// PrometheusReplicas is the number of Prometheus pods; unset means the chart's default.
+	PrometheusReplicas *int `json:"prometheus_replicas,omitempty"`
+	// GrafanaStorageSize of Grafana's volume, as a Kubernetes quantity.
+	GrafanaStorageSize string `json:"grafana_storage_size,omitempty" default:"10Gi"`
+	// StorageClass of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// RemoteWriteURL is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.
+	RemoteWriteURL string `json:"remote_write_url,omitempty"`
+}
+
+// Kyverno is the Kyverno policy engine and its default policy ruleset.
+type Kyverno struct {
+	ServiceCommon
+	// DefaultRuleset deploys the base repo's default ClusterPolicies.
+	DefaultRuleset *bool `json:"default_ruleset,omitempty" default:"true"`
+	// AdmissionReplicas is the number of admission controller pods; unset means the chart's default.
+	AdmissionReplicas *int `json:"admission_replicas,omitempty"`
+	// ExcludedNamespaces are namespaces the policies do not apply to, in addition to the chart's.
+	ExcludedNamespaces []string `json:"excluded_namespaces,omitempty"`
+}
+
+// Loki is the Loki log store.
+type Loki struct {
+	ServiceCommon
+	// Storage is where log chunks are kept: filesystem, s3 or swift.
+	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
+	// Bucket is the bucket (or Swift container) of log chunks, required unless storage is filesystem.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the object store region of the bucket.
+	Region string `json:"region,omitempty"`
+	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Retention is how long logs are kept, a Prometheus duration such as 30d or 744h.
+	Retention string `json:"retention,omitempty" default:"30d"`
+	// Replicas is the number of Loki pods.
+	Replicas int `json:"replicas,omitempty" default:"1"`
+	// StorageClass of Loki's volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// StorageSize of each Loki volume, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+}
+
+// Longhorn is Longhorn distributed block storage.
+type Longhorn struct {
+	ServiceCommon
+	// DefaultReplicaCount is how many replicas each Longhorn volume has, 1 to 20.
+	DefaultReplicaCount int `json:"default_replica_count,omitempty" default:"3"`
+	// DataPath is the host directory on each node where Longhorn stores volume data.
+	DataPath string `json:"data_path,omitempty" default:"/var/lib/longhorn"`
+	// DefaultStorageClass makes the longhorn StorageClass the cluster default.
+	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
+}
+
+// MetalLB is the MetalLB load-balancer.
+type MetalLB struct {
+	ServiceCommon
+	// IPPools are the address pools LoadBalancer Services get their addresses from.
+	IPPools []MetalLBIPPool `json:"ip_pools,omitempty"`
+	// L2Advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).
+	L2Advertisement *bool `json:"l2_advertisement,omitempty" default:"true"`
+}
+
+// MetalLBIPPool is one MetalLB IPAddressPool.
+type MetalLBIPPool struct {
+	// Name of the IPAddressPool, a DNS-1123 label.
+	Name string `json:"name"`
+	// Addresses are CIDRs such as 10.0.0.0/28 or ranges such as 10.0.0.10-10.0.0.20.
+	Addresses []string `json:"addresses"`
+	// AutoAssign lets Services without an explicit pool get addresses from this one; unset means MetalLB's default (true).
+	AutoAssign *bool `json:"auto_assign,omitempty"`
+}
+
+// Mimir is the Mimir long-term metrics store.
+type Mimir struct {
+	ServiceCommon
+	// Storage is where metric blocks are kept: filesystem, s3 or swift.
+	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
+	// Bucket is the bucket (or Swift container) of metric blocks, required unless storage is filesystem.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the object store region of the bucket.
+	Region string `json:"region,omitempty"`
+	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.
+	Retention string `json:"retention,omitempty" default:"30d"`
+	// Replicas is the number of ingester pods.
+	Replicas int `json:"replicas,omitempty" default:"1"`
+	// StorageClass of Mimir's volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// StorageSize of each Mimir volume, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+}
+
+// OLM is the Operator Lifecycle Manager. It has only the common fields.
+type OLM struct {
+	ServiceCommon
+}
+
+// OpenStackCCM is the OpenStack cloud controller manager.
+type OpenStackCCM struct {
+	ServiceCommon
+	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
+	AuthURL string `json:"auth_url,omitempty"`
+	// Region is the OpenStack region of the cluster.
+	Region string `json:"region,omitempty"`
+	// FloatingNetworkID is the external network Octavia load balancers get floating IPs from.
+	FloatingNetworkID string `json:"floating_network_id,omitempty"`
+	// SubnetID is the subnet the load balancers' VIPs are created on, the nodes' subnet.
+	SubnetID string `json:"subnet_id,omitempty"`
+	// LBProvider is the Octavia provider of load balancers: amphora or ovn.
+	LBProvider OctaviaProvider `json:"lb_provider,omitempty" default:"amphora"`
+}
+
+// OpenStackCSI is the OpenStack Cinder CSI driver.
+type OpenStackCSI struct {
+	ServiceCommon
+	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
+	AuthURL string `json:"auth_url,omitempty"`
+	// Region is the OpenStack region of the cluster.
+	Region string `json:"region,omitempty"`
+	// StorageClassName is the name of the Cinder StorageClass created.
+	StorageClassName string `json:"storage_class_name,omitempty" default:"cinder-csi"`
+	// DefaultStorageClass makes that StorageClass the cluster default.
+	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
+	// VolumeType is the Cinder volume type of new volumes; empty means the cloud's default.
+	VolumeType string `json:"volume_type,omitempty"`
+	// AvailabilityZone is the Cinder availability zone of new volumes; empty means the cloud's default.
+	AvailabilityZone string `json:"availability_zone,omitempty"`
+}
+
+// OpenTelemetryKubeStack is the OpenTelemetry operator and the cluster's collectors.
+type OpenTelemetryKubeStack struct {
+	ServiceCommon
+	// OTLPEndpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.
+	OTLPEndpoint string `json:"otlp_endpoint,omitempty"`
+	// OTLPInsecure sends OTLP without TLS.
+	OTLPInsecure bool `json:"otlp_insecure,omitempty"`
+	// CollectLogs runs the node collector that tails container logs.
+	CollectLogs *bool `json:"collect_logs,omitempty" default:"true"`
+	// CollectHostMetrics scrapes node CPU, memory, disk and network metrics.
+	CollectHostMetrics *bool `json:"collect_host_metrics,omitempty" default:"true"`
+	// TraceSamplingRatio is the fraction of traces kept, from 0.0 to 1.0.
+	TraceSamplingRatio *float64 `json:"trace_sampling_ratio,omitempty" default:"1.0"`
+}
+
+// PostgresOperator is the Zalando Postgres operator.
+type PostgresOperator struct {
+	ServiceCommon
+	// StorageClass is the default StorageClass of the database volumes the operator creates; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// StorageSize is the default size of a database volume, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+	// WatchedNamespaces limits the operator to these namespaces; empty means all namespaces.
+	WatchedNamespaces []string `json:"watched_namespaces,omitempty"`
+}
+
+// RBACManager is the FairwindsOps RBAC manager and the cluster's role bindings.
+type RBACManager struct {
+	ServiceCommon
+	// RoleBindings bind identity-provider groups to ClusterRoles.
+	RoleBindings []RBACRoleBinding `json:"role_bindings,omitempty"`
+}
+
+// RBACRoleBinding binds one group to one ClusterRole.
+type RBACRoleBinding struct {
+	// Name of the RBACDefinition entry, a DNS-1123 label.
+	Name string `json:"name"`
+	// Group is the OIDC group the binding applies to.
+	Group string `json:"group"`
+	// ClusterRole is the ClusterRole granted, such as cluster-admin, edit or view.
+	ClusterRole string `json:"cluster_role"`
+	// Namespaces limits the grant to these namespaces with RoleBindings; empty means cluster-wide.
+	Namespaces []string `json:"namespaces,omitempty"`
+}
+
+// SealedSecrets is the Bitnami Sealed Secrets controller.
+type SealedSecrets struct {
+	ServiceCommon
+	// KeyRenewPeriod is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.
+	KeyRenewPeriod string `json:"key_renew_period,omitempty" default:"720h"`
+}
+
+// Tempo is the Tempo trace store.
+type Tempo struct {
+	ServiceCommon
+	// Storage is where trace blocks are kept: filesystem, s3 or swift.
+	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
+	// Bucket is the bucket (or Swift container) of trace blocks, required unless storage is filesystem.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the object store region of the bucket.
+	Region string `json:"region,omitempty"`
+	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Retention is how long traces are kept, a Go duration such as 336h.
+	Retention string `json:"retention,omitempty" default:"336h"`
+	// Replicas is the number of Tempo pods.
+	Replicas int `json:"replicas,omitempty" default:"1"`
+	// StorageClass of Tempo's volumes; empty means the cluster default.
+	StorageClass string `json:"storage_class,omitempty"`
+	// StorageSize of each Tempo volume, as a Kubernetes quantity.
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+}
+
+// Velero is Velero backup and restore.
+type Velero struct {
+	ServiceCommon
+	// Provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.
+	Provider VeleroProvider `json:"provider,omitempty" default:"aws"`
+	// Bucket is the bucket backups are written to.
+	Bucket string `json:"bucket,omitempty"`
+	// Region is the region of the bucket.
+	Region string `json:"region,omitempty"`
+	// S3URL is the URL of an S3-compatible store; empty means AWS S3.
+	S3URL string `json:"s3_url,omitempty"`
+	// Schedule is the cron expression of the daily backup Schedule, in UTC.
+	Schedule string `json:"schedule,omitempty" default:"0 3 * * *"`
+	// TTL is how long each backup is kept, a Go duration such as 720h.
+	TTL string `json:"ttl,omitempty" default:"720h"`
+	// SnapshotVolumes takes CSI snapshots of persistent volumes in each backup.
+	SnapshotVolumes bool `json:"snapshot_volumes,omitempty"`
+}
+
+// VSphereCSI is the vSphere CSI driver.
+type VSphereCSI struct {
+	ServiceCommon
+	// VCenterHost is the vCenter server's DNS name or IP address.
+	VCenterHost string `json:"vcenter_host,omitempty"`
+	// Port is the vCenter HTTPS port.
+	Port int `json:"port,omitempty" default:"443"`
+	// Datacenter is the vSphere datacenter the cluster's VMs run in.
+	Datacenter string `json:"datacenter,omitempty"`
+	// DatastoreURL is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.
+	DatastoreURL string `json:"datastore_url,omitempty"`
+	// InsecureFlag skips verification of vCenter's TLS certificate.
+	InsecureFlag bool `json:"insecure_flag,omitempty"`
+	// ClusterID uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.
+	ClusterID string `json:"cluster_id,omitempty"`
+	// StorageClassName is the name of the vSphere StorageClass created.
+	StorageClassName string `json:"storage_class_name,omitempty" default:"vsphere-csi"`
+	// DefaultStorageClass makes that StorageClass the cluster default.
+	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
+}
+
+// WeaveGitOps is the Weave GitOps dashboard for Flux. It has no base directory.
+type WeaveGitOps struct {
+	ServiceCommon
+	// Hostname is the dashboard's external DNS name; empty keeps it cluster-internal.
+	Hostname string `json:"hostname,omitempty"`
+	// AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.
+	AdminUser string `json:"admin_user,omitempty" default:"admin"`
+}
+
+// AlertProxy forwards Alertmanager alerts to the provider's monitoring service.
+type AlertProxy struct {
+	ServiceCommon
+	// ReceiverURL is the provider's alert intake endpoint, an https URL.
+	ReceiverURL string `json:"receiver_url,omitempty"`
+	// AccountID is the customer account the alerts are filed under.
+	AccountID string `json:"account_id,omitempty"`
+	// Environment tags every forwarded alert, such as prod or dev; empty means meta.env.
+	Environment string `json:"environment,omitempty"`
+	// ExtraLabels are labels added to every forwarded alert.
+	ExtraLabels map[string]string `json:"extra_labels,omitempty"`
+}

@@ -1,0 +1,215 @@
+package config
+
+// Patterns of formatted strings, shared by validation and the JSON Schema
+// (the generator reads them by the `format` struct tag).
+const (
+	// PatternDNSLabel is a DNS-1123 label (at most 63 characters).
+	PatternDNSLabel = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// PatternDuration is a Flux duration such as 10m or 1h30m.
+	PatternDuration = `^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`
+	// PatternGitURL is a Git URL Flux can fetch: ssh://, https:// or scp-style git@host:path.
+	PatternGitURL = `^(ssh://.+|https://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/].*)$`
+)
+
+// Formats maps a `format` struct tag to its pattern.
+var Formats = map[string]string{
+	"dns-label": PatternDNSLabel,
+	"duration":  PatternDuration,
+	"git-url":   PatternGitURL,
+}
+
+// Config is one cluster config file.
+type Config struct {
+	// SchemaVersion is the version of this file's format; 1 is the only version today.
+	SchemaVersion int `json:"schema_version,omitempty" default:"1"`
+	// OpenCenter is everything that is not secret material.
+	OpenCenter OpenCenter `json:"opencenter"`
+	// Secrets holds secret material. It is never rendered in plaintext unless asked for.
+	Secrets Secrets `json:"secrets,omitempty"`
+}
+
+// OpenCenter is the non-secret part of a cluster config.
+type OpenCenter struct {
+	// Meta describes who owns the cluster and where it runs.
+	Meta Meta `json:"meta"`
+	// Cluster names the cluster and its DNS domain.
+	Cluster Cluster `json:"cluster"`
+	// Infrastructure describes the platform the cluster runs on.
+	Infrastructure Infrastructure `json:"infrastructure"`
+	// GitOps configures the Git repositories and Flux settings of the overlay.
+	GitOps GitOps `json:"gitops"`
+	// Services turns platform services on and configures them.
+	Services Services `json:"services,omitempty"`
+	// ManagedServices turns provider-managed services on and configures them.
+	ManagedServices ManagedServices `json:"managed_services,omitempty"`
+}
+
+// Meta describes who owns the cluster and where it runs.
+type Meta struct {
+	// Name is a DNS-1123 label naming this deployment (often the cluster name).
+	Name string `json:"name" format:"dns-label"`
+	// Organization is the company or team that owns the cluster.
+	Organization string `json:"organization,omitempty"`
+	// Env is the environment, free text such as dev, dr, prod, qa or uat.
+	Env string `json:"env,omitempty"`
+	// Region is the data-centre region the cluster runs in, such as iad3.
+	Region string `json:"region,omitempty"`
+	// Labels are extra labels added to every Flux object of the overlay.
+	Labels map[string]string `json:"labels,omitempty"`
+}
+
+// Cluster names the cluster and its DNS domain.
+type Cluster struct {
+	// ClusterName is a DNS-1123 label naming the cluster and its overlay
+	// directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.
+	ClusterName string `json:"cluster_name" format:"dns-label"`
+	// ClusterFQDN is the fully qualified DNS name of the cluster's API endpoint.
+	ClusterFQDN string `json:"cluster_fqdn,omitempty"`
+	// BaseDomain is the DNS domain under which service hostnames are published.
+	BaseDomain string `json:"base_domain,omitempty"`
+}
+
+// Provider is the infrastructure platform of a cluster.
+type Provider string
+
+// The providers opencenter renders for.
+const (
+	ProviderOpenStack Provider = "openstack"
+	ProviderVMware    Provider = "vmware"
+	ProviderBaremetal Provider = "baremetal"
+	ProviderKind      Provider = "kind"
+)
+
+// Infrastructure describes the platform the cluster runs on.
+type Infrastructure struct {
+	// Provider is the infrastructure platform: openstack, vmware, baremetal or kind.
+	Provider Provider `json:"provider"`
+}
+
+// GitOps configures the Git repositories and Flux settings of the overlay.
+type GitOps struct {
+	// Repository is the cluster's own GitOps repository, the Flux source "flux-system".
+	Repository Repository `json:"repository"`
+	// BaseRepo is the shared base repository the overlays build on.
+	BaseRepo BaseRepo `json:"base_repo,omitempty"`
+	// Flux holds the reconciliation settings of every rendered Flux object.
+	Flux Flux `json:"flux,omitempty"`
+	// OverlayUnits configures the overlay units that are not services.
+	OverlayUnits OverlayUnits `json:"overlay_units,omitempty"`
+}
+
+// Repository is the cluster's own GitOps repository.
+type Repository struct {
+	// URL of the repository: ssh://, https:// or scp-style git@host:path.
+	URL string `json:"url" format:"git-url"`
+	// Branch Flux follows in the repository.
+	Branch string `json:"branch,omitempty" default:"main"`
+}
+
+// BaseRepo is the shared base repository the overlays build on.
+type BaseRepo struct {
+	// URL of the base repository: ssh://, https:// or scp-style git@host:path.
+	URL string `json:"url,omitempty" format:"git-url" default:"ssh://git@github.com/rackerlabs/openCenter-gitops-base.git"`
+	// Branch of the base repository, used when release is empty.
+	Branch string `json:"branch,omitempty"`
+	// Release is the tag of the base repository to deploy; it wins over branch.
+	Release string `json:"release,omitempty"`
+	// SecretName names the Secret in flux-system holding credentials for the base repository.
+	SecretName string `json:"secret_name,omitempty"`
+}
+
+// SourceOverride points one service at another repository or ref than base_repo.
+type SourceOverride struct {
+	// Repo is the repository URL; empty means gitops.base_repo.url.
+	Repo string `json:"repo,omitempty" format:"git-url"`
+	// Branch to follow, used when release is empty.
+	Branch string `json:"branch,omitempty"`
+	// Release is the tag to deploy; it wins over branch.
+	Release string `json:"release,omitempty"`
+}
+
+// Flux holds the reconciliation settings of every rendered Flux object.
+type Flux struct {
+	// Interval is how often Flux reconciles sources and Kustomizations.
+	Interval string `json:"interval,omitempty" format:"duration" default:"15m"`
+	// RetryInterval is how soon Flux retries a failed reconciliation.
+	RetryInterval string `json:"retry_interval,omitempty" format:"duration" default:"1m"`
+	// Timeout bounds one reconciliation.
+	Timeout string `json:"timeout,omitempty" format:"duration" default:"10m"`
+	// Prune deletes objects that were removed from Git.
+	Prune *bool `json:"prune,omitempty" default:"true"`
+}
+
+// OverlayUnits configures the overlay units that are not services.
+type OverlayUnits struct {
+	// CustomerManaged is the customer's own repository of Kustomizations.
+	CustomerManaged CustomerManaged `json:"customer_managed,omitempty"`
+	// SOPS configures the .sops.yaml of the overlay.
+	SOPS SOPS `json:"sops,omitempty"`
+}
+
+// CustomerManaged is the customer's own repository of Kustomizations, reconciled by Flux beside the platform.
+type CustomerManaged struct {
+	// Enabled renders the customer-managed layer.
+	Enabled bool `json:"enabled,omitempty"`
+	// RepositoryName is the DNS-1123 name of the customer GitRepository.
+	RepositoryName string `json:"repository_name,omitempty" format:"dns-label"`
+	// RepositoryURL is the customer repository: ssh://, https:// or scp-style git@host:path.
+	RepositoryURL string `json:"repository_url,omitempty" format:"git-url"`
+	// Branch of the customer repository.
+	Branch string `json:"branch,omitempty" default:"main"`
+	// Interval overrides gitops.flux.interval for the customer units.
+	Interval string `json:"interval,omitempty" format:"duration"`
+	// SecretName names the Secret holding the customer repository's SSH credentials.
+	SecretName string `json:"secret_name,omitempty"`
+	// EmitSecret renders that Secret from secrets.overlay_units.customer_managed.
+	EmitSecret bool `json:"emit_secret,omitempty"`
+	// Kustomizations are the Flux Kustomizations applied from the customer repository.
+	Kustomizations []CustomerKustomization `json:"kustomizations,omitempty"`
+}
+
+// CustomerKustomization is one Flux Kustomization applied from the customer repository.
+type CustomerKustomization struct {
+	// Name is the DNS-1123 name of the Flux Kustomization.
+	Name string `json:"name" format:"dns-label"`
+	// Path in the customer repository, starting with "/".
+	Path string `json:"path"`
+	// DependsOn names other customer Kustomizations that must be ready first.
+	DependsOn []string `json:"depends_on,omitempty"`
+}
+
+// SOPS configures the .sops.yaml of the overlay.
+type SOPS struct {
+	// Enabled renders .sops.yaml.
+	Enabled bool `json:"enabled,omitempty"`
+	// Rules are the creation rules of .sops.yaml, first match wins.
+	Rules []SOPSRule `json:"rules,omitempty"`
+}
+
+// SOPSRule is one creation rule of .sops.yaml.
+type SOPSRule struct {
+	// PathRegex selects the files the rule applies to (a Go regular expression).
+	PathRegex string `json:"path_regex"`
+	// AgeRecipients are the age public keys (age1...) that can decrypt.
+	AgeRecipients []string `json:"age_recipients"`
+	// EncryptedRegex selects the keys to encrypt.
+	EncryptedRegex string `json:"encrypted_regex,omitempty" default:"^(data|stringData)$"`
+}
+
+// ServiceCommon holds the fields every service has.
+type ServiceCommon struct {
+	// Enabled deploys the service to this cluster.
+	Enabled bool `json:"enabled"`
+	// Namespace overrides the namespace the service is deployed to; the default is the base repo's.
+	Namespace string `json:"namespace,omitempty"`
+	// Source overrides gitops.base_repo for this service.
+	Source *SourceOverride `json:"source,omitempty"`
+}
+
+// Common returns the fields every service has.
+func (s *ServiceCommon) Common() *ServiceCommon { return s }
+
+// Service is implemented by every service struct through ServiceCommon.
+type Service interface {
+	Common() *ServiceCommon
+}

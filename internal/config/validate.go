@@ -1,0 +1,214 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+)
+
+var (
+	dns1123Label = regexp.MustCompile(PatternDNSLabel)
+	fluxDuration = regexp.MustCompile(PatternDuration)
+	gitURL       = regexp.MustCompile(PatternGitURL)
+	ageRecipient = regexp.MustCompile(`^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$`)
+	configName   = regexp.MustCompile(`^\.(.+)-config\.yaml$`)
+)
+
+// Validator collects validation diagnostics for one file; service types use
+// it from their Validate methods.
+type Validator struct {
+	f     *File
+	diags diag.List
+}
+
+// NewValidator returns a validator reporting against f.
+func NewValidator(f *File) *Validator { return &Validator{f: f} }
+
+// Errorf records a problem at YAML path p.
+func (v *Validator) Errorf(p, format string, args ...any) {
+	v.diags = append(v.diags, v.f.Diag(p, format, args...))
+}
+
+// Diags returns what was recorded.
+func (v *Validator) Diags() diag.List { return v.diags }
+
+// Required records an error when s is empty.
+func (v *Validator) Required(p, s, what string) bool {
+	if s == "" {
+		v.Errorf(p, "required: %s", what)
+		return false
+	}
+	return true
+}
+
+// DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
+func (v *Validator) DNSLabel(p, s string) {
+	if s != "" && (len(s) > 63 || !dns1123Label.MatchString(s)) {
+		v.Errorf(p, "%q is not a DNS-1123 label: expected at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit", s)
+	}
+}
+
+// RepoURL checks a Git URL: ssh://, https:// or scp-style git@host:path.
+func (v *Validator) RepoURL(p, s string) {
+	if s == "" || gitURL.MatchString(s) {
+		return
+	}
+	v.Errorf(p, "%q is not a Git URL Flux can fetch: expected ssh://..., https://... or git@host:path", s)
+}
+
+// Duration checks a Flux duration such as 15m or 1h30m.
+func (v *Validator) Duration(p, s string) {
+	if s != "" && !fluxDuration.MatchString(s) {
+		v.Errorf(p, "%q is not a duration: expected a number and unit ms, s, m or h, such as 10m or 1h30m", s)
+	}
+}
+
+// Validate checks the rules of the config contract on a config whose defaults
+// have been applied, and returns every problem at once.
+func Validate(f *File) diag.List {
+	v := NewValidator(f)
+	c := f.Config
+	oc := &c.OpenCenter
+
+	if c.SchemaVersion != 1 {
+		v.Errorf("schema_version", "unsupported schema_version %d: expected 1", c.SchemaVersion)
+	}
+	if v.Required("opencenter.meta.name", oc.Meta.Name, "meta.name names this deployment") {
+		v.DNSLabel("opencenter.meta.name", oc.Meta.Name)
+	}
+	const cn = "opencenter.cluster.cluster_name"
+	if v.Required(cn, oc.Cluster.ClusterName, "cluster.cluster_name names the overlay directory") {
+		v.DNSLabel(cn, oc.Cluster.ClusterName)
+		if m := configName.FindStringSubmatch(filepath.Base(f.Name)); m != nil && m[1] != oc.Cluster.ClusterName {
+			v.Errorf(cn, "%q does not match the file name %s: expected %q (or rename the file to .%s-config.yaml)",
+				oc.Cluster.ClusterName, filepath.Base(f.Name), m[1], oc.Cluster.ClusterName)
+		}
+	}
+	switch p := oc.Infrastructure.Provider; p {
+	case ProviderOpenStack, ProviderVMware, ProviderBaremetal, ProviderKind:
+	case "":
+		v.Errorf("opencenter.infrastructure.provider", "required: one of openstack, vmware, baremetal, kind")
+	default:
+		v.Errorf("opencenter.infrastructure.provider", "unknown provider %q: expected one of openstack, vmware, baremetal, kind%s",
+			p, diag.Suggest(string(p), []string{"openstack", "vmware", "baremetal", "kind"}))
+	}
+
+	g := &oc.GitOps
+	if v.Required("opencenter.gitops.repository.url", g.Repository.URL, "the URL of the cluster's GitOps repository") {
+		v.RepoURL("opencenter.gitops.repository.url", g.Repository.URL)
+	}
+	v.RepoURL("opencenter.gitops.base_repo.url", g.BaseRepo.URL)
+	if g.BaseRepo.Release == "" && g.BaseRepo.Branch == "" {
+		v.Errorf("opencenter.gitops.base_repo", "set release (a tag of the base repo, such as 2026.01) or branch: both are empty")
+	}
+	v.Duration("opencenter.gitops.flux.interval", g.Flux.Interval)
+	v.Duration("opencenter.gitops.flux.retry_interval", g.Flux.RetryInterval)
+	v.Duration("opencenter.gitops.flux.timeout", g.Flux.Timeout)
+
+	validateCustomerManaged(v, c)
+	validateSOPS(v, &g.OverlayUnits.SOPS)
+	return v.diags
+}
+
+// SourceOverride checks a service's source override at path p.
+func (v *Validator) SourceOverride(p string, s *SourceOverride) {
+	if s != nil {
+		v.RepoURL(p+".repo", s.Repo)
+	}
+}
+
+func validateCustomerManaged(v *Validator, c *Config) {
+	const p = "opencenter.gitops.overlay_units.customer_managed"
+	cm := &c.OpenCenter.GitOps.OverlayUnits.CustomerManaged
+	if !cm.Enabled {
+		return
+	}
+	if v.Required(p+".repository_name", cm.RepositoryName, "the name of the customer GitRepository") {
+		v.DNSLabel(p+".repository_name", cm.RepositoryName)
+	}
+	if v.Required(p+".repository_url", cm.RepositoryURL, "the URL of the customer repository") {
+		v.RepoURL(p+".repository_url", cm.RepositoryURL)
+	}
+	v.Duration(p+".interval", cm.Interval)
+	if len(cm.Kustomizations) == 0 {
+		v.Errorf(p+".kustomizations", "required: at least one kustomization {name, path}")
+	}
+	names := map[string]bool{}
+	for i, k := range cm.Kustomizations {
+		kp := fmt.Sprintf("%s.kustomizations[%d]", p, i)
+		if v.Required(kp+".name", k.Name, "the name of the Flux Kustomization") {
+			v.DNSLabel(kp+".name", k.Name)
+			if names[k.Name] {
+				v.Errorf(kp+".name", "duplicate kustomization name %q", k.Name)
+			}
+			names[k.Name] = true
+		}
+		if v.Required(kp+".path", k.Path, "the path in the customer repository, starting with /") && !strings.HasPrefix(k.Path, "/") {
+			v.Errorf(kp+".path", "%q must start with \"/\" (a path from the root of the customer repository)", k.Path)
+		}
+	}
+	for i, k := range cm.Kustomizations {
+		for j, d := range k.DependsOn {
+			if !names[d] {
+				v.Errorf(fmt.Sprintf("%s.kustomizations[%d].depends_on[%d]", p, i, j),
+					"%q is not a kustomization of customer_managed%s", d, diag.Suggest(d, keys(names)))
+			}
+		}
+	}
+	if cm.EmitSecret {
+		if cm.SecretName == "" {
+			v.Errorf(p+".secret_name", "required when emit_secret is true: the name of the Secret to render")
+		}
+		s := &c.Secrets.OverlayUnits.CustomerManaged
+		const sp = "secrets.overlay_units.customer_managed"
+		for _, kv := range [][2]string{{"identity", s.Identity}, {"identity_pub", s.IdentityPub}, {"known_hosts", s.KnownHosts}} {
+			if kv[1] == "" {
+				v.Errorf(sp+"."+kv[0], "required when %s.emit_secret is true", p)
+			}
+		}
+	}
+}
+
+func validateSOPS(v *Validator, s *SOPS) {
+	const p = "opencenter.gitops.overlay_units.sops"
+	if !s.Enabled {
+		return
+	}
+	if len(s.Rules) == 0 {
+		v.Errorf(p+".rules", "required when sops is enabled: at least one rule {path_regex, age_recipients}")
+	}
+	for i, r := range s.Rules {
+		rp := fmt.Sprintf("%s.rules[%d]", p, i)
+		if v.Required(rp+".path_regex", r.PathRegex, "a regular expression selecting the files to encrypt") {
+			if _, err := regexp.Compile(r.PathRegex); err != nil {
+				v.Errorf(rp+".path_regex", "does not compile: %v", err)
+			}
+		}
+		if r.EncryptedRegex != "" {
+			if _, err := regexp.Compile(r.EncryptedRegex); err != nil {
+				v.Errorf(rp+".encrypted_regex", "does not compile: %v", err)
+			}
+		}
+		if len(r.AgeRecipients) == 0 {
+			v.Errorf(rp+".age_recipients", "required: at least one age public key (age1...)")
+		}
+		for j, a := range r.AgeRecipients {
+			if !ageRecipient.MatchString(a) {
+				v.Errorf(fmt.Sprintf("%s.age_recipients[%d]", rp, j), "%q is not an age public key: expected age1 followed by 58 bech32 characters", a)
+			}
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -1,0 +1,40 @@
+package table
+
+import "github.com/opencenter-dev/opencenter/internal/config"
+
+// Kind is the shape of a config field.
+type Kind string
+
+// The kinds of config fields.
+const (
+	KindObject Kind = "object"
+	KindString Kind = "string"
+	KindBool   Kind = "bool"
+	KindInt    Kind = "int"
+	KindNumber Kind = "number"
+	KindList   Kind = "list"
+	KindMap    Kind = "map"
+)
+
+// Field is one entry of the field index: a path of the config and what is known about it.
+type Field struct {
+	// Path is the dotted YAML path from the config root; list elements appear as "[]".
+	Path string
+	// Kind is the field's shape.
+	Kind Kind
+	// GoType is the Go type, e.g. "*int" or "config.Provider".
+	GoType string
+	// Default is the default value as written in YAML, "" for none.
+	Default string
+	// Enum lists the allowed values of an enumeration, sorted.
+	Enum []string
+	// Doc is the field's doc comment.
+	Doc string
+	// Secret is true for secret material (anything under secrets:).
+	Secret bool
+	// Required is true when the key must be present in its mapping.
+	Required bool
+	// Get returns the field's value and whether it is present (nil pointers along the path make it absent);
+	// nil for fields inside list elements.
+	Get func(c *config.Config) (any, bool)
+}

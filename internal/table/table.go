@@ -1,0 +1,199 @@
+package table
+
+import "github.com/opencenter-dev/opencenter/internal/config"
+
+// Layer groups units; it decides where their Flux objects are written.
+type Layer string
+
+// The layers of an overlay.
+const (
+	LayerCluster         Layer = "cluster"
+	LayerServices        Layer = "services"
+	LayerManagedServices Layer = "managed-services"
+	LayerCustomerManaged Layer = "customer-managed"
+)
+
+// Layers lists every layer, in rendering order.
+var Layers = []Layer{LayerCluster, LayerServices, LayerManagedServices, LayerCustomerManaged}
+
+// Dir is the overlay directory holding the layer's sources/ and fluxcd/.
+func (l Layer) Dir() string {
+	if l == LayerCluster {
+		return string(LayerServices)
+	}
+	return string(l)
+}
+
+// Repo says which repository a source points at.
+type Repo string
+
+// The repositories a source can point at.
+const (
+	RepoBase     Repo = "base"     // gitops.base_repo, or the service's source override
+	RepoCluster  Repo = "cluster"  // gitops.repository, the cluster's own repo
+	RepoCustomer Repo = "customer" // overlay_units.customer_managed.repository_url
+)
+
+// Builtin names overlay content the renderer computes in Go instead of from a
+// template, because it is derived from the whole plan or from config lists.
+type Builtin string
+
+// The builtins.
+const (
+	// BuiltinRoot is the overlay's root kustomization.yaml.
+	BuiltinRoot Builtin = "root"
+	// BuiltinAggregate is a kustomization.yaml listing every file the plan puts in its directory.
+	BuiltinAggregate Builtin = "aggregate"
+	// BuiltinSOPS is .sops.yaml from the sops rules.
+	BuiltinSOPS Builtin = "sops"
+	// BuiltinCustomerManaged is the customer GitRepository, its optional Secret and its Kustomizations.
+	BuiltinCustomerManaged Builtin = "customer-managed"
+)
+
+// Builtins lists every builtin, sorted.
+var Builtins = []Builtin{BuiltinAggregate, BuiltinCustomerManaged, BuiltinRoot, BuiltinSOPS}
+
+// Cond is a compiled condition.
+type Cond struct {
+	// Text is the condition as written, for messages: "opencenter.services.keycloak.backup_enabled is true".
+	Text string
+	// Eval reports whether the condition holds; a field absent at render time makes it false.
+	Eval func(c *config.Config) bool
+}
+
+// Holds reports whether the condition holds; the zero Cond always holds.
+func (k Cond) Holds(c *config.Config) bool { return k.Eval == nil || k.Eval(c) }
+
+// Unit is one overlay unit: a service, a managed service, the customer-managed
+// layer or cluster-wide files.
+type Unit struct {
+	// Name is the unit's unique name.
+	Name string
+	// Layer the unit belongs to.
+	Layer Layer
+	// Descriptor is the file the unit was compiled from, for messages.
+	Descriptor string
+	// Description is one line about the unit.
+	Description string
+	// Service is the config key gating the unit (services.<key> or managed_services.<key>); "" for none.
+	Service string
+	// Namespace is the unit's default namespace; the service's namespace field overrides it.
+	Namespace string
+	// Gate is the service gate ANDed with enabled_when, as text and func.
+	Gate Cond
+	// ActiveWith makes the unit active when any of these units is active.
+	ActiveWith []string
+	// Requires names units that must be active when this one is.
+	Requires []string
+	// Sources are the GitRepository objects the unit emits.
+	Sources []Source
+	// FluxUnits are the Flux Kustomizations the unit emits.
+	FluxUnits []FluxUnit
+	// Root is the unit's overlay directory, relative to the overlay root.
+	Root string
+	// Files are the overlay files the unit may write under Root.
+	Files []File
+	// HelmRelease is the base HelmRelease of a standard unit.
+	HelmRelease string
+	// ValuesSecret is the override Secret the base HelmRelease reads, for standard units.
+	ValuesSecret string
+	// Common returns the service's common fields, nil when the service is absent; nil for non-service units.
+	Common func(c *config.Config) *config.ServiceCommon
+	// Data returns the service's config and secrets for templates (either may be nil).
+	Data func(c *config.Config) (service, secrets any)
+}
+
+// Source is one GitRepository.
+type Source struct {
+	// Name of the GitRepository.
+	Name string
+	// Repo is the repository it points at.
+	Repo Repo
+	// Include copies paths of other sources into this one's artifact.
+	Include []Include
+}
+
+// Include is a GitRepository include.
+type Include struct {
+	// Source names the included GitRepository.
+	Source string
+	// From is the path in the included repository.
+	From string
+	// To is the path in this artifact; may contain {overlay}.
+	To string
+}
+
+// FluxUnit is one Flux Kustomization.
+type FluxUnit struct {
+	// Name of the Kustomization.
+	Name string
+	// Source names the GitRepository it applies, or "flux-system" for the cluster repo.
+	Source string
+	// Path in the source; {overlay} stands for applications/overlays/<cluster>.
+	Path string
+	// TargetNamespace of applied objects; {namespace} stands for the unit's namespace; "" for none.
+	TargetNamespace string
+	// DependsOn names Flux units that must be ready first.
+	DependsOn []string
+	// Decryption enables SOPS decryption.
+	Decryption bool
+	// Wait waits for every applied object to be ready.
+	Wait bool
+	// HealthChecks are the objects whose readiness makes the unit ready.
+	HealthChecks []HealthCheck
+	// When gates the Flux unit inside an active unit.
+	When Cond
+}
+
+// HealthCheck references an object Flux waits for.
+type HealthCheck struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	// Namespace may be {namespace}.
+	Namespace string
+}
+
+// File is an overlay file of a unit.
+type File struct {
+	// Path relative to the unit's Root (templates without their .tpl suffix).
+	Path string
+	// Template is the path in descriptors.Files of its template or static file; "" for builtins.
+	Template string
+	// IsTemplate is true for .tpl files, executed with missingkey=error.
+	IsTemplate bool
+	// Builtin names computed content instead of a template.
+	Builtin Builtin
+	// Secret marks content taken from secrets: (written 0600, needs --allow-plaintext-secrets).
+	Secret bool
+	// When gates the file.
+	When Cond
+}
+
+// Info is what templates see of their unit as .Unit.
+type Info struct {
+	// Name of the unit.
+	Name string
+	// Namespace the unit deploys to (after the config's override).
+	Namespace string
+	// Overlay is applications/overlays/<cluster>.
+	Overlay string
+	// Root is the unit's overlay directory relative to the overlay root.
+	Root string
+	// HelmRelease is the name of the base HelmRelease, for standard units.
+	HelmRelease string
+	// ValuesSecret is the override Secret the base HelmRelease reads, for standard units.
+	ValuesSecret string
+}
+
+// Data is the value overlay templates execute on.
+type Data struct {
+	// OpenCenter is the non-secret config.
+	OpenCenter *config.OpenCenter
+	// Service is the unit's service config (a *config.<Service>), nil for non-service units.
+	Service any
+	// Secrets is the unit's secrets (a *config.<Service>Secrets), nil when none are set.
+	Secrets any
+	// Unit describes the unit being rendered.
+	Unit Info
+}

@@ -1,0 +1,141 @@
+package yamlfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+)
+
+// MaxFileSize bounds an input file; anything larger is rejected unread.
+const MaxFileSize = 4 << 20
+
+// maxNodes bounds the YAML nodes visited, aliases expanded, so an alias bomb
+// (billion laughs) is rejected instead of exhausting memory.
+const maxNodes = 200_000
+
+// Pos is a 1-based line and column.
+type Pos struct{ Line, Col int }
+
+// Positions maps YAML paths (a.b[2].c) of one file to the position of their key.
+type Positions struct {
+	File string
+	m    map[string]Pos
+}
+
+// Of returns the position of YAML path p, or of its nearest ancestor present
+// in the file.
+func (ps *Positions) Of(p string) Pos {
+	for {
+		if at, ok := ps.m[p]; ok {
+			return at
+		}
+		if p == "" {
+			return Pos{1, 1}
+		}
+		p = Parent(p)
+	}
+}
+
+// Has reports whether YAML path p is present in the file.
+func (ps *Positions) Has(p string) bool { _, ok := ps.m[p]; return ok }
+
+// Diag returns a diagnostic at YAML path p (or its nearest ancestor).
+func (ps *Positions) Diag(p, format string, args ...any) diag.Diag {
+	at := ps.Of(p)
+	return diag.Diag{File: ps.File, Line: at.Line, Col: at.Col, Path: p, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parent returns the YAML path one level up: a.b[1] -> a.b, a.b -> a.
+func Parent(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '.' || p[i] == '[' {
+			return p[:i]
+		}
+	}
+	return ""
+}
+
+// ReadFile reads a file of at most MaxFileSize bytes and decodes it into out
+// (a pointer), as Decode does.
+func ReadFile(name string, out any) (*Positions, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	}
+	return Decode(name, data, out)
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Decode strictly decodes one YAML document into out (a pointer to a struct
+// with json tags), naming the input name in diagnostics. The error is a
+// diag.List holding every problem found.
+func Decode(name string, data []byte, out any) (*Positions, error) {
+	if len(data) > MaxFileSize {
+		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
+		}
+		return nil, diag.List{syntaxDiag(name, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, diag.List{syntaxDiag(name, err)}
+	}
+
+	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	w.walk(root, reflect.TypeOf(out).Elem(), "")
+	if len(w.diags) > 0 {
+		return nil, w.diags.Err()
+	}
+	if err := sigsyaml.UnmarshalStrict(data, out); err != nil {
+		// The walker mirrors the decoder's rules; this is a safety net.
+		return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: err.Error()}}
+	}
+	return &Positions{File: name, m: w.pos}, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func syntaxDiag(name string, err error) diag.Diag {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return diag.Diag{File: name, Line: line, Col: 1, Msg: "YAML syntax error: " + m[2]}
+	}
+	if len(msg) > 6 && msg[:6] == "yaml: " {
+		msg = msg[6:]
+	}
+	return diag.Diag{File: name, Line: 1, Col: 1, Msg: "YAML syntax error: " + msg}
+}

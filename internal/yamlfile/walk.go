@@ -1,0 +1,205 @@
+package yamlfile
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+)
+
+// The walker checks a YAML node tree against the Go types before decoding, so
+// that every unknown key, duplicate key and wrong type is reported with its
+// line, all at once. It reads types, never values: decoding itself is left to
+// sigs.k8s.io/yaml.
+
+
+type walker struct {
+	file  string
+	pos   map[string]Pos
+	diags diag.List
+	nodes int
+	bomb  bool
+}
+
+func (w *walker) errorf(n *yaml.Node, path, format string, args ...any) {
+	w.diags = append(w.diags, diag.Diag{File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
+	if w.bomb {
+		return
+	}
+	w.nodes++
+	if w.nodes > maxNodes {
+		w.bomb = true
+		w.errorf(n, path, "document expands to more than %d YAML nodes (alias expansion?): rejected", maxNodes)
+		return
+	}
+	for depth := 0; n.Kind == yaml.AliasNode; depth++ {
+		if n.Alias == nil || depth > 100 {
+			w.errorf(n, path, "unresolvable YAML alias")
+			return
+		}
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return // an explicit null leaves the field unset
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		w.mapping(n, path, func(key *yaml.Node, val *yaml.Node, kpath string) {
+			fields := fieldsOf(t)
+			ft, ok := fields.byName[key.Value]
+			if !ok {
+				w.errorf(key, kpath, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
+				return
+			}
+			w.walk(val, ft, kpath)
+		})
+	case reflect.Map:
+		w.mapping(n, path, func(_ *yaml.Node, val *yaml.Node, kpath string) {
+			w.walk(val, t.Elem(), kpath)
+		})
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			w.errorf(n, path, "expected a list, got %s", describe(n))
+			return
+		}
+		for i, item := range n.Content {
+			ip := fmt.Sprintf("%s[%d]", path, i)
+			w.pos[ip] = Pos{item.Line, item.Column}
+			w.walk(item, t.Elem(), ip)
+		}
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+			hint := ""
+			if n.Kind == yaml.ScalarNode {
+				hint = fmt.Sprintf(": quote it (\"%s\") if it is meant as text", n.Value)
+			}
+			w.errorf(n, path, "expected a string, got %s%s", describe(n), hint)
+		}
+	case reflect.Bool:
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+			w.errorf(n, path, "expected true or false, got %s", describe(n))
+		}
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+			w.errorf(n, path, "expected an integer, got %s", describe(n))
+		}
+	case reflect.Float64:
+		if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
+			w.errorf(n, path, "expected a number, got %s", describe(n))
+		}
+	default:
+		w.errorf(n, path, "internal error: no YAML rule for Go kind %s", t.Kind())
+	}
+}
+
+// mapping checks that n is a mapping with unique string keys and calls fn for
+// each pair.
+func (w *walker) mapping(n *yaml.Node, path string, fn func(key, val *yaml.Node, kpath string)) {
+	if n.Kind != yaml.MappingNode {
+		w.errorf(n, path, "expected a mapping, got %s", describe(n))
+		return
+	}
+	seen := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i], n.Content[i+1]
+		if key.Kind != yaml.ScalarNode || key.ShortTag() == "!!merge" {
+			w.errorf(key, path, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", describe(key))
+			continue
+		}
+		kpath := key.Value
+		if path != "" {
+			kpath = path + "." + key.Value
+		}
+		if first, dup := seen[key.Value]; dup {
+			w.errorf(key, kpath, "duplicate key %q (first at line %d)", key.Value, first)
+			continue
+		}
+		seen[key.Value] = key.Line
+		w.pos[kpath] = Pos{key.Line, key.Column}
+		fn(key, val, kpath)
+	}
+}
+
+func unknownHint(key string, names []string) string {
+	if s := diag.Suggest(key, names); s != "" {
+		return s
+	}
+	if len(names) <= 8 {
+		return "; expected one of " + strings.Join(names, ", ")
+	}
+	return ""
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		case "!!int", "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return "the boolean " + n.Value
+		case "!!null":
+			return "null"
+		}
+		return fmt.Sprintf("%s %q", n.ShortTag(), n.Value)
+	}
+	return "an unsupported YAML node"
+}
+
+type structFields struct {
+	byName map[string]reflect.Type
+	names  []string // sorted
+}
+
+var fieldCache sync.Map // reflect.Type -> *structFields
+
+// fieldsOf lists the JSON keys of a struct the way encoding/json sees them:
+// anonymous embedded structs without a name are flattened.
+func fieldsOf(t reflect.Type) *structFields {
+	if v, ok := fieldCache.Load(t); ok {
+		return v.(*structFields)
+	}
+	sf := &structFields{byName: map[string]reflect.Type{}}
+	var add func(t reflect.Type)
+	add = func(t reflect.Type) {
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if f.Anonymous && name == "" {
+				add(f.Type)
+				continue
+			}
+			if !f.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			sf.byName[name] = f.Type
+			sf.names = append(sf.names, name)
+		}
+	}
+	add(t)
+	slices.Sort(sf.names)
+	v, _ := fieldCache.LoadOrStore(t, sf)
+	return v.(*structFields)
+}
