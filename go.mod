@@ -10,6 +10,10 @@ require (
 )
 
 require (
+	github.com/alecthomas/kong v1.17.0 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/sebdah/goldie/v2 v2.8.0 // indirect
+	github.com/sergi/go-diff v1.0.0 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

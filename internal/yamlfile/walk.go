@@ -17,7 +17,6 @@ import (
 // line, all at once. It reads types, never values: decoding itself is left to
 // sigs.k8s.io/yaml.
 
-
 type walker struct {
 	file  string
 	pos   map[string]Pos

@@ -1,0 +1,107 @@
+// Command opencenter turns typed cluster configs (.<cluster>-config.yaml) into
+// FluxCD GitOps overlay trees (applications/overlays/<cluster>/).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitDiffers  = 1 // --check / --diff found differences
+	exitBadInput = 2 // invalid input or usage
+	exitRefused  = 3 // refused for safety
+)
+
+// CLI is the command line.
+type CLI struct {
+	Validate ValidateCmd `cmd:"" help:"Check cluster configs: strict loading, defaults, every validation rule."`
+	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
+}
+
+// Streams are the command's output streams.
+type Streams struct {
+	Out, Err io.Writer
+}
+
+// exitError carries an exit code with the error that caused it.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// badInput wraps err as exit code 2.
+func badInput(err error) error { return &exitError{exitBadInput, err} }
+
+type kongExit int
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the CLI with args and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(kongExit)
+			if !ok {
+				panic(r)
+			}
+			code = int(e)
+		}
+	}()
+	var cli CLI
+	streams := &Streams{Out: stdout, Err: stderr}
+	parser, err := kong.New(&cli,
+		kong.Name("opencenter"),
+		kong.Description("Render FluxCD GitOps overlays from typed cluster configs (.<cluster>-config.yaml)."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
+		kong.Bind(streams),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "opencenter: internal error:", err)
+		return exitBadInput
+	}
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "opencenter: %v\n", err)
+		if pe, ok := err.(*kong.ParseError); ok && pe.Context != nil {
+			fmt.Fprintln(stderr, "Run 'opencenter --help' for usage.")
+		}
+		return exitBadInput
+	}
+	return report(ctx.Run(), stderr)
+}
+
+// report prints err (one diagnostic per line) and returns its exit code.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	code := exitBadInput
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+		err = ee.err
+	}
+	var l diag.List
+	if errors.As(err, &l) {
+		fmt.Fprintln(stderr, l.Error())
+	} else if err.Error() != "" {
+		fmt.Fprintln(stderr, "opencenter:", err)
+	}
+	return code
+}

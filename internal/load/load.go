@@ -1,0 +1,82 @@
+package load
+
+import (
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// serviceValidator is implemented by service structs with cross-field rules.
+type serviceValidator interface {
+	Validate(v *config.Validator, path string, c *config.Config)
+}
+
+// File loads, defaults and validates one config file. The error is a
+// diag.List with every problem of the file.
+func File(name string) (*config.File, error) {
+	f, err := config.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return f, Check(f)
+}
+
+// Bytes is File for data already in memory, named name in diagnostics.
+func Bytes(name string, data []byte) (*config.File, error) {
+	f, err := config.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return f, Check(f)
+}
+
+// Check applies defaults to a decoded file and validates it.
+func Check(f *config.File) error {
+	zz_generated.ApplyDefaults(f.Config)
+	diags := config.Validate(f)
+	v := config.NewValidator(f)
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		if u.Common == nil {
+			continue
+		}
+		common := u.Common(f.Config)
+		if common == nil {
+			continue
+		}
+		p := ServicePath(u)
+		v.DNSLabel(p+".namespace", common.Namespace)
+		v.SourceOverride(p+".source", common.Source)
+		if !common.Enabled {
+			continue
+		}
+		svc, _ := u.Data(f.Config)
+		if sv, ok := svc.(serviceValidator); ok {
+			sv.Validate(v, p, f.Config)
+		}
+	}
+	diags = append(diags, v.Diags()...)
+	return diags.Err()
+}
+
+// ServicePath is the YAML path of a unit's service: opencenter.services.<key>
+// or opencenter.managed_services.<key>.
+func ServicePath(u *table.Unit) string {
+	if u.Layer == table.LayerManagedServices {
+		return "opencenter.managed_services." + u.Service
+	}
+	return "opencenter.services." + u.Service
+}
+
+// Errors flattens err into diagnostics; a non-diagnostic error becomes one
+// diagnostic naming file.
+func Errors(file string, err error) diag.List {
+	if err == nil {
+		return nil
+	}
+	if l, ok := err.(diag.List); ok {
+		return l
+	}
+	return diag.List{{File: file, Msg: err.Error()}}
+}
