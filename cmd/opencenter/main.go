@@ -7,11 +7,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/zz_generated"
 )
+
+// vars feeds the generated tables to kong's enums and help.
+func vars() kong.Vars {
+	return kong.Vars{
+		"units":      strings.Join(zz_generated.UnitNames, ", "),
+		"only_units": "," + strings.Join(zz_generated.UnitNames, ","),
+	}
+}
 
 // Exit codes.
 const (
@@ -23,6 +33,7 @@ const (
 
 // CLI is the command line.
 type CLI struct {
+	Render   RenderCmd   `cmd:"" help:"Render the overlay of each cluster config into applications/overlays/<cluster>/."`
 	Validate ValidateCmd `cmd:"" help:"Check cluster configs: strict loading, defaults, every validation rule."`
 	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
 }
@@ -70,6 +81,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 		kong.Bind(streams),
+		vars(),
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "opencenter: internal error:", err)

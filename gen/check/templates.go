@@ -46,17 +46,25 @@ type tcheck struct {
 	secret bool
 }
 
+// scope is what a template position sees: the type of dot and of each
+// variable, and whether they derive from .Secrets (tainted): a file that
+// prints a tainted value carries secret material.
 type scope struct {
-	dot  types.Type
-	vars map[string]types.Type
+	dot      types.Type
+	dotTaint bool
+	vars     map[string]types.Type
+	taint    map[string]bool
 }
 
-func (s *scope) with(dot types.Type) *scope {
-	vars := make(map[string]types.Type, len(s.vars))
+func (s *scope) with(dot types.Type, taint bool) *scope {
+	n := &scope{dot: dot, dotTaint: taint, vars: make(map[string]types.Type, len(s.vars)), taint: make(map[string]bool, len(s.taint))}
 	for k, v := range s.vars {
-		vars[k] = v
+		n.vars[k] = v
 	}
-	return &scope{dot: dot, vars: vars}
+	for k, v := range s.taint {
+		n.taint[k] = v
+	}
+	return n
 }
 
 var parseErr = regexp.MustCompile(`^template: [^:]+:(\d+):(?:(\d+):)? ?(.*)$`)
@@ -82,7 +90,7 @@ func (c *checker) template(u *Unit, rel string) (secret bool) {
 	tc := &tcheck{c: c, unit: u, file: file, text: text, root: types.NewStruct(nil, nil)}
 	for _, sub := range t.Templates() {
 		if sub.Tree != nil && sub.Tree.Root != nil {
-			tc.list(sub.Tree.Root, &scope{dot: tc.root, vars: map[string]types.Type{"$": tc.root}})
+			tc.list(sub.Tree.Root, &scope{dot: tc.root, vars: map[string]types.Type{"$": tc.root}, taint: map[string]bool{}})
 		}
 	}
 	return tc.secret
@@ -103,31 +111,36 @@ func (tc *tcheck) list(l *parse.ListNode, s *scope) {
 	for _, n := range l.Nodes {
 		switch n := n.(type) {
 		case *parse.ActionNode:
-			tc.pipe(n.Pipe, s)
+			if _, taint := tc.pipe(n.Pipe, s); taint && len(n.Pipe.Decl) == 0 {
+				tc.secret = true
+			}
 		case *parse.IfNode:
-			inner := s.with(s.dot)
+			inner := s.with(s.dot, s.dotTaint)
 			tc.pipe(n.Pipe, inner)
 			tc.list(n.List, inner)
-			tc.list(n.ElseList, s.with(s.dot))
+			tc.list(n.ElseList, s.with(s.dot, s.dotTaint))
 		case *parse.WithNode:
-			inner := s.with(s.dot)
-			inner.dot = deref(tc.pipe(n.Pipe, inner))
+			inner := s.with(s.dot, s.dotTaint)
+			t, taint := tc.pipe(n.Pipe, inner)
+			inner.dot, inner.dotTaint = deref(t), taint
 			tc.list(n.List, inner)
-			tc.list(n.ElseList, s.with(s.dot))
+			tc.list(n.ElseList, s.with(s.dot, s.dotTaint))
 		case *parse.RangeNode:
-			inner := s.with(s.dot)
-			t := tc.pipeType(n.Pipe, inner)
+			inner := s.with(s.dot, s.dotTaint)
+			t, taint := tc.pipeType(n.Pipe, inner)
 			key, elem := rangeTypes(t)
 			switch len(n.Pipe.Decl) {
 			case 1:
 				inner.vars[n.Pipe.Decl[0].Ident[0]] = elem
+				inner.taint[n.Pipe.Decl[0].Ident[0]] = taint
 			case 2:
 				inner.vars[n.Pipe.Decl[0].Ident[0]] = key
 				inner.vars[n.Pipe.Decl[1].Ident[0]] = elem
+				inner.taint[n.Pipe.Decl[1].Ident[0]] = taint
 			}
-			inner.dot = deref(elem)
+			inner.dot, inner.dotTaint = deref(elem), taint
 			tc.list(n.List, inner)
-			tc.list(n.ElseList, s.with(s.dot))
+			tc.list(n.ElseList, s.with(s.dot, s.dotTaint))
 		case *parse.TemplateNode:
 			tc.errorf(n, "{{template %q}}: overlay templates are single files; nested templates are not supported", n.Name)
 		}
@@ -135,57 +148,69 @@ func (tc *tcheck) list(l *parse.ListNode, s *scope) {
 }
 
 // pipe checks a pipeline and declares its variables in s.
-func (tc *tcheck) pipe(p *parse.PipeNode, s *scope) types.Type {
-	t := tc.pipeType(p, s)
+func (tc *tcheck) pipe(p *parse.PipeNode, s *scope) (types.Type, bool) {
+	t, taint := tc.pipeType(p, s)
 	for _, v := range p.Decl {
 		s.vars[v.Ident[0]] = t
+		s.taint[v.Ident[0]] = taint
 	}
-	return t
+	return t, taint
 }
 
-func (tc *tcheck) pipeType(p *parse.PipeNode, s *scope) types.Type {
+// pipeType types a pipeline: its result type (nil when unknown) and whether
+// any value in it derives from .Secrets.
+func (tc *tcheck) pipeType(p *parse.PipeNode, s *scope) (types.Type, bool) {
 	if p == nil {
-		return nil
+		return nil, false
 	}
 	var t types.Type
+	taint := false
 	for _, cmd := range p.Cmds {
-		t = tc.cmd(cmd, s)
+		var ct bool
+		t, ct = tc.cmd(cmd, s)
+		taint = taint || ct
 	}
 	if len(p.Cmds) != 1 {
-		return nil
+		return nil, taint
 	}
-	return t
+	return t, taint
 }
 
-func (tc *tcheck) cmd(c *parse.CommandNode, s *scope) types.Type {
+func (tc *tcheck) cmd(c *parse.CommandNode, s *scope) (types.Type, bool) {
 	var t types.Type
+	taint := false
 	for _, a := range c.Args {
-		t = tc.arg(a, s)
+		var at bool
+		t, at = tc.arg(a, s)
+		taint = taint || at
 	}
 	if len(c.Args) != 1 {
-		return nil // a function call: its result is not tracked
+		return nil, taint // a function call: its result type is not tracked
 	}
-	return t
+	return t, taint
 }
 
-func (tc *tcheck) arg(n parse.Node, s *scope) types.Type {
+func (tc *tcheck) arg(n parse.Node, s *scope) (types.Type, bool) {
 	switch n := n.(type) {
 	case *parse.FieldNode:
-		return tc.resolve(n, s.dot, n.Ident, ".")
+		taint := s.dotTaint || (s.dot == tc.root && n.Ident[0] == "Secrets")
+		return tc.resolve(n, s.dot, n.Ident, "."), taint
 	case *parse.VariableNode:
 		base, ok := s.vars[n.Ident[0]]
 		if !ok {
-			return nil
+			return nil, false
 		}
-		return tc.resolve(n, base, n.Ident[1:], n.Ident[0]+".")
+		taint := s.taint[n.Ident[0]] || (base == tc.root && len(n.Ident) > 1 && n.Ident[1] == "Secrets")
+		return tc.resolve(n, base, n.Ident[1:], n.Ident[0]+"."), taint
 	case *parse.ChainNode:
-		return tc.resolve(n, tc.arg(n.Node, s), n.Field, "(...).")
+		t, taint := tc.arg(n.Node, s)
+		return tc.resolve(n, t, n.Field, "(...)."), taint
 	case *parse.DotNode:
-		return s.dot
+		return s.dot, s.dotTaint
 	case *parse.PipeNode:
-		return tc.pipeType(n, s.with(s.dot))
+		return tc.pipeType(n, s.with(s.dot, s.dotTaint))
 	}
-	return nil
+	return nil, false
 }
 
 // resolve follows a field chain from t; nil means "not known statically".
@@ -247,7 +272,6 @@ func (tc *tcheck) rootField(name string) (types.Type, string) {
 		}
 		return tc.unit.ServiceNode.Type, ""
 	case "Secrets":
-		tc.secret = true
 		if tc.unit == nil || tc.unit.SecretsNode == nil {
 			return nil, "this template's unit has no secrets type"
 		}

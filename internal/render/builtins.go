@@ -1,0 +1,193 @@
+package render
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"github.com/fluxcd/pkg/apis/meta"
+	sourcev1 "github.com/fluxcd/source-controller/api/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+type builtinFile struct {
+	u *table.Unit
+	f table.File
+}
+
+// builtins computes the files derived from the plan or from config lists, in
+// dependency order: customer-managed and sops first, then the aggregates
+// (which list what is in their directory), then the root.
+func (b *builder) builtins(active []*table.Unit) {
+	var aggregates, roots []builtinFile
+	for _, u := range active {
+		for _, f := range u.Files {
+			if f.Builtin == "" || !f.When.Holds(b.c) {
+				continue
+			}
+			switch f.Builtin {
+			case table.BuiltinCustomerManaged:
+				b.customerManaged(u, joinRoot(u.Root, f.Path))
+			case table.BuiltinSOPS:
+				b.sops(u, joinRoot(u.Root, f.Path))
+			case table.BuiltinAggregate:
+				aggregates = append(aggregates, builtinFile{u, f})
+			case table.BuiltinRoot:
+				roots = append(roots, builtinFile{u, f})
+			}
+		}
+	}
+	for _, a := range aggregates {
+		p := joinRoot(a.u.Root, a.f.Path)
+		b.add(a.u, p, kustomizationYAML("", b.filesIn(path.Dir(p))), false)
+		b.files[p].Aggregate = true
+	}
+	for _, r := range roots {
+		resources := []string{"./" + flux_system}
+		for _, l := range table.Layers {
+			if l == table.LayerCluster {
+				continue
+			}
+			dir := l.Dir() + "/fluxcd"
+			if len(b.filesIn(dir)) > 0 {
+				resources = append(resources, "./"+dir)
+			}
+		}
+		p := joinRoot(r.u.Root, r.f.Path)
+		b.add(r.u, p, kustomizationYAML("", resources), false)
+		b.files[p].Aggregate = true
+	}
+}
+
+// filesIn lists the base names of the plan's files directly in dir, except
+// its kustomization.yaml, sorted.
+func (b *builder) filesIn(dir string) []string {
+	var out []string
+	for p := range b.files {
+		if path.Dir(p) == dir && path.Base(p) != "kustomization.yaml" {
+			out = append(out, path.Base(p))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+type kustomizeFile struct {
+	APIVersion string   `json:"apiVersion"`
+	Kind       string   `json:"kind"`
+	Namespace  string   `json:"namespace,omitempty"`
+	Resources  []string `json:"resources"`
+}
+
+func kustomizationYAML(ns string, resources []string) []byte {
+	if resources == nil {
+		resources = []string{}
+	}
+	out, err := sigsyaml.Marshal(kustomizeFile{APIVersion: "kustomize.config.k8s.io/v1beta1", Kind: "Kustomization", Namespace: ns, Resources: resources})
+	if err != nil {
+		panic(err) // a fixed struct of strings always marshals
+	}
+	return out
+}
+
+type sopsRule struct {
+	PathRegex      string `json:"path_regex"`
+	EncryptedRegex string `json:"encrypted_regex,omitempty"`
+	Age            string `json:"age"`
+}
+
+// sops renders .sops.yaml from the sops rules.
+func (b *builder) sops(u *table.Unit, p string) {
+	var rules []sopsRule
+	for _, r := range b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules {
+		rules = append(rules, sopsRule{PathRegex: r.PathRegex, EncryptedRegex: r.EncryptedRegex, Age: strings.Join(r.AgeRecipients, ",")})
+	}
+	out, err := sigsyaml.Marshal(map[string]any{"creation_rules": rules})
+	if err != nil {
+		b.errorf(u, "rendering .sops.yaml: %v", err)
+		return
+	}
+	b.add(u, p, out, false)
+}
+
+// customerManaged renders the customer GitRepository, its optional Secret and
+// its Kustomizations into dir.
+func (b *builder) customerManaged(u *table.Unit, dir string) {
+	cm := &b.c.OpenCenter.GitOps.OverlayUnits.CustomerManaged
+	g := &b.c.OpenCenter.GitOps
+	iv, err := duration(cmpOr(cm.Interval, g.Flux.Interval))
+	if err != nil {
+		b.errorf(u, "%v", err)
+		return
+	}
+	timeout, err := duration(g.Flux.Timeout)
+	if err != nil {
+		b.errorf(u, "%v", err)
+		return
+	}
+	repo := sourcev1.GitRepository{
+		TypeMeta:   metav1.TypeMeta{APIVersion: sourcev1.GroupVersion.String(), Kind: sourcev1.GitRepositoryKind},
+		ObjectMeta: b.objectMeta(cm.RepositoryName, u.Name),
+		Spec: sourcev1.GitRepositorySpec{
+			URL: cm.RepositoryURL, Interval: iv, Timeout: &timeout,
+			Reference: &sourcev1.GitRepositoryRef{Branch: cm.Branch},
+		},
+	}
+	if cm.SecretName != "" {
+		repo.Spec.SecretRef = &meta.LocalObjectReference{Name: cm.SecretName}
+	}
+	b.addObject(u, dir+"/"+cm.RepositoryName+".yaml", &repo, false)
+	if b.sources[cm.RepositoryName] {
+		b.errorf(u, "customer_managed.repository_name %q is also the name of a platform source: pick another name", cm.RepositoryName)
+	}
+
+	if cm.EmitSecret {
+		s := &b.c.Secrets.OverlayUnits.CustomerManaged
+		secret := corev1.Secret{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
+			ObjectMeta: b.objectMeta(cm.SecretName, u.Name),
+			Type:       corev1.SecretTypeOpaque,
+			StringData: map[string]string{"identity": s.Identity, "identity.pub": s.IdentityPub, "known_hosts": s.KnownHosts},
+		}
+		b.addObject(u, dir+"/"+cm.SecretName+".yaml", &secret, true)
+	}
+
+	sopsOn := b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled
+	for _, ck := range cm.Kustomizations {
+		if b.flux[ck.Name] {
+			b.errorf(u, "customer_managed kustomization %q has the name of a platform Flux unit: pick another name", ck.Name)
+			continue
+		}
+		k := kustomizev1.Kustomization{
+			TypeMeta:   metav1.TypeMeta{APIVersion: kustomizev1.GroupVersion.String(), Kind: kustomizev1.KustomizationKind},
+			ObjectMeta: b.objectMeta(ck.Name, u.Name),
+		}
+		if err := b.fluxSpec(&k.Spec, cm.Interval); err != nil {
+			b.errorf(u, "%v", err)
+			return
+		}
+		k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: cm.RepositoryName}
+		k.Spec.Path = "." + ck.Path
+		for _, d := range ck.DependsOn {
+			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
+		}
+		if sopsOn {
+			k.Spec.Decryption = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: SOPSSecret}}
+		}
+		b.addObject(u, dir+"/"+ck.Name+".yaml", &k, false)
+	}
+}
+
+func (b *builder) addObject(u *table.Unit, p string, obj any, secret bool) {
+	out, err := marshal(obj)
+	if err != nil {
+		b.errorf(u, "rendering %s: %v", p, err)
+		return
+	}
+	b.add(u, p, out, secret)
+}

@@ -1,0 +1,169 @@
+package render
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"github.com/fluxcd/pkg/apis/meta"
+	sourcev1 "github.com/fluxcd/source-controller/api/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/table"
+)
+
+// SOPSSecret is the Secret in flux-system holding the age key Flux decrypts with.
+const SOPSSecret = "sops-age"
+
+func (b *builder) labels(part string) map[string]string {
+	l := map[string]string{}
+	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
+	l["app.kubernetes.io/part-of"] = part
+	l["app.kubernetes.io/managed-by"] = "flux"
+	l["opencenter/managed-by"] = "opencenter"
+	return l
+}
+
+func duration(s string) (metav1.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return metav1.Duration{}, fmt.Errorf("duration %q: %v", s, err)
+	}
+	return metav1.Duration{Duration: d}, nil
+}
+
+func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: flux_system, Labels: b.labels(part)}
+}
+
+// gitRepository builds a unit's GitRepository.
+func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
+	g := &b.c.OpenCenter.GitOps
+	interval, err := duration(g.Flux.Interval)
+	if err != nil {
+		return nil, err
+	}
+	timeout, err := duration(g.Flux.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	spec := sourcev1.GitRepositorySpec{Interval: interval, Timeout: &timeout}
+	switch s.Repo {
+	case table.RepoBase:
+		spec.URL = g.BaseRepo.URL
+		ref := &sourcev1.GitRepositoryRef{Tag: g.BaseRepo.Release}
+		if ref.Tag == "" {
+			ref.Branch = g.BaseRepo.Branch
+		}
+		if u.Common != nil {
+			if o := u.Common(b.c).Source; o != nil {
+				if o.Repo != "" {
+					spec.URL = o.Repo
+				}
+				switch {
+				case o.Release != "":
+					ref = &sourcev1.GitRepositoryRef{Tag: o.Release}
+				case o.Branch != "":
+					ref = &sourcev1.GitRepositoryRef{Branch: o.Branch}
+				}
+			}
+		}
+		spec.Reference = ref
+		if g.BaseRepo.SecretName != "" {
+			spec.SecretRef = &meta.LocalObjectReference{Name: g.BaseRepo.SecretName}
+		}
+	case table.RepoCluster:
+		spec.URL = g.Repository.URL
+		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
+		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.
+		spec.SecretRef = &meta.LocalObjectReference{Name: flux_system}
+	default:
+		return nil, fmt.Errorf("repo %q is not rendered for service units", s.Repo)
+	}
+	for _, inc := range s.Include {
+		spec.Include = append(spec.Include, sourcev1.GitRepositoryInclude{
+			GitRepositoryRef: meta.LocalObjectReference{Name: inc.Source},
+			FromPath:         inc.From,
+			ToPath:           b.expand(u, inc.To),
+		})
+	}
+	obj := &sourcev1.GitRepository{
+		TypeMeta:   metav1.TypeMeta{APIVersion: sourcev1.GroupVersion.String(), Kind: sourcev1.GitRepositoryKind},
+		ObjectMeta: b.objectMeta(s.Name, u.Name),
+		Spec:       spec,
+	}
+	return marshal(obj)
+}
+
+// kustomization builds a Flux Kustomization of a unit.
+func (b *builder) kustomization(u *table.Unit, fu table.FluxUnit) ([]byte, error) {
+	k := kustomizev1.Kustomization{
+		TypeMeta:   metav1.TypeMeta{APIVersion: kustomizev1.GroupVersion.String(), Kind: kustomizev1.KustomizationKind},
+		ObjectMeta: b.objectMeta(fu.Name, u.Name),
+	}
+	if err := b.fluxSpec(&k.Spec, ""); err != nil {
+		return nil, err
+	}
+	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
+	k.Spec.Path = "./" + strings.TrimPrefix(b.expand(u, fu.Path), "./")
+	k.Spec.TargetNamespace = b.expand(u, fu.TargetNamespace)
+	for _, d := range fu.DependsOn {
+		k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
+	}
+	if fu.Decryption {
+		k.Spec.Decryption = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: SOPSSecret}}
+	}
+	k.Spec.Wait = fu.Wait
+	for _, h := range fu.HealthChecks {
+		k.Spec.HealthChecks = append(k.Spec.HealthChecks, meta.NamespacedObjectKindReference{
+			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
+		})
+	}
+	return marshal(&k)
+}
+
+// fluxSpec fills the reconciliation settings of gitops.flux (interval
+// overridden when interval is set).
+func (b *builder) fluxSpec(s *kustomizev1.KustomizationSpec, interval string) error {
+	f := &b.c.OpenCenter.GitOps.Flux
+	iv, err := duration(cmpOr(interval, f.Interval))
+	if err != nil {
+		return err
+	}
+	retry, err := duration(f.RetryInterval)
+	if err != nil {
+		return err
+	}
+	timeout, err := duration(f.Timeout)
+	if err != nil {
+		return err
+	}
+	s.Interval, s.RetryInterval, s.Timeout = iv, &retry, &timeout
+	s.Prune = f.Prune == nil || *f.Prune
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// marshal renders a Kubernetes object as YAML without status and
+// creationTimestamp, keys sorted.
+func marshal(obj any) ([]byte, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil, err
+	}
+	delete(u, "status")
+	if m, ok := u["metadata"].(map[string]any); ok {
+		delete(m, "creationTimestamp")
+	}
+	return sigsyaml.Marshal(u)
+}

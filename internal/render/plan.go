@@ -1,0 +1,381 @@
+package render
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// OverlayDir is where a cluster's overlay lives in the GitOps repository.
+func OverlayDir(cluster string) string { return "applications/overlays/" + cluster }
+
+// Options change what a plan contains.
+type Options struct {
+	// AllowPlaintextSecrets lets secret material into the tree (with a warning).
+	AllowPlaintextSecrets bool
+}
+
+// File is one rendered file.
+type File struct {
+	// Path relative to the overlay root, slash-separated.
+	Path string
+	// Data is the full content, header included.
+	Data []byte
+	// Secret marks secret material (written 0600).
+	Secret bool
+	// Unit produced the file.
+	Unit string
+	// Aggregate marks computed kustomization.yaml files (root and aggregates).
+	Aggregate bool
+}
+
+// UnitStatus says whether a unit is active in a plan, and why not.
+type UnitStatus struct {
+	Unit   *table.Unit
+	Active bool
+	// Reason explains an inactive unit: its gate, its active_with, or a missing requirement.
+	Reason string
+}
+
+// Plan is a whole overlay tree in memory, validated.
+type Plan struct {
+	// Config is the config file the plan was built from.
+	Config string
+	// Cluster is the cluster name; Overlay its overlay directory in the repo.
+	Cluster, Overlay string
+	// Files are sorted by path.
+	Files []File
+	// Units lists every unit with its status, sorted by name.
+	Units []UnitStatus
+	// SecretFiles lists files carrying secret material (only with AllowPlaintextSecrets).
+	SecretFiles []string
+}
+
+// File returns the plan's file at path p.
+func (p *Plan) File(path string) (File, bool) {
+	i, ok := slices.BinarySearchFunc(p.Files, path, func(f File, t string) int { return strings.Compare(f.Path, t) })
+	if !ok {
+		return File{}, false
+	}
+	return p.Files[i], true
+}
+
+type builder struct {
+	f       *config.File
+	c       *config.Config
+	o       Options
+	p       *Plan
+	diags   diag.List
+	status  map[string]*UnitStatus
+	files   map[string]*File
+	flux    map[string]bool // active Flux unit names
+	fluxOf  map[string]*table.Unit
+	sources map[string]bool // active source names
+	include map[string]bool // overlay dirs provided by source includes
+	// withheld holds secret files refused for lack of --allow-plaintext-secrets,
+	// so that kustomizations listing them do not fail a second time.
+	withheld map[string]bool
+}
+
+// Build renders the config's overlay in memory and validates it. f must have
+// passed load.Check. The error is a diag.List naming the config file.
+func Build(f *config.File, o Options) (*Plan, error) {
+	c := f.Config
+	cluster := c.OpenCenter.Cluster.ClusterName
+	b := &builder{
+		f: f, c: c, o: o,
+		p:        &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
+		status:   map[string]*UnitStatus{},
+		files:    map[string]*File{},
+		flux:     map[string]bool{},
+		fluxOf:   map[string]*table.Unit{},
+		sources:  map[string]bool{flux_system: true},
+		include:  map[string]bool{},
+		withheld: map[string]bool{},
+	}
+	b.selectUnits()
+	active := b.activeUnits()
+	for _, u := range active {
+		for _, fu := range u.FluxUnits {
+			if fu.When.Holds(c) {
+				b.flux[fu.Name] = true
+			}
+		}
+		for _, s := range u.Sources {
+			b.sources[s.Name] = true
+		}
+	}
+	for _, u := range active {
+		b.unit(u)
+	}
+	b.builtins(active)
+	b.validate(active)
+	if len(b.diags) > 0 {
+		return nil, b.diags.Err()
+	}
+	for _, f := range b.files {
+		b.p.Files = append(b.p.Files, *f)
+		if f.Secret {
+			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
+		}
+	}
+	slices.SortFunc(b.p.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(b.p.SecretFiles)
+	return b.p, nil
+}
+
+const flux_system = "flux-system"
+
+// selectUnits decides which units are active and why the others are not.
+func (b *builder) selectUnits() {
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		st := &UnitStatus{Unit: u}
+		b.status[u.Name] = st
+		for _, fu := range u.FluxUnits {
+			b.fluxOf[fu.Name] = u
+		}
+		if len(u.ActiveWith) > 0 {
+			continue
+		}
+		st.Active = u.Gate.Holds(b.c)
+		if !st.Active {
+			st.Reason = "gate: " + negate(u.Gate.Text)
+		}
+	}
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		if len(u.ActiveWith) == 0 {
+			continue
+		}
+		st := b.status[u.Name]
+		for _, w := range u.ActiveWith {
+			st.Active = st.Active || b.status[w].Active
+		}
+		if !st.Active {
+			st.Reason = "active with " + strings.Join(u.ActiveWith, ", ") + ": none is active"
+		}
+	}
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		st := b.status[u.Name]
+		if !st.Active {
+			continue
+		}
+		for _, r := range u.Requires {
+			if rs := b.status[r]; !rs.Active {
+				b.errorf(u, "%s requires %s, which is not active (%s): enable it or disable %s", u.Name, r, rs.Reason, u.Name)
+			}
+		}
+	}
+	for i := range zz_generated.Units {
+		b.p.Units = append(b.p.Units, *b.status[zz_generated.Units[i].Name])
+	}
+}
+
+func (b *builder) activeUnits() []*table.Unit {
+	var out []*table.Unit
+	for i := range zz_generated.Units {
+		if u := &zz_generated.Units[i]; b.status[u.Name].Active {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+func negate(text string) string {
+	if s, ok := strings.CutSuffix(text, " is true"); ok {
+		return s + " is not true"
+	}
+	return "not (" + text + ")"
+}
+
+// configPath is the YAML path in the config a unit's problems point at.
+func configPath(u *table.Unit) string {
+	switch {
+	case u.Service != "":
+		return load.ServicePath(u)
+	case u.Layer == table.LayerCustomerManaged:
+		return "opencenter.gitops.overlay_units.customer_managed"
+	case u.Name == "sops":
+		return "opencenter.gitops.overlay_units.sops"
+	}
+	return "opencenter"
+}
+
+func (b *builder) errorf(u *table.Unit, format string, args ...any) {
+	b.diags = append(b.diags, b.f.Diag(configPath(u), format, args...))
+}
+
+// namespace is the unit's namespace after the config's override.
+func (b *builder) namespace(u *table.Unit) string {
+	if u.Common != nil {
+		if c := u.Common(b.c); c != nil && c.Namespace != "" {
+			return c.Namespace
+		}
+	}
+	return u.Namespace
+}
+
+func (b *builder) expand(u *table.Unit, s string) string {
+	s = strings.ReplaceAll(s, "{overlay}", b.p.Overlay)
+	return strings.ReplaceAll(s, "{namespace}", b.namespace(u))
+}
+
+// add puts a file into the plan, checking its path.
+func (b *builder) add(u *table.Unit, p string, body []byte, secret bool) {
+	if bad := unsafePath(p); bad != "" {
+		b.errorf(u, "unit %s renders %q, which %s", u.Name, p, bad)
+		return
+	}
+	if prev, dup := b.files[p]; dup {
+		b.errorf(u, "unit %s renders %s, which unit %s renders too", u.Name, p, prev.Unit)
+		return
+	}
+	if secret && !b.o.AllowPlaintextSecrets {
+		b.withheld[p] = true
+		b.errorf(u, "unit %s would write secret material to %s in plaintext: pass --allow-plaintext-secrets to allow it, or remove the values under %s", u.Name, p, secretsPath(u))
+		return
+	}
+	b.files[p] = &File{Path: p, Data: withHeader(path.Base(b.f.Name), u.Name, p, body), Secret: secret, Unit: u.Name}
+}
+
+func secretsPath(u *table.Unit) string {
+	switch {
+	case u.Layer == table.LayerCustomerManaged:
+		return "secrets.overlay_units.customer_managed"
+	case u.Layer == table.LayerManagedServices:
+		return "secrets.managed_services." + u.Service
+	case u.Service != "":
+		return "secrets.services." + u.Service
+	}
+	return "secrets"
+}
+
+// unsafePath explains why an output path may not be written, or returns "".
+func unsafePath(p string) string {
+	switch {
+	case p == "" || p == ".":
+		return "is empty"
+	case strings.HasPrefix(p, "/"):
+		return "is absolute"
+	case path.Clean(p) != p || slices.Contains(strings.Split(p, "/"), ".."):
+		return "is not a clean relative path inside the overlay"
+	case p == flux_system || strings.HasPrefix(p, flux_system+"/"):
+		return "is under flux-system/, which belongs to flux bootstrap"
+	}
+	return ""
+}
+
+// unit renders one active unit's sources, Flux units and overlay files.
+func (b *builder) unit(u *table.Unit) {
+	dir := u.Layer.Dir()
+	for _, s := range u.Sources {
+		obj, err := b.gitRepository(u, s)
+		if err != nil {
+			b.errorf(u, "unit %s: source %s: %v", u.Name, s.Name, err)
+			continue
+		}
+		b.add(u, dir+"/sources/"+s.Name+".yaml", obj, false)
+	}
+	for _, fu := range u.FluxUnits {
+		if !fu.When.Holds(b.c) {
+			continue
+		}
+		obj, err := b.kustomization(u, fu)
+		if err != nil {
+			b.errorf(u, "unit %s: flux unit %s: %v", u.Name, fu.Name, err)
+			continue
+		}
+		b.add(u, dir+"/fluxcd/"+fu.Name+".yaml", obj, false)
+	}
+	for _, f := range u.Files {
+		if f.Builtin != "" || !f.When.Holds(b.c) {
+			continue
+		}
+		body, err := b.execute(u, f)
+		if err != nil {
+			b.errorf(u, "unit %s: %s: %v", u.Name, f.Template, err)
+			continue
+		}
+		if len(strings.TrimSpace(string(body))) == 0 {
+			continue // a template that renders empty writes no file
+		}
+		b.add(u, joinRoot(u.Root, f.Path), body, f.Secret)
+	}
+}
+
+func joinRoot(root, p string) string {
+	if root == "" {
+		return p
+	}
+	return root + "/" + p
+}
+
+// validate checks the plan as a whole: dependencies, sources, and that every
+// resource a rendered kustomization lists exists.
+func (b *builder) validate(active []*table.Unit) {
+	for _, u := range active {
+		for _, fu := range u.FluxUnits {
+			if !fu.When.Holds(b.c) {
+				continue
+			}
+			for _, d := range fu.DependsOn {
+				if b.flux[d] {
+					continue
+				}
+				owner := b.fluxOf[d]
+				switch {
+				case owner == nil:
+					b.errorf(u, "%s depends on %s, which no unit renders", fu.Name, d)
+				case !b.status[owner.Name].Active:
+					b.errorf(u, "%s depends on %s, but %s is disabled: enable it or disable %s", fu.Name, d, owner.Name, u.Name)
+				default:
+					b.errorf(u, "%s depends on %s, which %s does not render for this config", fu.Name, d, owner.Name)
+				}
+			}
+			if !b.sources[fu.Source] {
+				b.errorf(u, "%s applies source %s, which is not rendered", fu.Name, fu.Source)
+			}
+		}
+		for _, s := range u.Sources {
+			for _, inc := range s.Include {
+				if !b.sources[inc.Source] {
+					b.errorf(u, "source %s includes %s, which is not rendered", s.Name, inc.Source)
+				}
+				if to, ok := strings.CutPrefix(b.expand(u, inc.To), b.p.Overlay+"/"); ok {
+					b.include[to] = true
+				}
+			}
+		}
+	}
+	b.checkResources()
+}
+
+// unitByName returns the table entry of a unit.
+func unitByName(name string) *table.Unit {
+	for i := range zz_generated.Units {
+		if zz_generated.Units[i].Name == name {
+			return &zz_generated.Units[i]
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,292 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// OwnedFiles are the files at the overlay root the renderer owns; OwnedDirs
+// the directories it owns entirely. Everything else, flux-system/ above all,
+// is never read, written or deleted.
+var (
+	OwnedFiles = []string{"kustomization.yaml", ".sops.yaml"}
+	OwnedDirs  = []string{"services", "managed-services", "customer-managed"}
+)
+
+// Op is what a change does to a file.
+type Op string
+
+// The operations of a change.
+const (
+	OpCreate Op = "create"
+	OpUpdate Op = "update"
+	OpDelete Op = "delete"
+)
+
+// Change is one file the render would create, update or delete.
+type Change struct {
+	// Path relative to the overlay root.
+	Path string
+	Op   Op
+	Old  []byte
+	New  []byte
+	Mode fs.FileMode
+}
+
+// Refusal is a file the render would overwrite or delete but did not write.
+type Refusal struct {
+	Path  string
+	State Ownership
+	Op    Op
+}
+
+// RefusedError lists the files a render refused to touch (exit code 3).
+type RefusedError struct {
+	Overlay string
+	Files   []Refusal
+}
+
+func (e *RefusedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: refusing to %s files opencenter did not write or that were edited by hand; nothing was written (pass --force to %s them anyway):",
+		e.Overlay, "overwrite or delete", "overwrite or delete")
+	for _, r := range e.Files {
+		fmt.Fprintf(&b, "\n  %s/%s: %s, would %s", e.Overlay, r.Path, r.State, r.Op)
+	}
+	return b.String()
+}
+
+// UnsafeError is a target path that cannot be written safely (exit code 3).
+type UnsafeError struct{ Msg string }
+
+func (e *UnsafeError) Error() string { return e.Msg }
+
+// WriteOptions control how a plan meets the disk.
+type WriteOptions struct {
+	// Force overwrites and deletes foreign and hand-edited files.
+	Force bool
+	// Only restricts the render to one unit's files plus the aggregates.
+	Only string
+}
+
+// Diff compares a plan with the overlay under repo and returns the changes a
+// write would make, sorted by path. It reads only owned paths and writes nothing.
+func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
+	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
+	if err := noSymlinks(repo, p.Overlay); err != nil {
+		return nil, err
+	}
+	disk, err := ownedOnDisk(root)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	var refused []Refusal
+	inScope := func(f File) bool { return o.Only == "" || f.Unit == o.Only || f.Aggregate }
+	for _, f := range p.Files {
+		if !inScope(f) {
+			continue
+		}
+		mode := fs.FileMode(0o644)
+		if f.Secret {
+			mode = 0o600
+		}
+		full := filepath.Join(root, filepath.FromSlash(f.Path))
+		if err := noSymlinks(root, path.Dir(f.Path)); err != nil {
+			return nil, err
+		}
+		info, err := os.Lstat(full)
+		if errors.Is(err, fs.ErrNotExist) {
+			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: f.Data, Mode: mode})
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !info.Mode().IsRegular() {
+			refused = append(refused, Refusal{f.Path, Foreign, OpUpdate})
+			continue
+		}
+		old, err := os.ReadFile(full)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(old, f.Data) && info.Mode().Perm() == mode {
+			continue
+		}
+		if st, _ := ownership(old); st != Owned && !o.Force {
+			refused = append(refused, Refusal{f.Path, st, OpUpdate})
+			continue
+		}
+		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: f.Data, Mode: mode})
+	}
+	for _, d := range disk {
+		if _, ok := p.File(d.path); ok {
+			continue
+		}
+		st, unit := d.state, d.unit
+		if o.Only != "" && unit != o.Only {
+			continue
+		}
+		if st != Owned && !o.Force {
+			refused = append(refused, Refusal{d.path, st, OpDelete})
+			continue
+		}
+		changes = append(changes, Change{Path: d.path, Op: OpDelete, Old: d.data})
+	}
+	if len(refused) > 0 {
+		slices.SortFunc(refused, func(a, b Refusal) int { return strings.Compare(a.Path, b.Path) })
+		return nil, &RefusedError{Overlay: p.Overlay, Files: refused}
+	}
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return changes, nil
+}
+
+type diskFile struct {
+	path  string
+	data  []byte
+	state Ownership
+	unit  string
+}
+
+// ownedOnDisk reads every file under the owned paths of the overlay root.
+func ownedOnDisk(root string) ([]diskFile, error) {
+	var out []diskFile
+	add := func(rel string) error {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		info, err := os.Lstat(full)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !info.Mode().IsRegular() {
+			out = append(out, diskFile{path: rel, state: Foreign})
+			return nil
+		}
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return err
+		}
+		st, unit := ownership(data)
+		out = append(out, diskFile{path: rel, data: data, state: st, unit: unit})
+		return nil
+	}
+	for _, f := range OwnedFiles {
+		if err := add(f); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range OwnedDirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if e.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			return add(filepath.ToSlash(rel))
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// noSymlinks refuses a target whose existing path components under base are
+// symbolic links: a link could carry writes outside the repository.
+func noSymlinks(base, rel string) error {
+	cur := base
+	for _, part := range strings.Split(rel, "/") {
+		if part == "" || part == "." {
+			continue
+		}
+		cur = filepath.Join(cur, part)
+		info, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return &UnsafeError{Msg: fmt.Sprintf("%s is a symbolic link: opencenter writes only to real directories inside the repository; nothing was written", cur)}
+		}
+		if !info.IsDir() {
+			return &UnsafeError{Msg: fmt.Sprintf("%s is not a directory; nothing was written", cur)}
+		}
+	}
+	return nil
+}
+
+// Apply writes changes under the overlay of p in path order: each file to a
+// temporary file in its directory, then renamed over the target, so a reader
+// sees the old or the new file, never a partial one. There is no fsync per
+// file; durability is that of the file system's rename. Owned directories
+// left empty by deletions are removed.
+func Apply(repo string, p *Plan, changes []Change) error {
+	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
+	var emptied []string
+	for _, c := range changes {
+		full := filepath.Join(root, filepath.FromSlash(c.Path))
+		if c.Op == OpDelete {
+			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			emptied = append(emptied, path.Dir(c.Path))
+			continue
+		}
+		if err := writeAtomic(full, c.New, c.Mode); err != nil {
+			return err
+		}
+	}
+	// Remove owned directories the deletions emptied, deepest first.
+	slices.SortFunc(emptied, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for _, d := range emptied {
+		for ; d != "." && d != ""; d = path.Dir(d) {
+			if !slices.Contains(OwnedDirs, strings.SplitN(d, "/", 2)[0]) {
+				break
+			}
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(d))); err != nil {
+				break // not empty (or already gone)
+			}
+		}
+	}
+	return nil
+}
+
+func writeAtomic(full string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(full)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(full)+".opencenter-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(name, mode)); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, full); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
