@@ -134,7 +134,7 @@ func (b *builder) customerManaged(u *table.Unit, dir string) {
 		TypeMeta:   metav1.TypeMeta{APIVersion: sourcev1.GroupVersion.String(), Kind: sourcev1.GitRepositoryKind},
 		ObjectMeta: b.objectMeta(cm.RepositoryName, u.Name),
 		Spec: sourcev1.GitRepositorySpec{
-			URL: cm.RepositoryURL, Interval: iv, Timeout: &timeout,
+			URL: fluxURL(cm.RepositoryURL), Interval: iv, Timeout: &timeout,
 			Reference: &sourcev1.GitRepositoryRef{Branch: cm.Branch},
 		},
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"strings"
 	"time"
 
@@ -26,6 +27,17 @@ func (b *builder) labels(part string) map[string]string {
 	l["app.kubernetes.io/managed-by"] = "flux"
 	l["opencenter/managed-by"] = "opencenter"
 	return l
+}
+
+var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*)$`)
+
+// fluxURL turns an scp-style Git address (git@host:org/repo.git), which the
+// config accepts, into the ssh:// URL Flux requires (ssh://git@host/org/repo.git).
+func fluxURL(u string) string {
+	if m := scpLike.FindStringSubmatch(u); m != nil {
+		return "ssh://" + m[1] + "@" + m[2] + "/" + m[3]
+	}
+	return u
 }
 
 func duration(s string) (metav1.Duration, error) {
@@ -54,7 +66,7 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 	spec := sourcev1.GitRepositorySpec{Interval: interval, Timeout: &timeout}
 	switch s.Repo {
 	case table.RepoBase:
-		spec.URL = g.BaseRepo.URL
+		spec.URL = fluxURL(g.BaseRepo.URL)
 		ref := &sourcev1.GitRepositoryRef{Tag: g.BaseRepo.Release}
 		if ref.Tag == "" {
 			ref.Branch = g.BaseRepo.Branch
@@ -62,7 +74,7 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 		if u.Common != nil {
 			if o := u.Common(b.c).Source; o != nil {
 				if o.Repo != "" {
-					spec.URL = o.Repo
+					spec.URL = fluxURL(o.Repo)
 				}
 				switch {
 				case o.Release != "":
@@ -77,7 +89,7 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 			spec.SecretRef = &meta.LocalObjectReference{Name: g.BaseRepo.SecretName}
 		}
 	case table.RepoCluster:
-		spec.URL = g.Repository.URL
+		spec.URL = fluxURL(g.Repository.URL)
 		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
 		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.
 		spec.SecretRef = &meta.LocalObjectReference{Name: flux_system}

@@ -1,0 +1,185 @@
+package render
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/verify"
+)
+
+// loadConfig loads and checks a test config.
+func loadConfig(t testing.TB, name string) *config.File {
+	t.Helper()
+	f, err := load.File(name)
+	if err != nil {
+		t.Fatalf("loading %s:\n%v", name, err)
+	}
+	return f
+}
+
+// plan builds the plan of a test config, secrets allowed.
+func plan(t testing.TB, name string) *Plan {
+	t.Helper()
+	p, err := Build(loadConfig(t, name), Options{AllowPlaintextSecrets: true})
+	if err != nil {
+		t.Fatalf("planning %s:\n%v", name, err)
+	}
+	return p
+}
+
+// treeText is a plan as one reviewable text: every file with its path and mode.
+func treeText(p *Plan) []byte {
+	var b bytes.Buffer
+	for _, f := range p.Files {
+		mode := "0644"
+		if f.Secret {
+			mode = "0600"
+		}
+		b.WriteString("=== " + f.Path + " (" + mode + ", unit " + f.Unit + ") ===\n")
+		b.Write(f.Data)
+	}
+	return b.Bytes()
+}
+
+// dirHash hashes every path, mode and content under dir.
+func dirHash(t testing.TB, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00"))
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// documents splits a YAML stream into its non-empty documents.
+func documents(t testing.TB, name string, data []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, doc := range strings.Split("\n"+string(data), "\n---") {
+		var m map[string]any
+		if err := sigsyaml.Unmarshal([]byte(doc), &m); err != nil {
+			t.Errorf("%s: not YAML: %v", name, err)
+			continue
+		}
+		if len(m) > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func field(m map[string]any, path ...string) any {
+	var cur any = m
+	for _, p := range path {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[p]
+	}
+	return cur
+}
+
+func str(m map[string]any, path ...string) string { s, _ := field(m, path...).(string); return s }
+
+// checkWithTools checks a plan as Flux and kustomize would see it: every Flux
+// object validates against the Flux CRDs (schema, unknown fields, CEL); every
+// dependsOn and sourceRef resolves inside the render; the overlay root and
+// every overlay directory a Flux unit applies build with kustomize.
+func checkWithTools(t *testing.T, p *Plan) {
+	t.Helper()
+	crds, err := verify.Flux()
+	if err != nil {
+		t.Fatalf("loading the Flux CRDs: %v", err)
+	}
+	tree := verify.Tree{p.Overlay + "/flux-system/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")}
+	var kustomizations, repos []map[string]any
+	for _, f := range p.Files {
+		tree[p.Overlay+"/"+f.Path] = f.Data
+		for _, obj := range documents(t, f.Path, f.Data) {
+			av, kind := str(obj, "apiVersion"), str(obj, "kind")
+			if strings.Contains(av, "toolkit.fluxcd.io") {
+				if !crds.Known(av, kind) {
+					t.Errorf("%s: %s %s is not a Flux kind this test validates", f.Path, av, kind)
+					continue
+				}
+				for _, e := range crds.Validate(obj) {
+					t.Errorf("%s: %s %s: %s", f.Path, kind, str(obj, "metadata", "name"), e)
+				}
+			}
+			switch kind {
+			case "Kustomization":
+				if strings.HasPrefix(av, "kustomize.toolkit.fluxcd.io") {
+					kustomizations = append(kustomizations, obj)
+				}
+			case "GitRepository":
+				repos = append(repos, obj)
+			}
+		}
+	}
+	names := map[string]bool{}
+	sources := map[string]bool{"flux-system": true}
+	var stubRoots []string
+	for _, k := range kustomizations {
+		names[str(k, "metadata", "name")] = true
+	}
+	for _, r := range repos {
+		sources[str(r, "metadata", "name")] = true
+		incs, _ := field(r, "spec", "include").([]any)
+		for _, i := range incs {
+			stubRoots = append(stubRoots, str(i.(map[string]any), "toPath"))
+		}
+	}
+	dirs := []string{p.Overlay}
+	for _, k := range kustomizations {
+		name := str(k, "metadata", "name")
+		if src := str(k, "spec", "sourceRef", "name"); !sources[src] {
+			t.Errorf("Kustomization %s: sourceRef %s is not rendered", name, src)
+		}
+		deps, _ := field(k, "spec", "dependsOn").([]any)
+		for _, d := range deps {
+			if dn := str(d.(map[string]any), "name"); !names[dn] {
+				t.Errorf("Kustomization %s: dependsOn %s is not rendered", name, dn)
+			}
+		}
+		if path := strings.TrimPrefix(str(k, "spec", "path"), "./"); strings.HasPrefix(path, p.Overlay+"/") {
+			dirs = append(dirs, path)
+		}
+	}
+	slices.Sort(dirs)
+	for _, d := range slices.Compact(dirs) {
+		if _, err := verify.Kustomize(tree, d, stubRoots...); err != nil {
+			t.Errorf("%v", err)
+		}
+	}
+}

@@ -1,0 +1,350 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/opencenter-dev/opencenter/internal/load"
+)
+
+var cases = []string{"minimal", "standard", "keycloak", "managed", "customer"}
+
+func testConfig(name string) string { return filepath.Join("testdata", "configs", name+".yaml") }
+
+// TestGoldenTrees renders one small config per layer feature and compares the
+// whole tree with its golden (refresh with go test ./... -update).
+func TestGoldenTrees(t *testing.T) {
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/trees"), goldie.WithNameSuffix(".golden"))
+	for _, c := range cases {
+		t.Run(c, func(t *testing.T) {
+			g.Assert(t, c, treeText(plan(t, testConfig(c))))
+		})
+	}
+}
+
+// TestRealTools builds every rendered overlay with kustomize and validates
+// every Flux object against the Flux CRDs.
+func TestRealTools(t *testing.T) {
+	for _, c := range cases {
+		t.Run(c, func(t *testing.T) { checkWithTools(t, plan(t, testConfig(c))) })
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, c := range cases {
+		a, b := treeText(plan(t, testConfig(c))), treeText(plan(t, testConfig(c)))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two plans differ", c)
+		}
+	}
+	// And on disk: two renders into two repositories give identical trees.
+	r1, r2 := t.TempDir(), t.TempDir()
+	for _, r := range []string{r1, r2} {
+		renderTo(t, r, testConfig("keycloak"), WriteOptions{})
+	}
+	if dirHash(t, r1) != dirHash(t, r2) {
+		t.Error("two renders to disk differ")
+	}
+}
+
+// renderTo plans and writes a config into repo.
+func renderTo(t *testing.T, repo, cfg string, o WriteOptions) error {
+	t.Helper()
+	p := plan(t, cfg)
+	changes, err := Diff(repo, p, o)
+	if err != nil {
+		return err
+	}
+	return Apply(repo, p, changes)
+}
+
+func TestRenderWritesOnlyChanges(t *testing.T) {
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, testConfig("keycloak"))
+	changes, err := Diff(repo, p, WriteOptions{})
+	if err != nil || len(changes) != 0 {
+		t.Fatalf("re-render of an unchanged config: %d changes, err %v", len(changes), err)
+	}
+	secret := filepath.Join(repo, p.Overlay, "services/keycloak/20-keycloak/kustomization.yaml")
+	if info, err := os.Stat(secret); err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("mode of a plain file: %v %v", info.Mode(), err)
+	}
+}
+
+func TestSecretModeAndRefusal(t *testing.T) {
+	f := loadConfig(t, testConfig("customer"))
+	_, err := Build(f, Options{})
+	if err == nil || !strings.Contains(err.Error(), "--allow-plaintext-secrets") || !strings.Contains(err.Error(), "customer-apps-ssh.yaml") {
+		t.Fatalf("want a refusal naming the secret file and the flag, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "customer.yaml:") {
+		t.Errorf("the error should name the config file: %v", err)
+	}
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("customer"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(repo, OverlayDir("customer"), "customer-managed/fluxcd/customer-apps-ssh.yaml"))
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("secret file mode: %v %v", info, err)
+	}
+}
+
+// TestFailureLeavesDiskUntouched renders, then renders a config whose plan
+// fails, and a config whose write is refused: the tree is byte-identical.
+func TestFailureLeavesDiskUntouched(t *testing.T) {
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := dirHash(t, repo)
+
+	// keycloak without its requirements fails planning, naming the missing unit.
+	data, _ := os.ReadFile(testConfig("keycloak"))
+	broken := strings.Replace(string(data), "postgres-operator: {enabled: true}", "postgres-operator: {enabled: false}", 1)
+	f, err := load.Bytes("broken.yaml", []byte(broken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(f, Options{})
+	if err == nil || !strings.Contains(err.Error(), "keycloak-postgres depends on postgres-operator-base, but postgres-operator is disabled: enable it or disable keycloak") {
+		t.Fatalf("want the dependsOn message, got:\n%v", err)
+	}
+	if !strings.Contains(err.Error(), "keycloak requires postgres-operator") {
+		t.Errorf("want the requires message, got:\n%v", err)
+	}
+
+	// A hand edit makes the next render refuse before writing anything.
+	edited := filepath.Join(repo, OverlayDir("keycloak"), "services/keycloak/10-operator/kustomization.yaml")
+	appendFile(t, edited, "# my change\n")
+	before = dirHash(t, repo)
+	data = []byte(strings.Replace(string(data), "instances: 2", "instances: 3", 1))
+	f2, err := load.Bytes("keycloak.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := Build(f2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Diff(repo, p2, WriteOptions{}); err == nil {
+		t.Fatal("want a refusal for the hand-edited file")
+	}
+	if dirHash(t, repo) != before {
+		t.Error("a refused render changed the disk")
+	}
+}
+
+func appendFile(t *testing.T, name, s string) {
+	t.Helper()
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestForeignAndEditedFiles(t *testing.T) {
+	repo := t.TempDir()
+	cfg := testConfig("standard")
+	if err := renderTo(t, repo, cfg, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(repo, OverlayDir("standard"))
+	edited := filepath.Join(overlay, "services/postgres-operator/helm-values/override-values.yaml")
+	appendFile(t, edited, "extra: value\n")
+	foreign := filepath.Join(overlay, "services/notes.yaml")
+	if err := os.WriteFile(foreign, []byte("hand: written\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	editedBytes, _ := os.ReadFile(edited)
+
+	// A re-render would overwrite the edit (the file is in the plan) and
+	// delete the foreign file (it is not): both refused, exit 3.
+	err := renderTo(t, repo, cfg, WriteOptions{})
+	var re *RefusedError
+	if !errors.As(err, &re) {
+		t.Fatalf("want RefusedError, got %v", err)
+	}
+	msg := re.Error()
+	for _, want := range []string{"services/notes.yaml: foreign (not written by opencenter), would delete", "override-values.yaml: edited by hand since opencenter wrote it, would update", "--force"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("refusal lacks %q:\n%s", want, msg)
+		}
+	}
+	if b, _ := os.ReadFile(edited); !bytes.Equal(b, editedBytes) {
+		t.Error("the hand-edited file was changed")
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Error("the foreign file was deleted")
+	}
+
+	// --force proceeds: the edit is replaced, the foreign file removed.
+	if err := renderTo(t, repo, cfg, WriteOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(edited); bytes.Contains(b, []byte("extra: value")) {
+		t.Error("--force did not restore the rendered file")
+	}
+	if _, err := os.Stat(foreign); !os.IsNotExist(err) {
+		t.Error("--force did not delete the foreign file")
+	}
+}
+
+func TestStaleFilesRemoved(t *testing.T) {
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(repo, OverlayDir("keycloak"))
+	hpa := filepath.Join(overlay, "services/keycloak/20-keycloak/keycloak-hpa.yaml")
+	if _, err := os.Stat(hpa); err != nil {
+		t.Fatal("the HPA should be rendered when max_replicas is set")
+	}
+	data, _ := os.ReadFile(testConfig("keycloak"))
+	data = []byte(strings.Replace(string(data), "      max_replicas: 5\n", "", 1))
+	f, err := load.Bytes("keycloak.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Diff(repo, p, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(repo, p, changes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(hpa); !os.IsNotExist(err) {
+		t.Error("the HPA of a config without max_replicas should be deleted")
+	}
+	k, _ := os.ReadFile(filepath.Join(overlay, "services/keycloak/20-keycloak/kustomization.yaml"))
+	if bytes.Contains(k, []byte("keycloak-hpa.yaml")) {
+		t.Error("the kustomization still lists the HPA")
+	}
+}
+
+func TestFluxSystemUntouched(t *testing.T) {
+	repo := t.TempDir()
+	fs := filepath.Join(repo, OverlayDir("keycloak"), "flux-system")
+	if err := os.MkdirAll(fs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"gotk-components.yaml": "# bootstrap\n", "kustomization.yaml": "resources: [gotk-components.yaml]\n"} {
+		if err := os.WriteFile(filepath.Join(fs, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := dirHash(t, fs)
+	for range 2 {
+		if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{Force: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dirHash(t, fs) != before {
+		t.Error("flux-system/ changed")
+	}
+}
+
+func TestSymlinkRejected(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	overlay := filepath.Join(repo, OverlayDir("keycloak"))
+	if err := os.MkdirAll(overlay, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(overlay, "services")); err != nil {
+		t.Fatal(err)
+	}
+	err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{Force: true})
+	var ue *UnsafeError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("want UnsafeError for the symlink, got %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("files were written through the symlink: %v", entries)
+	}
+}
+
+func TestUnsafePath(t *testing.T) {
+	for p, want := range map[string]string{
+		"services/x.yaml":        "",
+		"../x.yaml":              "not a clean relative path",
+		"services/../../x":       "not a clean relative path",
+		"/etc/passwd":            "absolute",
+		"flux-system/x.yaml":     "flux bootstrap",
+		"services/./x.yaml":      "not a clean relative path",
+		"":                       "empty",
+		"services/fluxcd/a.yaml": "",
+	} {
+		if got := unsafePath(p); (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("unsafePath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+func TestOnlyUnit(t *testing.T) {
+	full, only := t.TempDir(), t.TempDir()
+	if err := renderTo(t, full, testConfig("keycloak"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := renderTo(t, only, testConfig("keycloak"), WriteOptions{Only: "olm"}); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, testConfig("keycloak"))
+	for _, f := range p.Files {
+		b, err := os.ReadFile(filepath.Join(only, p.Overlay, f.Path))
+		inScope := f.Unit == "olm" || f.Aggregate
+		switch {
+		case inScope && err != nil:
+			t.Errorf("--only olm did not write %s", f.Path)
+		case inScope:
+			want, _ := os.ReadFile(filepath.Join(full, p.Overlay, f.Path))
+			if !bytes.Equal(b, want) {
+				t.Errorf("--only olm wrote %s with other bytes than a full render", f.Path)
+			}
+		case err == nil:
+			t.Errorf("--only olm wrote %s of unit %s", f.Path, f.Unit)
+		}
+	}
+}
+
+func TestFluxURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"git@github.com:org/repo.git":         "ssh://git@github.com/org/repo.git",
+		"ssh://git@github.com/org/repo.git":   "ssh://git@github.com/org/repo.git",
+		"https://git.example.com/org/r.git":   "https://git.example.com/org/r.git",
+		"deploy@git.example.com:team/ops.git": "ssh://deploy@git.example.com/team/ops.git",
+	} {
+		if got := fluxURL(in); got != want {
+			t.Errorf("fluxURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHeaderOwnership(t *testing.T) {
+	data := withHeader(".x-config.yaml", "keycloak", "", []byte("a: 1\n"))
+	if st, unit := ownership(data); st != Owned || unit != "keycloak" {
+		t.Errorf("fresh file: %v %q", st, unit)
+	}
+	if st, _ := ownership(append(data, "b: 2\n"...)); st != Edited {
+		t.Errorf("edited file: %v", st)
+	}
+	if st, _ := ownership([]byte("a: 1\n")); st != Foreign {
+		t.Errorf("foreign file: %v", st)
+	}
+}
