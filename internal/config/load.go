@@ -37,6 +37,17 @@ func Parse(name string, data []byte) (*File, error) {
 	return &File{Name: name, Config: &c, pos: pos}, nil
 }
 
+// DiagAt returns a diagnostic about YAML path p placed at the key of YAML
+// path at, for a problem whose path is absent from the file.
+func (f *File) DiagAt(at, p, format string, args ...any) diag.Diag {
+	d := f.Diag(at, format, args...)
+	d.Path = p
+	return d
+}
+
+// Has reports whether YAML path p is present in the file.
+func (f *File) Has(p string) bool { return f.pos != nil && f.pos.Has(p) }
+
 // Diag returns a diagnostic at YAML path p, placed at the key of p or of its
 // nearest ancestor present in the file.
 func (f *File) Diag(p, format string, args ...any) diag.Diag {

@@ -32,6 +32,16 @@ func (v *Validator) Errorf(p, format string, args ...any) {
 	v.diags = append(v.diags, v.f.Diag(p, format, args...))
 }
 
+// ErrorfAt records a problem about YAML path p, placed at path at when p is
+// not in the file (a missing key whose need another key caused).
+func (v *Validator) ErrorfAt(at, p, format string, args ...any) {
+	if v.f.Has(p) {
+		v.Errorf(p, format, args...)
+		return
+	}
+	v.diags = append(v.diags, v.f.DiagAt(at, p, format, args...))
+}
+
 // Diags returns what was recorded.
 func (v *Validator) Diags() diag.List { return v.diags }
 
@@ -166,7 +176,7 @@ func validateCustomerManaged(v *Validator, c *Config) {
 		const sp = "secrets.overlay_units.customer_managed"
 		for _, kv := range [][2]string{{"identity", s.Identity}, {"identity_pub", s.IdentityPub}, {"known_hosts", s.KnownHosts}} {
 			if kv[1] == "" {
-				v.Errorf(sp+"."+kv[0], "required when %s.emit_secret is true", p)
+				v.ErrorfAt(p+".emit_secret", sp+"."+kv[0], "required when %s.emit_secret is true", p)
 			}
 		}
 	}

@@ -23,6 +23,13 @@ const MaxFileSize = 4 << 20
 // (billion laughs) is rejected instead of exhausting memory.
 const maxNodes = 200_000
 
+// maxDepth bounds nesting: a cluster config is about ten levels deep, and a
+// recursive alias would otherwise recurse until maxNodes with ever longer paths.
+const maxDepth = 64
+
+// maxDiags bounds the diagnostics of one file.
+const maxDiags = 100
+
 // Pos is a 1-based line and column.
 type Pos struct{ Line, Col int }
 

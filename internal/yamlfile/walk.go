@@ -30,13 +30,26 @@ func (w *walker) errorf(n *yaml.Node, path, format string, args ...any) {
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
+	w.walkDepth(n, t, path, 0)
+}
+
+func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int) {
 	if w.bomb {
 		return
 	}
 	w.nodes++
-	if w.nodes > maxNodes {
+	switch {
+	case w.nodes > maxNodes:
 		w.bomb = true
 		w.errorf(n, path, "document expands to more than %d YAML nodes (alias expansion?): rejected", maxNodes)
+		return
+	case depth > maxDepth:
+		w.bomb = true
+		w.errorf(n, "", "nested deeper than %d levels (a recursive alias?): rejected", maxDepth)
+		return
+	case len(w.diags) >= maxDiags:
+		w.bomb = true
+		w.errorf(n, "", "too many errors (%d): fix these first", maxDiags)
 		return
 	}
 	for depth := 0; n.Kind == yaml.AliasNode; depth++ {
@@ -61,11 +74,11 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 				w.errorf(key, kpath, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
 				return
 			}
-			w.walk(val, ft, kpath)
+			w.walkDepth(val, ft, kpath, depth+1)
 		})
 	case reflect.Map:
 		w.mapping(n, path, func(_ *yaml.Node, val *yaml.Node, kpath string) {
-			w.walk(val, t.Elem(), kpath)
+			w.walkDepth(val, t.Elem(), kpath, depth+1)
 		})
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
@@ -75,7 +88,7 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
 		for i, item := range n.Content {
 			ip := fmt.Sprintf("%s[%d]", path, i)
 			w.pos[ip] = Pos{item.Line, item.Column}
-			w.walk(item, t.Elem(), ip)
+			w.walkDepth(item, t.Elem(), ip, depth+1)
 		}
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {

@@ -1,0 +1,45 @@
+# opencenter: every target runs with only Go and the module proxy.
+GO ?= go
+FIXTURE := testdata/fixture
+
+.PHONY: all build test lint generate verify-generated golden fuzz bench render-example
+
+all: verify-generated lint test
+
+build:
+	$(GO) build -o bin/opencenter ./cmd/opencenter
+
+## test: the whole test suite (what .ci/run runs after verify-generated).
+test:
+	$(GO) test ./...
+
+## lint: go vet, and gofmt must list nothing.
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## generate: compile descriptors/ and internal/config into zz_generated/.
+generate:
+	$(GO) generate ./...
+
+## verify-generated: regenerate, then fail if git sees any change, untracked files included.
+verify-generated: generate
+	@status=$$(git status --porcelain); \
+	if [ -n "$$status" ]; then echo "the tree differs after go generate (stale generated files, or uncommitted work):"; echo "$$status"; git --no-pager diff --stat; exit 1; fi
+
+## golden: refresh every golden file (then read each changed golden before committing).
+golden:
+	$(GO) test ./... -update
+
+## fuzz: a short fuzzing run of the config loader.
+fuzz:
+	$(GO) test -run '^$$' -fuzz=FuzzLoad -fuzztime=30s ./internal/config
+
+## bench: the performance benchmarks (see docs/PERFORMANCE.md).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/render/...
+
+## render-example: render the five-cluster fixture into out/example (see README).
+render-example:
+	rm -rf out/example && mkdir -p out/example && cp $(FIXTURE)/.*-config.yaml out/example/
+	$(GO) run ./cmd/opencenter render --repo out/example --allow-plaintext-secrets

@@ -1,0 +1,103 @@
+package yamlfile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type doc struct {
+	Name  string            `json:"name"`
+	Items []item            `json:"items,omitempty"`
+	Tags  map[string]string `json:"tags,omitempty"`
+	Count *int              `json:"count,omitempty"`
+}
+
+type item struct {
+	Key string `json:"key"`
+}
+
+func TestTooLarge(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big.yaml")
+	data := append([]byte("name: x\n# "), bytes.Repeat([]byte("a"), MaxFileSize)...)
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var d doc
+	_, err := ReadFile(name, &d)
+	if err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") || !strings.HasPrefix(err.Error(), name+": ") {
+		t.Fatalf("want a size error naming the file, got %v", err)
+	}
+}
+
+func TestAllErrorsAtOnce(t *testing.T) {
+	in := "name: a\nitems:\n  - key: x\n    kee: y\n  - {key: 3}\ntags: [a]\ncount: many\nname: b\n"
+	var d doc
+	_, err := Decode("d.yaml", []byte(in), &d)
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	want := []string{
+		`d.yaml:4:5: items[0].kee: unknown key "kee" (did you mean "key"?)`,
+		`d.yaml:5:11: items[1].key: expected a string, got the number 3`,
+		`d.yaml:6:7: tags: expected a mapping, got a list`,
+		`d.yaml:7:8: count: expected an integer, got the string "many"`,
+		`d.yaml:8:1: name: duplicate key "name" (first at line 1)`,
+	}
+	got := strings.Split(err.Error(), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors:\n%s", len(got), err)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("error %d:\n got %s\nwant %s", i, got[i], want[i])
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	var d doc
+	pos, err := Decode("d.yaml", []byte("name: a\nitems:\n  - key: x\n"), &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if at := pos.Of("items[0].key"); at != (Pos{3, 5}) {
+		t.Errorf("items[0].key at %v", at)
+	}
+	if at := pos.Of("items[0].missing.deeper"); at != (Pos{3, 5}) {
+		t.Errorf("an absent path points at its nearest ancestor: %v", at)
+	}
+	if d.Name != "a" || d.Items[0].Key != "x" {
+		t.Errorf("decoded %+v", d)
+	}
+}
+
+type tree struct {
+	Children []tree `json:"children"`
+}
+
+func TestRecursiveAlias(t *testing.T) {
+	var d tree
+	_, err := Decode("d.yaml", []byte("children: &a [{children: *a}]\n"), &d)
+	if err == nil {
+		t.Fatal("want an error for a recursive alias")
+	}
+	if !strings.Contains(err.Error(), "nested deeper than 64 levels") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestManyErrorsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: x\nitems:\n")
+	for range 1000 {
+		b.WriteString("  - {kee: 1}\n")
+	}
+	var d doc
+	_, err := Decode("d.yaml", []byte(b.String()), &d)
+	if err == nil || strings.Count(err.Error(), "\n") > maxDiags+1 || !strings.Contains(err.Error(), "too many errors") {
+		t.Errorf("want at most %d diagnostics ending in 'too many errors', got %d lines", maxDiags, strings.Count(err.Error(), "\n"))
+	}
+}
