@@ -33,7 +33,7 @@ golden:
 
 ## fuzz: a short fuzzing run of the config loader.
 fuzz:
-	$(GO) test -run '^$$' -fuzz=FuzzLoad -fuzztime=30s ./internal/config
+	$(GO) test -run '^$$' -fuzz=FuzzLoad -fuzztime=30s -fuzzminimizetime=5s ./internal/config
 
 ## bench: the performance benchmarks (see docs/PERFORMANCE.md).
 bench:

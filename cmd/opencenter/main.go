@@ -17,9 +17,12 @@ import (
 
 // vars feeds the generated tables to kong's enums and help.
 func vars() kong.Vars {
+	providers, _ := lookupExact("opencenter.infrastructure.provider")
 	return kong.Vars{
-		"units":      strings.Join(zz_generated.UnitNames, ", "),
-		"only_units": "," + strings.Join(zz_generated.UnitNames, ","),
+		"units":            strings.Join(zz_generated.UnitNames, ", "),
+		"only_units":       "," + strings.Join(zz_generated.UnitNames, ","),
+		"providers":        strings.Join(providers.Enum, ","),
+		"default_provider": providers.Enum[0],
 	}
 }
 
@@ -35,6 +38,10 @@ const (
 type CLI struct {
 	Render   RenderCmd   `cmd:"" help:"Render the overlay of each cluster config into applications/overlays/<cluster>/."`
 	Validate ValidateCmd `cmd:"" help:"Check cluster configs: strict loading, defaults, every validation rule."`
+	Units    UnitsCmd    `cmd:"" help:"List the overlay units; with --config, which are active and why not."`
+	Explain  ExplainCmd  `cmd:"" help:"Document the config: sections, an object's fields, or one field."`
+	Schema   SchemaCmd   `cmd:"" help:"Print the JSON Schema of .<cluster>-config.yaml (for editors)."`
+	Init     InitCmd     `cmd:"" help:"Write a new .<cluster>-config.yaml with the defaults."`
 	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
 }
 

@@ -74,6 +74,15 @@ func Sort(l List) {
 // Suggest returns ` (did you mean "x"?)` for the candidate closest to word,
 // or "" when none is close enough to be a likely typo.
 func Suggest(word string, candidates []string) string {
+	if best := Closest(word, candidates); best != "" {
+		return fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return ""
+}
+
+// Closest returns the candidate closest to word, or "" when none is close
+// enough to be a likely typo.
+func Closest(word string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, c := range candidates {
 		d := distance(strings.ToLower(word), strings.ToLower(c))
@@ -85,7 +94,7 @@ func Suggest(word string, candidates []string) string {
 	if best == "" || bestDist > max(2, len(word)/3) || bestDist >= len(word) {
 		return ""
 	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return best
 }
 
 // distance is the Levenshtein edit distance between a and b.

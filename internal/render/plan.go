@@ -87,19 +87,8 @@ type builder struct {
 // Build renders the config's overlay in memory and validates it. f must have
 // passed load.Check. The error is a diag.List naming the config file.
 func Build(f *config.File, o Options) (*Plan, error) {
+	b := newBuilder(f, o)
 	c := f.Config
-	cluster := c.OpenCenter.Cluster.ClusterName
-	b := &builder{
-		f: f, c: c, o: o,
-		p:        &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
-		status:   map[string]*UnitStatus{},
-		files:    map[string]*File{},
-		flux:     map[string]bool{},
-		fluxOf:   map[string]*table.Unit{},
-		sources:  map[string]bool{flux_system: true},
-		include:  map[string]bool{},
-		withheld: map[string]bool{},
-	}
 	b.selectUnits()
 	active := b.activeUnits()
 	for _, u := range active {
@@ -129,6 +118,47 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	slices.SortFunc(b.p.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	slices.Sort(b.p.SecretFiles)
 	return b.p, nil
+}
+
+func newBuilder(f *config.File, o Options) *builder {
+	cluster := f.Config.OpenCenter.Cluster.ClusterName
+	return &builder{
+		f: f, c: f.Config, o: o,
+		p:        &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
+		status:   map[string]*UnitStatus{},
+		files:    map[string]*File{},
+		flux:     map[string]bool{},
+		fluxOf:   map[string]*table.Unit{},
+		sources:  map[string]bool{flux_system: true},
+		include:  map[string]bool{},
+		withheld: map[string]bool{},
+	}
+}
+
+// Units returns the status of every unit for a checked config (see
+// load.Check), sorted by name, without rendering anything.
+func Units(f *config.File) []UnitStatus {
+	b := newBuilder(f, Options{})
+	b.selectUnits()
+	// A unit whose requirement is inactive would not render: show it inactive,
+	// and so the units requiring it, until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for i := range zz_generated.Units {
+			u := &zz_generated.Units[i]
+			st := b.status[u.Name]
+			for _, r := range u.Requires {
+				if st.Active && !b.status[r].Active {
+					st.Active, st.Reason, changed = false, "requires "+r+", which is not active", true
+				}
+			}
+		}
+	}
+	out := make([]UnitStatus, len(zz_generated.Units))
+	for i := range zz_generated.Units {
+		out[i] = *b.status[zz_generated.Units[i].Name]
+	}
+	return out
 }
 
 const flux_system = "flux-system"
@@ -165,8 +195,7 @@ func (b *builder) selectUnits() {
 	}
 	for i := range zz_generated.Units {
 		u := &zz_generated.Units[i]
-		st := b.status[u.Name]
-		if !st.Active {
+		if !b.status[u.Name].Active {
 			continue
 		}
 		for _, r := range u.Requires {

@@ -119,7 +119,7 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "keycloak-postgres depends on postgres-operator-base, but postgres-operator is disabled: enable it or disable keycloak") {
 		t.Fatalf("want the dependsOn message, got:\n%v", err)
 	}
-	if !strings.Contains(err.Error(), "keycloak requires postgres-operator") {
+	if !strings.Contains(err.Error(), "keycloak requires postgres-operator, which is not active (gate: opencenter.services.postgres-operator.enabled is not true): enable it or disable keycloak") {
 		t.Errorf("want the requires message, got:\n%v", err)
 	}
 

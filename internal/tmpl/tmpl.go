@@ -3,6 +3,7 @@ package tmpl
 import (
 	"encoding/base64"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,47 +42,39 @@ func Parse(name, text string) (*template.Template, error) {
 	return template.New(name).Option("missingkey=error").Funcs(Funcs()).Parse(text)
 }
 
-// quote renders a value as a double-quoted YAML scalar.
-func quote(v any) string {
-	switch s := v.(type) {
-	case string:
-		return strconv.Quote(s)
-	case *string:
-		if s == nil {
-			return `""`
+// deref follows pointers, as text/template does when it prints a value; a
+// nil pointer gives nil. Printing a pointer would print an address.
+func deref(v any) any {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return nil
 		}
-		return strconv.Quote(*s)
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() {
+		return nil
+	}
+	return rv.Interface()
+}
+
+// quote renders a value as a double-quoted YAML scalar ("" for nil).
+func quote(v any) string {
+	v = deref(v)
+	if v == nil {
+		return `""`
+	}
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
 	}
 	return strconv.Quote(fmt.Sprint(v))
 }
 
-// defaultValue returns v, or def when v is empty ("", 0, false, nil).
+// defaultValue returns v, or def when v is nil or the zero value of its type.
 func defaultValue(def, v any) any {
-	switch x := v.(type) {
-	case nil:
+	v = deref(v)
+	if v == nil || reflect.ValueOf(v).IsZero() {
 		return def
-	case string:
-		if x == "" {
-			return def
-		}
-	case int:
-		if x == 0 {
-			return def
-		}
-	case bool:
-		if !x {
-			return def
-		}
-	case *int:
-		if x == nil {
-			return def
-		}
-		return *x
-	case *bool:
-		if x == nil {
-			return def
-		}
-		return *x
 	}
 	return v
 }

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// ExplainCmd documents the config from the generated field index.
+type ExplainCmd struct {
+	Output string `enum:"text,json" default:"text" help:"Output format: text or json."`
+	Path   string `arg:"" optional:"" help:"Dotted config path, e.g. services.keycloak, gitops.overlay_units.customer_managed, secrets.services.cert-manager (the leading 'opencenter.' may be left out)."`
+}
+
+// fieldJSON is one field in explain's JSON output.
+type fieldJSON struct {
+	Path     string   `json:"path"`
+	Kind     string   `json:"kind"`
+	GoType   string   `json:"go_type"`
+	Default  string   `json:"default,omitempty"`
+	Enum     []string `json:"enum,omitempty"`
+	Secret   bool     `json:"secret"`
+	Required bool     `json:"required"`
+	Doc      string   `json:"doc,omitempty"`
+}
+
+type explainJSON struct {
+	Field  *fieldJSON  `json:"field,omitempty"`
+	Fields []fieldJSON `json:"fields,omitempty"`
+}
+
+// Run explains a path: the sections, an object's fields, or a leaf.
+func (c *ExplainCmd) Run(s *Streams) error {
+	var self *table.Field
+	var children []table.Field
+	if c.Path == "" {
+		children = append(childrenOf(""), childrenOf("opencenter")...)
+	} else {
+		f, ok := lookupField(c.Path)
+		if !ok {
+			return badInput(fmt.Errorf("unknown config path %q%s; run 'opencenter explain' for the sections", c.Path, suggestPath(c.Path)))
+		}
+		self = f
+		children = childrenOf(containerPath(f))
+	}
+	if c.Output == "json" {
+		out := explainJSON{}
+		if self != nil {
+			j := toJSON(*self)
+			out.Field = &j
+		}
+		for _, f := range children {
+			out.Fields = append(out.Fields, toJSON(f))
+		}
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if self != nil {
+		explainField(s.Out, *self)
+	}
+	if len(children) > 0 {
+		if self != nil {
+			fmt.Fprintln(s.Out)
+		}
+		tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tDESCRIPTION")
+		for _, f := range children {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lastKey(f.Path), typeText(f), dash(f.Default), firstSentence(f.Doc))
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+func explainField(w io.Writer, f table.Field) {
+	fmt.Fprintf(w, "%s\n", f.Path)
+	fmt.Fprintf(w, "  type:     %s (Go %s)\n", typeText(f), f.GoType)
+	if f.Default != "" {
+		fmt.Fprintf(w, "  default:  %s\n", f.Default)
+	}
+	if len(f.Enum) > 0 {
+		fmt.Fprintf(w, "  allowed:  %s\n", strings.Join(f.Enum, ", "))
+	}
+	fmt.Fprintf(w, "  required: %s\n", yesNo(f.Required))
+	fmt.Fprintf(w, "  secret:   %s\n", yesNo(f.Secret))
+	if f.Doc != "" {
+		fmt.Fprintf(w, "\n  %s\n", f.Doc)
+	}
+}
+
+func toJSON(f table.Field) fieldJSON {
+	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Secret: f.Secret, Required: f.Required, Doc: f.Doc}
+}
+
+// lookupField finds a user path (a.b.c, list elements without "[]"), as
+// written or under opencenter.
+func lookupField(p string) (*table.Field, bool) {
+	for _, parent := range []string{"", "opencenter"} {
+		var f *table.Field
+		for _, seg := range strings.Split(strings.TrimSuffix(p, "."), ".") {
+			if f != nil && f.Kind == table.KindList {
+				parent += "[]"
+			}
+			parent = strings.TrimPrefix(parent+"."+seg, ".")
+			if f, _ = lookupExact(parent); f == nil {
+				break
+			}
+		}
+		if f != nil {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// containerPath is the prefix of a field's children: the object itself, or
+// the element of a list of objects.
+func containerPath(f *table.Field) string {
+	if f.Kind == table.KindList {
+		return f.Path + "[]"
+	}
+	return f.Path
+}
+
+// childrenOf lists the fields directly below prefix ("" for the root).
+func childrenOf(prefix string) []table.Field {
+	var out []table.Field
+	for _, f := range zz_generated.Fields {
+		rest, ok := f.Path, prefix == ""
+		if !ok {
+			rest, ok = strings.CutPrefix(f.Path, prefix+".")
+		}
+		if ok && rest != "" && !strings.ContainsAny(rest, ".[") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// suggestPath proposes a corrected path: each segment that does not exist
+// replaced by the closest key at its level, when every one has a close key.
+func suggestPath(p string) string {
+	for _, parent := range []string{"", "opencenter"} {
+		var fixed []string
+		for _, seg := range strings.Split(p, ".") {
+			var keys []string
+			for _, c := range childrenOf(parent) {
+				keys = append(keys, lastKey(c.Path))
+			}
+			if !slices.Contains(keys, seg) {
+				if seg = diag.Closest(seg, keys); seg == "" {
+					break
+				}
+			}
+			fixed = append(fixed, seg)
+			parent = strings.TrimPrefix(parent+"."+seg, ".")
+			if f, _ := lookupExact(parent); f != nil && f.Kind == table.KindList {
+				parent += "[]"
+			}
+		}
+		if len(fixed) == len(strings.Split(p, ".")) {
+			return fmt.Sprintf(" (did you mean %q?)", strings.Join(fixed, "."))
+		}
+	}
+	return ""
+}
+
+func lookupExact(p string) (*table.Field, bool) {
+	for i := range zz_generated.Fields {
+		if zz_generated.Fields[i].Path == p {
+			return &zz_generated.Fields[i], true
+		}
+	}
+	return nil, false
+}
+
+func lastKey(p string) string {
+	if i := strings.LastIndexAny(p, ".]"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+func typeText(f table.Field) string {
+	t := string(f.Kind)
+	if len(f.Enum) > 0 {
+		t = strings.Join(f.Enum, "|")
+	}
+	if f.Secret {
+		t += " (secret)"
+	}
+	return t
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// TestHelp keeps the --help of every command as a golden.
+func TestHelp(t *testing.T) {
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/help"), goldie.WithNameSuffix(".golden"))
+	for _, cmd := range []string{"", "render", "validate", "units", "explain", "schema", "init", "version"} {
+		name := cmd
+		if name == "" {
+			name = "opencenter"
+		}
+		t.Run(name, func(t *testing.T) {
+			args := []string{"--help"}
+			if cmd != "" {
+				args = []string{cmd, "--help"}
+			}
+			code, stdout, stderr := runCLI(args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			g.Assert(t, name, []byte(stdout))
+		})
+	}
+}
+
+func TestExplain(t *testing.T) {
+	g := goldie.New(t, goldie.WithFixtureDir("testdata/explain"), goldie.WithNameSuffix(".golden"))
+	for _, p := range []string{"", "services.keycloak", "gitops.overlay_units.customer_managed", "secrets.services.cert-manager", "services.keycloak.max_replicas", "gitops.overlay_units.customer_managed.kustomizations.name"} {
+		name := strings.NewReplacer(".", "_", "-", "_").Replace(p)
+		if name == "" {
+			name = "sections"
+		}
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := runCLI("explain", p)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			g.Assert(t, name, []byte(stdout))
+		})
+	}
+	code, _, stderr := runCLI("explain", "services.kyvern")
+	if code != exitBadInput || !strings.Contains(stderr, `did you mean "services.kyverno"?`) {
+		t.Errorf("unknown path: exit %d, %s", code, stderr)
+	}
+	code, stdout, _ := runCLI("explain", "--output", "json", "secrets.services.keycloak")
+	var out explainJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &out) != nil || out.Field == nil || len(out.Fields) == 0 {
+		t.Fatalf("explain --output json: exit %d, %s", code, stdout)
+	}
+	for _, f := range out.Fields {
+		if !f.Secret {
+			t.Errorf("%s is under secrets: but not marked secret", f.Path)
+		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	code, stdout, stderr := runCLI("units", "--config", "../../testdata/fixture/.k8s-prod-config.yaml", "--output", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []unitJSON
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]unitJSON{}
+	for _, r := range rows {
+		if r.Active == nil {
+			t.Fatalf("%s: no status with --config", r.Name)
+		}
+		status[r.Name] = r
+	}
+	if r := status["keycloak"]; !*r.Active {
+		t.Errorf("keycloak should be active on prod: %+v", r)
+	}
+	if r := status["customer-managed"]; *r.Active || !strings.Contains(r.Reason, "customer_managed.enabled is not true") {
+		t.Errorf("customer-managed is off on prod: %+v", r)
+	}
+
+	// A unit whose requirement is missing is inactive, saying which.
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".k8s-x-config.yaml")
+	os.WriteFile(cfg, []byte("opencenter:\n  meta: {name: k8s-x}\n  cluster: {cluster_name: k8s-x}\n  infrastructure: {provider: kind}\n  gitops:\n    repository: {url: 'ssh://git@h/r.git'}\n    base_repo: {release: '2026.01'}\n  services:\n    keycloak: {enabled: true}\n"), 0o644)
+	code, stdout, _ = runCLI("units", "--config", cfg)
+	if code != 0 || !strings.Contains(stdout, "inactive: requires ") {
+		t.Errorf("keycloak alone: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestInit(t *testing.T) {
+	repo := t.TempDir()
+	code, _, stderr := runCLI("init", "--cluster", "k8s-lab", "--provider", "openstack", "--repo", repo, "--repository-url", "git@github.com:acme/gitops.git")
+	if code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	cfg := filepath.Join(repo, ".k8s-lab-config.yaml")
+	text, _ := os.ReadFile(cfg)
+	if !strings.HasPrefix(string(text), "# yaml-language-server: $schema=") {
+		t.Error("the config starts with the schema modeline")
+	}
+	if code, _, stderr := runCLI("render", "--repo", repo); code != 0 {
+		t.Fatalf("render of an init config: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "applications/overlays/k8s-lab/kustomization.yaml")); err != nil {
+		t.Error("no overlay rendered")
+	}
+	code, _, stderr = runCLI("init", "--cluster", "k8s-lab", "--repo", repo, "--repository-url", "ssh://git@h/r.git")
+	if again, _ := os.ReadFile(cfg); code != exitBadInput || !strings.Contains(stderr, "not overwriting") || string(again) != string(text) {
+		t.Errorf("second init: exit %d, %s", code, stderr)
+	}
+	if code, _, _ := runCLI("init", "--cluster", "Bad_Name", "--repo", repo, "--repository-url", "ssh://git@h/r.git"); code != exitBadInput {
+		t.Errorf("bad cluster name: exit %d", code)
+	}
+	if code, _, _ := runCLI("init", "--cluster", "k8s-y", "--provider", "aws", "--repo", repo); code != exitBadInput {
+		t.Errorf("provider outside the generated enum: exit %d", code)
+	}
+}

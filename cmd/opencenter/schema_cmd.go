@@ -1,0 +1,12 @@
+package main
+
+import "github.com/opencenter-dev/opencenter/zz_generated"
+
+// SchemaCmd prints the JSON Schema of the config.
+type SchemaCmd struct{}
+
+// Run prints the JSON Schema (draft 2020-12) the generator compiled from the config types.
+func (SchemaCmd) Run(s *Streams) error {
+	_, err := s.Out.Write(zz_generated.Schema)
+	return err
+}

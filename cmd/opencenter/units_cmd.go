@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// UnitsCmd lists the overlay units.
+type UnitsCmd struct {
+	Config string `placeholder:"FILE" type:"path" help:"Show whether each unit is active for this config, and why not."`
+	Output string `enum:"text,json" default:"text" help:"Output format: text or json."`
+}
+
+type unitJSON struct {
+	Name      string   `json:"name"`
+	Layer     string   `json:"layer"`
+	Gate      string   `json:"gate,omitempty"`
+	Requires  []string `json:"requires,omitempty"`
+	Sources   []string `json:"sources"`
+	FluxUnits []string `json:"flux_units"`
+	Active    *bool    `json:"active,omitempty"`
+	Reason    string   `json:"reason,omitempty"`
+}
+
+// Run prints every unit, its layer, sources and Flux units, and with a config its status.
+func (c *UnitsCmd) Run(s *Streams) error {
+	var status []render.UnitStatus
+	if c.Config != "" {
+		f, err := load.File(c.Config)
+		if err != nil {
+			return badInput(err)
+		}
+		status = render.Units(f)
+	}
+	var rows []unitJSON
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		r := unitJSON{Name: u.Name, Layer: string(u.Layer), Gate: gateText(u), Requires: u.Requires, Sources: []string{}, FluxUnits: []string{}}
+		for _, src := range u.Sources {
+			r.Sources = append(r.Sources, src.Name)
+		}
+		for _, fu := range u.FluxUnits {
+			r.FluxUnits = append(r.FluxUnits, fu.Name)
+		}
+		if status != nil {
+			active := status[i].Active
+			r.Active, r.Reason = &active, status[i].Reason
+		}
+		rows = append(rows, r)
+	}
+	if c.Output == "json" {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	header := "UNIT\tLAYER\tSOURCES\tFLUX UNITS"
+	if status != nil {
+		header += "\tSTATUS"
+	}
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		line := fmt.Sprintf("%s\t%s\t%s\t%s", r.Name, r.Layer, list(r.Sources), list(r.FluxUnits))
+		if r.Active != nil {
+			st := "active"
+			if !*r.Active {
+				st = "inactive: " + r.Reason
+			}
+			line += "\t" + st
+		}
+		fmt.Fprintln(tw, line)
+	}
+	return tw.Flush()
+}
+
+func gateText(u *table.Unit) string {
+	if len(u.ActiveWith) > 0 {
+		return "active with " + strings.Join(u.ActiveWith, ", ")
+	}
+	return u.Gate.Text
+}
+
+func list(items []string) string {
+	if len(items) == 0 {
+		return "-"
+	}
+	return strings.Join(items, ",")
+}
