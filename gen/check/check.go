@@ -33,6 +33,9 @@ type Input struct {
 	Templates []string
 	// ReadTemplate returns a template's text.
 	ReadTemplate func(rel string) (string, error)
+	// Failed names units whose descriptor did not decode: their files are not
+	// reported as unowned (that would only repeat the decoding error).
+	Failed []string
 }
 
 type checker struct {
@@ -80,7 +83,15 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 	if !dnsLabel.MatchString(d.Name) {
 		c.errorf(d, "name", "unit name %q is not a DNS-1123 label", d.Name)
 	}
+	if base := strings.TrimSuffix(path.Base(d.File), ".yaml"); base != d.Name {
+		c.errorf(d, "name", "unit %q is in %s: a descriptor's file is named after its unit (%s.yaml), and its files live in files/%s/", d.Name, path.Base(d.File), d.Name, d.Name)
+	}
 	u := &Unit{D: d, Name: d.Name, Layer: d.Layer, Description: d.Description, Namespace: d.Namespace, Requires: d.Requires}
+	for i, r := range d.Requires {
+		if r == d.Name {
+			c.errorf(d, fmt.Sprintf("requires[%d]", i), "unit %s requires itself", d.Name)
+		}
+	}
 	layers := make([]string, len(table.Layers))
 	for i, l := range table.Layers {
 		layers[i] = string(l)
@@ -113,6 +124,7 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 	u.Sources = d.Sources
 	for i, fu := range d.FluxUnits {
 		f := FluxUnit{FluxUnit: fu, at: fmt.Sprintf("flux_units[%d]", i)}
+		c.fluxFields(d, f.at, fu)
 		if fu.When != nil {
 			f.When = c.cond(d, f.at+".when", fu.When)
 		}
@@ -270,7 +282,7 @@ func (c *checker) standard(u *Unit) {
 		}
 	}
 	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "helm-values/override-values.yaml" }) {
-		c.errorf(d, "standard", "a standard unit lists helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)
+		c.errorf(d, "standard", "a standard unit must list helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)
 	}
 }
 
@@ -322,7 +334,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	switch k.Operator {
 	case "equals":
 		if k.Value == "" {
-			c.errorf(d, at+".value", "operator equals needs a non-empty value")
+			c.errorf(d, at+".operator", "operator equals needs a non-empty value")
 			ok = false
 		}
 	case "exists", "true", "false":
@@ -342,7 +354,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 			parent = chain[len(chain)-1]
 		}
 		if parent.Kind != table.KindObject {
-			c.errorf(d, at+".field", "field path %q: %s is a %s and has no key %q", k.Field, strings.Join(segs[:bad], "."), parent.Kind, segs[bad])
+			c.errorf(d, at+".field", "field path %q: %s is %s and has no key %q", k.Field, strings.Join(segs[:bad], "."), article(parent.Kind), segs[bad])
 		} else {
 			c.errorf(d, at+".field", "field path %q: %q is not a key of %s%s", k.Field, segs[bad], cmpOr(strings.Join(segs[:bad], "."), "the config root"), diag.Suggest(segs[bad], parent.Keys()))
 		}
@@ -354,7 +366,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 		c.errorf(d, at+".field", "field path %q is an object, not a leaf: name one of its keys (%s)", k.Field, strings.Join(leaf.Keys(), ", "))
 		return nil
 	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != table.KindBool:
-		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is a %s", k.Operator, k.Field, leaf.Kind)
+		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is %s", k.Operator, k.Field, article(leaf.Kind))
 		return nil
 	case k.Operator == "equals":
 		switch leaf.Kind {
@@ -379,7 +391,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 				ok = false
 			}
 		default:
-			c.errorf(d, at+".operator", "operator equals needs a string, number, bool or enum field; %s is a %s (use exists)", k.Field, leaf.Kind)
+			c.errorf(d, at+".operator", "operator equals needs a string, number, bool or enum field; %s is %s (use exists)", k.Field, article(leaf.Kind))
 			ok = false
 		}
 	}
@@ -388,4 +400,46 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	}
 	text := k.Field + " " + map[string]string{"equals": "equals " + strconv.Quote(k.Value), "exists": "is set", "true": "is true", "false": "is false"}[k.Operator]
 	return &Cond{Text: text, Chain: chain, Keys: keys, Op: k.Operator, Value: k.Value}
+}
+
+// article prefixes a kind with "a" or "an".
+func article(k table.Kind) string {
+	if strings.ContainsRune("aeiou", rune(string(k)[0])) {
+		return "an " + string(k)
+	}
+	return "a " + string(k)
+}
+
+// placeholders are what flux unit paths and namespaces may contain.
+var placeholder = regexp.MustCompile(`\{[^}]*\}`)
+
+// fluxFields checks a flux unit's path, target namespace and health checks.
+func (c *checker) fluxFields(d *descriptor.Loaded, at string, f descriptor.FluxUnit) {
+	for _, ph := range placeholder.FindAllString(f.Path, -1) {
+		if ph != "{overlay}" && ph != "{namespace}" {
+			c.errorf(d, at+".path", "unknown placeholder %s in path %q: expected {overlay} or {namespace}", ph, f.Path)
+		}
+	}
+	if strings.HasPrefix(f.Path, "/") || strings.Contains(f.Path, "..") {
+		c.errorf(d, at+".path", "path %q must be relative to the source root, without ..", f.Path)
+	}
+	if ns := f.TargetNamespace; ns != "" && ns != "{namespace}" && !dnsLabel.MatchString(ns) {
+		c.errorf(d, at+".target_namespace", "target_namespace %q: expected {namespace} or a DNS-1123 label", ns)
+	}
+	for i, h := range f.HealthChecks {
+		hp := fmt.Sprintf("%s.health_checks[%d]", at, i)
+		if h.APIVersion == "" || h.Kind == "" || h.Name == "" {
+			c.errorf(d, hp, "a health check needs api_version, kind and name")
+		}
+		if ns := h.Namespace; ns != "" && ns != "{namespace}" && !dnsLabel.MatchString(ns) {
+			c.errorf(d, hp+".namespace", "namespace %q: expected {namespace} or a DNS-1123 label", ns)
+		}
+	}
+	seen := map[string]bool{}
+	for i, dep := range f.DependsOn {
+		if seen[dep] {
+			c.errorf(d, fmt.Sprintf("%s.depends_on[%d]", at, i), "depends_on lists %s twice", dep)
+		}
+		seen[dep] = true
+	}
 }

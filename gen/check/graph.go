@@ -36,13 +36,17 @@ func (c *checker) crossUnit() {
 			if !dnsLabel.MatchString(s.Name) || len(s.Name) > 63 {
 				c.errorf(u.D, at+".name", "source name %q is not a DNS-1123 label", s.Name)
 			}
+			if s.Name == FluxSystem {
+				c.errorf(u.D, at+".name", "source name %q is reserved: flux bootstrap creates it for the cluster repo (use repo: cluster under another name, or source: flux-system in flux units)", s.Name)
+				continue
+			}
 			if prev, dup := sources[s.Name]; dup {
 				c.errorf(u.D, at+".name", "duplicate source name %q%s", s.Name, prevWhere(prev))
 				continue
 			}
 			sources[s.Name] = owner{u, at}
 			if r := table.Repo(s.Repo); r != table.RepoBase && r != table.RepoCluster && r != table.RepoCustomer {
-				c.errorf(u.D, at+".repo", "unknown repo %q: expected base, cluster or customer", s.Repo)
+				c.errorf(u.D, at+".repo", "unknown repo %q: expected base, cluster or customer%s", s.Repo, diag.Suggest(s.Repo, []string{"base", "cluster", "customer"}))
 			}
 		}
 		for _, f := range u.FluxUnits {
@@ -138,6 +142,7 @@ func (c *checker) cycles(flux map[string]owner) {
 		black
 	)
 	color := map[string]int{}
+	reported := map[string]bool{}
 	var stack []string
 	var visit func(n string)
 	visit = func(n string) {
@@ -148,8 +153,13 @@ func (c *checker) cycles(flux map[string]owner) {
 			case grey:
 				i := slices.Index(stack, d)
 				cyc := append(slices.Clone(stack[i:]), d)
-				o := flux[d]
-				c.errorf(o.u.D, cmpOr(o.at, "standard")+".depends_on", "dependency cycle: %s", strings.Join(cyc, " -> "))
+				key := slices.Clone(cyc[:len(cyc)-1])
+				slices.Sort(key)
+				if k := strings.Join(key, ","); !reported[k] {
+					reported[k] = true
+					o := flux[d]
+					c.errorf(o.u.D, cmpOr(o.at, "standard")+".depends_on", "dependency cycle: %s", strings.Join(cyc, " -> "))
+				}
 			case white:
 				if _, ok := deps[d]; ok {
 					visit(d)
@@ -187,24 +197,20 @@ func (c *checker) ownership() {
 			}
 			at := cmpOr(f.at, "standard")
 			if prev, dup := outs[out]; dup {
-				what := "the same unit"
-				if prev.u != u {
-					what = prev.u.D.File
-				}
-				c.errorf(u.D, at+".path", "output path %s is rendered twice (also by %s at %s): x.yaml and x.yaml.tpl collide", out, what, prev.at)
+				c.errorf(u.D, at+".path", "output path %s is rendered twice: also by %s:%d%s", out, prev.u.D.File, prev.u.D.Pos.Of(prev.at).Line, tplHint(f.Template))
 				continue
 			}
 			outs[out] = owner{u, at}
 		}
 	}
 	for _, t := range c.in.Templates {
-		if strings.HasPrefix(t, StandardDir+"/") {
+		if strings.HasPrefix(t, StandardDir+"/") || slices.Contains(c.in.Failed, strings.SplitN(t, "/", 2)[0]) {
 			continue
 		}
 		switch n := len(owners[t]); {
 		case n == 0:
 			c.diags = append(c.diags, diag.Diag{File: c.in.Dir + "/files/" + t, Line: 1, Col: 1,
-				Msg: "no descriptor owns this file: list it in overlay.files of descriptors/" + strings.SplitN(t, "/", 2)[0] + ".yaml, or delete it"})
+				Msg: "no descriptor owns this file: list it in overlay.files of " + c.in.Dir + "/" + strings.SplitN(t, "/", 2)[0] + ".yaml, or delete it"})
 		case n > 1:
 			c.diags = append(c.diags, diag.Diag{File: c.in.Dir + "/files/" + t, Line: 1, Col: 1,
 				Msg: fmt.Sprintf("owned %d times (%s): every file has exactly one owner", n, strings.Join(owners[t], ", "))})
@@ -214,3 +220,11 @@ func (c *checker) ownership() {
 
 // Descriptor returns the loaded descriptor of a unit (for emitters' messages).
 func (u *Unit) Descriptor() *descriptor.Loaded { return u.D }
+
+// tplHint explains the usual cause of a collision: x.yaml beside x.yaml.tpl.
+func tplHint(template string) string {
+	if template != "" {
+		return " (x.yaml and x.yaml.tpl render to the same file)"
+	}
+	return ""
+}

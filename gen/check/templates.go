@@ -1,8 +1,10 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"go/types"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strconv"
@@ -67,13 +69,15 @@ func (s *scope) with(dot types.Type, taint bool) *scope {
 	return n
 }
 
+var undefinedFunc = regexp.MustCompile(`^function "([^"]+)" not defined$`)
+
 var parseErr = regexp.MustCompile(`^template: [^:]+:(\d+):(?:(\d+):)? ?(.*)$`)
 
 func (c *checker) template(u *Unit, rel string) (secret bool) {
 	file := c.in.Dir + "/files/" + rel
 	text, err := c.in.ReadTemplate(rel)
 	if err != nil {
-		c.diags = append(c.diags, diag.Diag{File: file, Msg: err.Error()})
+		c.diags = append(c.diags, diag.Diag{File: file, Msg: "cannot read template: " + unwrapPath(err).Error()})
 		return false
 	}
 	t, err := tmpl.Parse(rel, text)
@@ -83,6 +87,9 @@ func (c *checker) template(u *Unit, rel string) (secret bool) {
 			d.Line, _ = strconv.Atoi(m[1])
 			d.Col, _ = strconv.Atoi(m[2])
 			d.Msg = m[3]
+			if f := undefinedFunc.FindStringSubmatch(d.Msg); f != nil {
+				d.Msg += diag.Suggest(f[1], tmpl.Names())
+			}
 		}
 		c.diags = append(c.diags, d)
 		return false
@@ -323,4 +330,12 @@ func rangeTypes(t types.Type) (key, elem types.Type) {
 
 func typeName(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -133,12 +133,21 @@ func (l *Loaded) Diag(p, format string, args ...any) diag.Diag {
 }
 
 // LoadDir loads every descriptors/*.yaml below root, sorted by file name.
+// On error it also returns what it could load.
 func LoadDir(root, dir string) ([]*Loaded, error) {
+	out, _, err := LoadDirFailed(root, dir)
+	return out, err
+}
+
+// LoadDirFailed is LoadDir that also names the descriptors (by file base
+// name, which is their unit name) that failed to decode.
+func LoadDirFailed(root, dir string) ([]*Loaded, []string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, dir))
 	if err != nil {
-		return nil, fmt.Errorf("reading descriptors: %w", err)
+		return nil, nil, fmt.Errorf("reading descriptors: %w", err)
 	}
 	var out []*Loaded
+	var failed []string
 	var diags diag.List
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
@@ -154,13 +163,14 @@ func LoadDir(root, dir string) ([]*Loaded, error) {
 		pos, err := yamlfile.Decode(rel, data, &l.Descriptor)
 		if err != nil {
 			diags = append(diags, err.(diag.List)...)
+			failed = append(failed, strings.TrimSuffix(e.Name(), ".yaml"))
 			continue
 		}
 		l.Pos = pos
 		out = append(out, l)
 	}
 	slices.SortFunc(out, func(a, b *Loaded) int { return strings.Compare(a.File, b.File) })
-	return out, diags.Err()
+	return out, failed, diags.Err()
 }
 
 // Templates lists every file under dir/files below root, as slash paths relative to dir/files.

@@ -44,16 +44,18 @@ func Generate(o Options) (map[string][]byte, error) {
 
 // GenerateWith is Generate with an already loaded model.
 func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
-	descs, derr := descriptor.LoadDir(o.Root, o.Descriptors)
+	descs, failed, derr := descriptor.LoadDirFailed(o.Root, o.Descriptors)
 	tmpls, err := descriptor.Templates(o.Root, o.Descriptors)
 	if err != nil {
 		return nil, err
 	}
+	m = m.Clone() // the namespace defaults below are this catalog's, not the caller's
 	units, cerr := check.Check(check.Input{
 		Model:       m,
 		Descriptors: descs,
 		Dir:         o.Descriptors,
 		Templates:   tmpls,
+		Failed:      failed,
 		ReadTemplate: func(rel string) (string, error) {
 			b, err := os.ReadFile(filepath.Join(o.Root, o.Descriptors, "files", rel))
 			return string(b), err

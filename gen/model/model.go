@@ -259,6 +259,10 @@ func (m *Model) fields(n *Node, s *types.Struct, secret bool, depth int) {
 		if c.Doc == "" {
 			c.Doc = m.TypeDoc(f.Type())
 		}
+		// Users read these docs next to YAML: name the key, not the Go field.
+		if rest, ok := strings.CutPrefix(c.Doc, f.Name()+" "); ok {
+			c.Doc = name + " " + rest
+		}
 		m.fill(c, f.Type(), secret || (n.Path == "" && name == "secrets"), depth+1)
 		n.Children = append(n.Children, c)
 	}
@@ -310,4 +314,26 @@ func (m *Model) Lookup(path string) (chain []*Node, keys []string, bad int) {
 // GoTypeString renders t with the config package as "config".
 func (m *Model) GoTypeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// Clone returns a model with a deep copy of the field tree, so a generation
+// can set catalog-specific defaults without changing the caller's model.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.Root = m.Root.clone(nil)
+	return &c
+}
+
+func (n *Node) clone(parent *Node) *Node {
+	c := *n
+	c.Parent = parent
+	c.Children = make([]*Node, len(n.Children))
+	for i, ch := range n.Children {
+		c.Children[i] = ch.clone(&c)
+	}
+	if n.Elem != nil {
+		c.Elem = n.Elem.clone(&c)
+	}
+	c.Enum = slices.Clone(n.Enum)
+	return &c
 }

@@ -1,0 +1,104 @@
+package generate
+
+import (
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sebdah/goldie/v2"
+)
+
+// invalidCases are the folders of gen/testdata/invalid: each is a minimal
+// valid catalog plus one mistake, and <case>.golden is the exact error.
+var invalidCases = []string{
+	// Field paths and operators of conditions.
+	"field-unknown-key",    // unknown path segment, with did-you-mean
+	"field-through-scalar", // a path through a non-object
+	"field-names-object",   // a path naming an object, not a leaf
+	"field-path-syntax",    // opencenter..x
+	"true-on-non-bool",     // true on a string
+	"false-on-non-bool",    // false on an *int
+	"equals-without-value", // equals needs a value
+	"exists-with-value",    // exists takes none
+	"unknown-operator",     // equal, with did-you-mean
+	"equals-not-in-enum",   // a provider that is not one, with did-you-mean
+	"equals-not-an-int",    // equals "three" on an *int
+	"equals-on-map",        // equals on a map
+	// Units.
+	"unknown-layer",           // service, with did-you-mean
+	"unit-name-not-file-name", // demo.yaml defines unit demo-unit
+	"flux-path-placeholder",   // {overlai} in a flux unit path
+	"requires-itself",         // a unit requiring itself
+	"health-check-incomplete", // a health check without api_version
+	"unknown-service-gate",    // keycloack, with did-you-mean
+	"requires-unknown-unit",   // clustr, with did-you-mean
+	"standard-without-values", // a standard unit without helm-values/override-values.yaml
+	// Overlay files.
+	"unowned-template",     // a file under files/ no descriptor lists
+	"output-collision",     // x.yaml and x.yaml.tpl
+	"missing-overlay-file", // a listed file that does not exist
+	"unknown-builtin",      // agregate, with did-you-mean
+	// Sources and Flux units.
+	"flux-unknown-source",     // with did-you-mean
+	"flux-unknown-depends-on", // with did-you-mean
+	"flux-dependency-cycle",   // first -> second -> third -> first
+	"flux-unit-name-not-dns",  // Demo_Server
+	"source-name-not-dns",     // opencenter_demo
+	"source-name-flux-system", // the name flux bootstrap owns
+	"duplicate-flux-unit",     // two descriptors emit sources
+	"unknown-repo",            // bsae
+	"unknown-include-source",  // with did-you-mean
+	// Templates.
+	"template-unknown-field",      // .Service.Hostnme, with did-you-mean
+	"template-unknown-data-field", // .Unti, with did-you-mean
+	"template-no-service",         // .Service in a unit without a service
+	"template-unknown-function",   // qoute
+	"template-syntax-error",       // an unclosed action
+	// Decoding.
+	"descriptor-unknown-key", // flux_unit, with did-you-mean
+	"descriptor-wrong-type",  // requires: a string
+	"wrong-api-version",      // opencenter.dev/v1
+}
+
+// diagLine is the form of every diagnostic: path:line:col: message.
+var diagLine = regexp.MustCompile(`^(\S+):(\d+):(\d+): \S`)
+
+// TestInvalid generates each invalid catalog and compares the error with
+// its golden gen/testdata/invalid/<case>.golden. Each case holds one
+// mistake, so each must give exactly one diagnostic, in the catalog's
+// folder, with a line and column.
+func TestInvalid(t *testing.T) {
+	entries, err := os.ReadDir("../testdata/invalid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".golden")
+		if !slices.Contains(invalidCases, name) {
+			t.Errorf("gen/testdata/invalid/%s is not in invalidCases: add the case or delete it", e.Name())
+		}
+	}
+	g := goldie.New(t, goldie.WithFixtureDir("../testdata/invalid"), goldie.WithNameSuffix(".golden"))
+	for _, name := range invalidCases {
+		t.Run(name, func(t *testing.T) {
+			dir := "gen/testdata/invalid/" + name + "/descriptors"
+			files, err := GenerateWith(Options{Root: root, Descriptors: dir, Out: "zz_generated"}, freshModel(t))
+			if err == nil {
+				t.Fatalf("generated %d files; want an error", len(files))
+			}
+			msg := err.Error()
+			lines := strings.Split(msg, "\n")
+			if len(lines) != 1 {
+				t.Errorf("%d diagnostics for one mistake, want 1:\n%s", len(lines), msg)
+			}
+			for _, l := range lines {
+				if !strings.HasPrefix(l, dir+"/") || !diagLine.MatchString(l) {
+					t.Errorf("diagnostic not of the form %s/<file>:LINE:COL: message:\n%s", dir, l)
+				}
+			}
+			g.Assert(t, name, []byte(msg+"\n"))
+		})
+	}
+}

@@ -1,0 +1,8 @@
+apiVersion: v1
+kind: Secret
+metadata:
+  name: keycloak-initial-admin
+  namespace: {{ .Unit.Namespace }}
+stringData:
+  username: admin
+  password: {{ quote .Secrets.AdminPassword }}

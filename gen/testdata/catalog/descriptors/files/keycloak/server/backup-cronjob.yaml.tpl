@@ -1,0 +1,7 @@
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: keycloak-db-backup
+  namespace: {{ .Unit.Namespace }}
+spec:
+  schedule: {{ quote .Service.BackupSchedule }}

@@ -1,0 +1,3 @@
+kind: ConfigMap
+metadata:
+  name: {{ .Unit.Name }}

@@ -1,0 +1,7 @@
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: keycloak
+  namespace: {{ .Unit.Namespace }}
+data:
+  hostname: {{ .Service.Hostnme }}
