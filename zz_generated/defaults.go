@@ -38,6 +38,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.Calico; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "tigera-operator"
+		}
 		if p0.Encapsulation == "" {
 			p0.Encapsulation = "VXLAN"
 		}
@@ -60,6 +63,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.EtcdBackup; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "etcd-backup"
+		}
 		if p0.Schedule == "" {
 			p0.Schedule = "0 */6 * * *"
 		}
@@ -67,7 +73,15 @@ func ApplyDefaults(c *config.Config) {
 			p0.RetentionCount = 28
 		}
 	}
+	if p0 := c.OpenCenter.Services.ExternalSnapshotter; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "external-snapshotter"
+		}
+	}
 	if p0 := c.OpenCenter.Services.Gateway; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "envoy-gateway-system"
+		}
 		if p0.Name == "" {
 			p0.Name = "opencenter-gateway"
 		}
@@ -78,7 +92,15 @@ func ApplyDefaults(c *config.Config) {
 			p0.Issuer = "letsencrypt"
 		}
 	}
+	if p0 := c.OpenCenter.Services.GatewayAPI; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "envoy-gateway-system"
+		}
+	}
 	if p0 := c.OpenCenter.Services.Harbor; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "harbor"
+		}
 		if p0.Issuer == "" {
 			p0.Issuer = "letsencrypt"
 		}
@@ -94,16 +116,25 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.Headlamp; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "headlamp"
+		}
 		if p0.OIDCClientID == "" {
 			p0.OIDCClientID = "headlamp"
 		}
 	}
 	if p0 := c.OpenCenter.Services.Istio; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "istio-system"
+		}
 		if p0.Profile == "" {
 			p0.Profile = "default"
 		}
 	}
 	if p0 := c.OpenCenter.Services.KafkaCluster; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "kafka-system"
+		}
 		if p0.ClusterName == "" {
 			p0.ClusterName = "kafka"
 		}
@@ -137,6 +168,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.KubePrometheusStack; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "observability"
+		}
 		if p0.PrometheusRetention == "" {
 			p0.PrometheusRetention = "15d"
 		}
@@ -148,12 +182,18 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.Kyverno; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "kyverno"
+		}
 		if p0.DefaultRuleset == nil {
 			v := bool(true)
 			p0.DefaultRuleset = &v
 		}
 	}
 	if p0 := c.OpenCenter.Services.Loki; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "observability"
+		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
 		}
@@ -168,6 +208,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.Longhorn; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "longhorn-system"
+		}
 		if p0.DefaultReplicaCount == 0 {
 			p0.DefaultReplicaCount = 3
 		}
@@ -176,12 +219,18 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.MetalLB; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "metallb-system"
+		}
 		if p0.L2Advertisement == nil {
 			v := bool(true)
 			p0.L2Advertisement = &v
 		}
 	}
 	if p0 := c.OpenCenter.Services.Mimir; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "observability"
+		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
 		}
@@ -201,16 +250,25 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.OpenStackCCM; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "openstack-ccm"
+		}
 		if p0.LBProvider == "" {
 			p0.LBProvider = "amphora"
 		}
 	}
 	if p0 := c.OpenCenter.Services.OpenStackCSI; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "openstack-csi"
+		}
 		if p0.StorageClassName == "" {
 			p0.StorageClassName = "cinder-csi"
 		}
 	}
 	if p0 := c.OpenCenter.Services.OpenTelemetryKubeStack; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "observability"
+		}
 		if p0.CollectLogs == nil {
 			v := bool(true)
 			p0.CollectLogs = &v
@@ -232,12 +290,23 @@ func ApplyDefaults(c *config.Config) {
 			p0.StorageSize = "10Gi"
 		}
 	}
+	if p0 := c.OpenCenter.Services.RBACManager; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "rbac-system"
+		}
+	}
 	if p0 := c.OpenCenter.Services.SealedSecrets; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "sealed-secrets"
+		}
 		if p0.KeyRenewPeriod == "" {
 			p0.KeyRenewPeriod = "720h"
 		}
 	}
 	if p0 := c.OpenCenter.Services.Tempo; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "observability"
+		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
 		}
@@ -252,6 +321,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.Velero; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "velero"
+		}
 		if p0.Provider == "" {
 			p0.Provider = "aws"
 		}
@@ -263,6 +335,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.VSphereCSI; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "vmware-system-csi"
+		}
 		if p0.Port == 0 {
 			p0.Port = 443
 		}
@@ -271,6 +346,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 	}
 	if p0 := c.OpenCenter.Services.WeaveGitOps; p0 != nil {
+		if p0.Namespace == "" {
+			p0.Namespace = "flux-system"
+		}
 		if p0.AdminUser == "" {
 			p0.AdminUser = "admin"
 		}

@@ -14,7 +14,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "1",
-		Doc:     "SchemaVersion is the version of this file's format; 1 is the only version today.",
+		Doc:     "schema_version is the version of this file's format; 1 is the only version today.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.SchemaVersion, true
 		},
@@ -23,7 +23,7 @@ var Fields = []table.Field{
 		Path:     "opencenter",
 		Kind:     table.KindObject,
 		GoType:   "config.OpenCenter",
-		Doc:      "OpenCenter is everything that is not secret material.",
+		Doc:      "opencenter is everything that is not secret material.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter, true
@@ -33,7 +33,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.meta",
 		Kind:     table.KindObject,
 		GoType:   "config.Meta",
-		Doc:      "Meta describes who owns the cluster and where it runs.",
+		Doc:      "meta describes who owns the cluster and where it runs.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta, true
@@ -43,7 +43,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.meta.name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Name is a DNS-1123 label naming this deployment (often the cluster name).",
+		Doc:      "name is a DNS-1123 label naming this deployment (often the cluster name).",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Name, true
@@ -53,7 +53,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.meta.organization",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Organization is the company or team that owns the cluster.",
+		Doc:    "organization is the company or team that owns the cluster.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Organization, true
 		},
@@ -62,7 +62,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.meta.env",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Env is the environment, free text such as dev, dr, prod, qa or uat.",
+		Doc:    "env is the environment, free text such as dev, dr, prod, qa or uat.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Env, true
 		},
@@ -71,7 +71,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.meta.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the data-centre region the cluster runs in, such as iad3.",
+		Doc:    "region is the data-centre region the cluster runs in, such as iad3.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Region, true
 		},
@@ -80,7 +80,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.meta.labels",
 		Kind:   table.KindMap,
 		GoType: "map[string]string",
-		Doc:    "Labels are extra labels added to every Flux object of the overlay.",
+		Doc:    "labels are extra labels added to every Flux object of the overlay.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Labels, true
 		},
@@ -89,7 +89,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.cluster",
 		Kind:     table.KindObject,
 		GoType:   "config.Cluster",
-		Doc:      "Cluster names the cluster and its DNS domain.",
+		Doc:      "cluster names the cluster and its DNS domain.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster, true
@@ -99,7 +99,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.cluster.cluster_name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "ClusterName is a DNS-1123 label naming the cluster and its overlay directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.",
+		Doc:      "cluster_name is a DNS-1123 label naming the cluster and its overlay directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster.ClusterName, true
@@ -109,7 +109,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.cluster.cluster_fqdn",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ClusterFQDN is the fully qualified DNS name of the cluster's API endpoint.",
+		Doc:    "cluster_fqdn is the fully qualified DNS name of the cluster's API endpoint.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster.ClusterFQDN, true
 		},
@@ -118,7 +118,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.cluster.base_domain",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "BaseDomain is the DNS domain under which service hostnames are published.",
+		Doc:    "base_domain is the DNS domain under which service hostnames are published.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster.BaseDomain, true
 		},
@@ -127,7 +127,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.infrastructure",
 		Kind:     table.KindObject,
 		GoType:   "config.Infrastructure",
-		Doc:      "Infrastructure describes the platform the cluster runs on.",
+		Doc:      "infrastructure describes the platform the cluster runs on.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Infrastructure, true
@@ -138,7 +138,7 @@ var Fields = []table.Field{
 		Kind:     table.KindString,
 		GoType:   "config.Provider",
 		Enum:     []string{"baremetal", "kind", "openstack", "vmware"},
-		Doc:      "Provider is the infrastructure platform: openstack, vmware, baremetal or kind.",
+		Doc:      "provider is the infrastructure platform: openstack, vmware, baremetal or kind.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Infrastructure.Provider, true
@@ -148,7 +148,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops",
 		Kind:     table.KindObject,
 		GoType:   "config.GitOps",
-		Doc:      "GitOps configures the Git repositories and Flux settings of the overlay.",
+		Doc:      "gitops configures the Git repositories and Flux settings of the overlay.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps, true
@@ -158,7 +158,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops.repository",
 		Kind:     table.KindObject,
 		GoType:   "config.Repository",
-		Doc:      "Repository is the cluster's own GitOps repository, the Flux source \"flux-system\".",
+		Doc:      "repository is the cluster's own GitOps repository, the Flux source \"flux-system\".",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Repository, true
@@ -168,7 +168,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops.repository.url",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "URL of the repository: ssh://, https:// or scp-style git@host:path.",
+		Doc:      "url of the repository: ssh://, https:// or scp-style git@host:path.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Repository.URL, true
@@ -179,7 +179,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "main",
-		Doc:     "Branch Flux follows in the repository.",
+		Doc:     "branch Flux follows in the repository.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Repository.Branch, true
 		},
@@ -188,7 +188,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo",
 		Kind:   table.KindObject,
 		GoType: "config.BaseRepo",
-		Doc:    "BaseRepo is the shared base repository the overlays build on.",
+		Doc:    "base_repo is the shared base repository the overlays build on.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo, true
 		},
@@ -198,7 +198,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "ssh://git@github.com/rackerlabs/openCenter-gitops-base.git",
-		Doc:     "URL of the base repository: ssh://, https:// or scp-style git@host:path.",
+		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.URL, true
 		},
@@ -207,7 +207,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch of the base repository, used when release is empty.",
+		Doc:    "branch of the base repository, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Branch, true
 		},
@@ -216,7 +216,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag of the base repository to deploy; it wins over branch.",
+		Doc:    "release is the tag of the base repository to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Release, true
 		},
@@ -225,7 +225,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo.secret_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretName names the Secret in flux-system holding credentials for the base repository.",
+		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.SecretName, true
 		},
@@ -234,7 +234,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.flux",
 		Kind:   table.KindObject,
 		GoType: "config.Flux",
-		Doc:    "Flux holds the reconciliation settings of every rendered Flux object.",
+		Doc:    "flux holds the reconciliation settings of every rendered Flux object.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux, true
 		},
@@ -244,7 +244,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "15m",
-		Doc:     "Interval is how often Flux reconciles sources and Kustomizations.",
+		Doc:     "interval is how often Flux reconciles sources and Kustomizations.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.Interval, true
 		},
@@ -254,7 +254,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "1m",
-		Doc:     "RetryInterval is how soon Flux retries a failed reconciliation.",
+		Doc:     "retry_interval is how soon Flux retries a failed reconciliation.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.RetryInterval, true
 		},
@@ -264,7 +264,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10m",
-		Doc:     "Timeout bounds one reconciliation.",
+		Doc:     "timeout bounds one reconciliation.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.Timeout, true
 		},
@@ -274,7 +274,7 @@ var Fields = []table.Field{
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "Prune deletes objects that were removed from Git.",
+		Doc:     "prune deletes objects that were removed from Git.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.GitOps.Flux.Prune == nil {
 				return nil, false
@@ -286,7 +286,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units",
 		Kind:   table.KindObject,
 		GoType: "config.OverlayUnits",
-		Doc:    "OverlayUnits configures the overlay units that are not services.",
+		Doc:    "overlay_units configures the overlay units that are not services.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits, true
 		},
@@ -295,7 +295,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed",
 		Kind:   table.KindObject,
 		GoType: "config.CustomerManaged",
-		Doc:    "CustomerManaged is the customer's own repository of Kustomizations.",
+		Doc:    "customer_managed is the customer's own repository of Kustomizations.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged, true
 		},
@@ -304,7 +304,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.enabled",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "Enabled renders the customer-managed layer.",
+		Doc:    "enabled renders the customer-managed layer.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled, true
 		},
@@ -313,7 +313,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.repository_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "RepositoryName is the DNS-1123 name of the customer GitRepository.",
+		Doc:    "repository_name is the DNS-1123 name of the customer GitRepository.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName, true
 		},
@@ -322,7 +322,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.repository_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "RepositoryURL is the customer repository: ssh://, https:// or scp-style git@host:path.",
+		Doc:    "repository_url is the customer repository: ssh://, https:// or scp-style git@host:path.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL, true
 		},
@@ -332,7 +332,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "main",
-		Doc:     "Branch of the customer repository.",
+		Doc:     "branch of the customer repository.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Branch, true
 		},
@@ -341,7 +341,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.interval",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Interval overrides gitops.flux.interval for the customer units.",
+		Doc:    "interval overrides gitops.flux.interval for the customer units.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Interval, true
 		},
@@ -350,7 +350,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.secret_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretName names the Secret holding the customer repository's SSH credentials.",
+		Doc:    "secret_name names the Secret holding the customer repository's SSH credentials.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName, true
 		},
@@ -359,7 +359,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "EmitSecret renders that Secret from secrets.overlay_units.customer_managed.",
+		Doc:    "emit_secret renders that Secret from secrets.overlay_units.customer_managed.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret, true
 		},
@@ -368,7 +368,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations",
 		Kind:   table.KindList,
 		GoType: "[]config.CustomerKustomization",
-		Doc:    "Kustomizations are the Flux Kustomizations applied from the customer repository.",
+		Doc:    "kustomizations are the Flux Kustomizations applied from the customer repository.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations, true
 		},
@@ -377,27 +377,27 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Name is the DNS-1123 name of the Flux Kustomization.",
+		Doc:      "name is the DNS-1123 name of the Flux Kustomization.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Path in the customer repository, starting with \"/\".",
+		Doc:      "path in the customer repository, starting with \"/\".",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations[].depends_on",
 		Kind:   table.KindList,
 		GoType: "[]string",
-		Doc:    "DependsOn names other customer Kustomizations that must be ready first.",
+		Doc:    "depends_on names other customer Kustomizations that must be ready first.",
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.sops",
 		Kind:   table.KindObject,
 		GoType: "config.SOPS",
-		Doc:    "SOPS configures the .sops.yaml of the overlay.",
+		Doc:    "sops configures the .sops.yaml of the overlay.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS, true
 		},
@@ -406,7 +406,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.sops.enabled",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "Enabled renders .sops.yaml.",
+		Doc:    "enabled renders .sops.yaml.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled, true
 		},
@@ -415,7 +415,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.sops.rules",
 		Kind:   table.KindList,
 		GoType: "[]config.SOPSRule",
-		Doc:    "Rules are the creation rules of .sops.yaml, first match wins.",
+		Doc:    "rules are the creation rules of .sops.yaml, first match wins.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules, true
 		},
@@ -424,14 +424,14 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops.overlay_units.sops.rules[].path_regex",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "PathRegex selects the files the rule applies to (a Go regular expression).",
+		Doc:      "path_regex selects the files the rule applies to (a Go regular expression).",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.sops.rules[].age_recipients",
 		Kind:     table.KindList,
 		GoType:   "[]string",
-		Doc:      "AgeRecipients are the age public keys (age1...) that can decrypt.",
+		Doc:      "age_recipients are the age public keys (age1...) that can decrypt.",
 		Required: true,
 	},
 	{
@@ -439,13 +439,13 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "^(data|stringData)$",
-		Doc:     "EncryptedRegex selects the keys to encrypt.",
+		Doc:     "encrypted_regex selects the keys to encrypt.",
 	},
 	{
 		Path:   "opencenter.services",
 		Kind:   table.KindObject,
 		GoType: "config.Services",
-		Doc:    "Services turns platform services on and configures them.",
+		Doc:    "services turns platform services on and configures them.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Services, true
 		},
@@ -454,7 +454,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico",
 		Kind:   table.KindObject,
 		GoType: "*config.Calico",
-		Doc:    "Calico is the Calico CNI, rendered from the cluster repo (no base directory).",
+		Doc:    "calico is the Calico CNI, rendered from the cluster repo (no base directory).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -466,7 +466,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.calico.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
@@ -476,10 +476,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.calico.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.calico.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "tigera-operator",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -491,7 +492,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -506,7 +507,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -521,7 +522,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -536,7 +537,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -551,7 +552,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.pod_cidr",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "PodCIDR is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
+		Doc:    "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -565,7 +566,7 @@ var Fields = []table.Field{
 		GoType:  "config.CalicoEncapsulation",
 		Default: "VXLAN",
 		Enum:    []string{"IPIP", "IPIPCrossSubnet", "None", "VXLAN", "VXLANCrossSubnet"},
-		Doc:     "Encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.",
+		Doc:     "encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -577,7 +578,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.calico.mtu",
 		Kind:   table.KindInt,
 		GoType: "*int",
-		Doc:    "MTU of pod interfaces in bytes; unset lets Calico detect it from the host.",
+		Doc:    "mtu of pod interfaces in bytes; unset lets Calico detect it from the host.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -593,7 +594,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "26",
-		Doc:     "BlockSize is the prefix length of the per-node address blocks carved from pod_cidr (20 to 32).",
+		Doc:     "block_size is the prefix length of the per-node address blocks carved from pod_cidr (20 to 32).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -605,7 +606,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager",
 		Kind:   table.KindObject,
 		GoType: "*config.CertManager",
-		Doc:    "CertManager is cert-manager and its ClusterIssuer for ACME certificates.",
+		Doc:    "cert-manager is cert-manager and its ClusterIssuer for ACME certificates.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -617,7 +618,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.cert-manager.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -631,7 +632,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "cert-manager",
-		Doc:     "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -643,7 +644,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -658,7 +659,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -673,7 +674,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -688,7 +689,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -704,7 +705,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "letsencrypt",
-		Doc:     "IssuerName is the name of the ACME ClusterIssuer other services reference.",
+		Doc:     "issuer_name is the name of the ACME ClusterIssuer other services reference.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -716,7 +717,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.acme_email",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ACMEEmail is the contact address registered with the ACME server for expiry notices.",
+		Doc:    "acme_email is the contact address registered with the ACME server for expiry notices.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -729,7 +730,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "https://acme-v02.api.letsencrypt.org/directory",
-		Doc:     "ACMEServer is the ACME directory URL; use the Let's Encrypt staging URL for tests.",
+		Doc:     "acme_server is the ACME directory URL; use the Let's Encrypt staging URL for tests.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -743,7 +744,7 @@ var Fields = []table.Field{
 		GoType:  "config.DNSProvider",
 		Default: "none",
 		Enum:    []string{"cloudflare", "designate", "none", "route53"},
-		Doc:     "DNSProvider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.",
+		Doc:     "dns_provider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -755,7 +756,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.route53_region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Route53Region is the AWS region of the Route 53 API, used when dns_provider is route53.",
+		Doc:    "route53_region is the AWS region of the Route 53 API, used when dns_provider is route53.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -767,7 +768,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.route53_hosted_zone_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Route53HostedZoneID is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.",
+		Doc:    "route53_hosted_zone_id is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -779,7 +780,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.designate_auth_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DesignateAuthURL is the Keystone URL for Designate, used when dns_provider is designate.",
+		Doc:    "designate_auth_url is the Keystone URL for Designate, used when dns_provider is designate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -791,7 +792,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.designate_region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DesignateRegion is the OpenStack region of Designate, used when dns_provider is designate.",
+		Doc:    "designate_region is the OpenStack region of Designate, used when dns_provider is designate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -803,7 +804,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup",
 		Kind:   table.KindObject,
 		GoType: "*config.EtcdBackup",
-		Doc:    "EtcdBackup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.",
+		Doc:    "etcd-backup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -815,7 +816,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.etcd-backup.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
@@ -825,10 +826,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.etcd-backup.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.etcd-backup.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "etcd-backup",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -840,7 +842,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -855,7 +857,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -870,7 +872,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -885,7 +887,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -901,7 +903,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "0 */6 * * *",
-		Doc:     "Schedule is the cron expression of the snapshot CronJob, in UTC.",
+		Doc:     "schedule is the cron expression of the snapshot CronJob, in UTC.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -913,7 +915,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the S3 bucket the snapshots are written to.",
+		Doc:    "bucket is the S3 bucket the snapshots are written to.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -925,7 +927,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the S3 region of the bucket.",
+		Doc:    "region is the S3 region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -937,7 +939,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.etcd-backup.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Endpoint is the URL of an S3-compatible store; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -950,7 +952,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "28",
-		Doc:     "RetentionCount is how many snapshots are kept in the bucket; older ones are deleted.",
+		Doc:     "retention_count is how many snapshots are kept in the bucket; older ones are deleted.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -962,7 +964,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.external-snapshotter",
 		Kind:   table.KindObject,
 		GoType: "*config.ExternalSnapshotter",
-		Doc:    "ExternalSnapshotter is the CSI external-snapshotter: VolumeSnapshot CRDs and controller.",
+		Doc:    "external-snapshotter is the CSI external-snapshotter: VolumeSnapshot CRDs and controller.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -974,7 +976,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.external-snapshotter.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
@@ -984,10 +986,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.external-snapshotter.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.external-snapshotter.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "external-snapshotter",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -999,7 +1002,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.external-snapshotter.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1014,7 +1017,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.external-snapshotter.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1029,7 +1032,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.external-snapshotter.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1044,7 +1047,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.external-snapshotter.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1059,7 +1062,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway",
 		Kind:   table.KindObject,
 		GoType: "*config.Gateway",
-		Doc:    "Gateway is the cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway.",
+		Doc:    "gateway is the cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1071,7 +1074,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.gateway.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
@@ -1081,10 +1084,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.gateway.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.gateway.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "envoy-gateway-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1096,7 +1100,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1111,7 +1115,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1126,7 +1130,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1141,7 +1145,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1157,7 +1161,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "opencenter-gateway",
-		Doc:     "Name of the Gateway object that HTTPRoutes attach to.",
+		Doc:     "name of the Gateway object that HTTPRoutes attach to.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1170,7 +1174,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway",
-		Doc:     "GatewayClassName is the GatewayClass of the Gateway, served by Envoy Gateway.",
+		Doc:     "gateway_class_name is the GatewayClass of the Gateway, served by Envoy Gateway.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1183,7 +1187,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "letsencrypt",
-		Doc:     "Issuer is the cert-manager ClusterIssuer that issues the listeners' TLS certificates.",
+		Doc:     "issuer is the cert-manager ClusterIssuer that issues the listeners' TLS certificates.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1195,7 +1199,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.load_balancer_ip",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "LoadBalancerIP requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.",
+		Doc:    "load_balancer_ip requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1207,7 +1211,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.listeners",
 		Kind:   table.KindList,
 		GoType: "[]config.GatewayListener",
-		Doc:    "Listeners are the ports, protocols and hostnames the Gateway accepts traffic on.",
+		Doc:    "listeners are the ports, protocols and hostnames the Gateway accepts traffic on.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1219,20 +1223,20 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.gateway.listeners[].name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Name of the listener, a DNS-1123 label unique within the Gateway.",
+		Doc:      "name of the listener, a DNS-1123 label unique within the Gateway.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.gateway.listeners[].hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.",
+		Doc:    "hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.",
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
 		Kind:     table.KindInt,
 		GoType:   "int",
-		Doc:      "Port the listener accepts connections on, 1 to 65535.",
+		Doc:      "port the listener accepts connections on, 1 to 65535.",
 		Required: true,
 	},
 	{
@@ -1240,20 +1244,20 @@ var Fields = []table.Field{
 		Kind:     table.KindString,
 		GoType:   "config.ListenerProtocol",
 		Enum:     []string{"HTTP", "HTTPS"},
-		Doc:      "Protocol of the listener: HTTP or HTTPS.",
+		Doc:      "protocol of the listener: HTTP or HTTPS.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.gateway.listeners[].tls_secret_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "TLSSecretName names the Secret holding the listener's certificate, required for HTTPS; cert-manager fills it.",
+		Doc:    "tls_secret_name names the Secret holding the listener's certificate, required for HTTPS; cert-manager fills it.",
 	},
 	{
 		Path:   "opencenter.services.gateway-api",
 		Kind:   table.KindObject,
 		GoType: "*config.GatewayAPI",
-		Doc:    "GatewayAPI is Envoy Gateway and the Gateway API CRDs.",
+		Doc:    "gateway-api is Envoy Gateway and the Gateway API CRDs.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1265,7 +1269,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.gateway-api.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
@@ -1275,10 +1279,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.gateway-api.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.gateway-api.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "envoy-gateway-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1290,7 +1295,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway-api.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1305,7 +1310,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway-api.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1320,7 +1325,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway-api.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1335,7 +1340,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway-api.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1350,7 +1355,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor",
 		Kind:   table.KindObject,
 		GoType: "*config.Harbor",
-		Doc:    "Harbor is the Harbor container registry.",
+		Doc:    "harbor is the Harbor container registry.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1362,7 +1367,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.harbor.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
@@ -1372,10 +1377,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.harbor.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "harbor",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1387,7 +1393,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1402,7 +1408,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1417,7 +1423,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1432,7 +1438,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1447,7 +1453,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.",
+		Doc:    "hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1459,7 +1465,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.emit_certificate",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "EmitCertificate renders a cert-manager Certificate for hostname.",
+		Doc:    "emit_certificate renders a cert-manager Certificate for hostname.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1472,7 +1478,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "letsencrypt",
-		Doc:     "Issuer is the cert-manager ClusterIssuer of that Certificate.",
+		Doc:     "issuer is the cert-manager ClusterIssuer of that Certificate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1484,7 +1490,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of Harbor's persistent volumes; empty means the cluster default.",
+		Doc:    "storage_class of Harbor's persistent volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1497,7 +1503,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "100Gi",
-		Doc:     "StorageSize of the registry volume when storage is filesystem, as a Kubernetes quantity.",
+		Doc:     "storage_size of the registry volume when storage is filesystem, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1511,7 +1517,7 @@ var Fields = []table.Field{
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
-		Doc:     "Storage is where image layers are kept: filesystem, s3 or swift.",
+		Doc:     "storage is where image layers are kept: filesystem, s3 or swift.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1523,7 +1529,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.",
+		Doc:    "bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1535,7 +1541,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the object store region of the bucket.",
+		Doc:    "region is the object store region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1547,7 +1553,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.harbor.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1560,7 +1566,7 @@ var Fields = []table.Field{
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "TrivyEnabled deploys the Trivy vulnerability scanner.",
+		Doc:     "trivy_enabled deploys the Trivy vulnerability scanner.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1575,7 +1581,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp",
 		Kind:   table.KindObject,
 		GoType: "*config.Headlamp",
-		Doc:    "Headlamp is the Headlamp Kubernetes web UI.",
+		Doc:    "headlamp is the Headlamp Kubernetes web UI.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1587,7 +1593,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.headlamp.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -1597,10 +1603,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.headlamp.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.headlamp.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "headlamp",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1612,7 +1619,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1627,7 +1634,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1642,7 +1649,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1657,7 +1664,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1672,7 +1679,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Hostname is the UI's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "hostname is the UI's external DNS name; empty keeps it cluster-internal.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1684,7 +1691,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.oidc_enabled",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.",
+		Doc:    "oidc_enabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1696,7 +1703,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.headlamp.oidc_issuer_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.",
+		Doc:    "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1709,7 +1716,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "headlamp",
-		Doc:     "OIDCClientID is the OIDC client Headlamp authenticates as.",
+		Doc:     "oidc_client_id is the OIDC client Headlamp authenticates as.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1721,7 +1728,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio",
 		Kind:   table.KindObject,
 		GoType: "*config.Istio",
-		Doc:    "Istio is the Istio service mesh: base, istiod and optional ingress gateway.",
+		Doc:    "istio is the Istio service mesh: base, istiod and optional ingress gateway.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1733,7 +1740,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.istio.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
@@ -1743,10 +1750,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.istio.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.istio.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "istio-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1758,7 +1766,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1773,7 +1781,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1788,7 +1796,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1803,7 +1811,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1820,7 +1828,7 @@ var Fields = []table.Field{
 		GoType:  "config.IstioProfile",
 		Default: "default",
 		Enum:    []string{"ambient", "default", "demo", "minimal"},
-		Doc:     "Profile is the installation profile: default, minimal, ambient or demo.",
+		Doc:     "profile is the installation profile: default, minimal, ambient or demo.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1832,7 +1840,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.istio.ingress_gateway",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "IngressGateway deploys the istio-gateway ingress deployment.",
+		Doc:    "ingress_gateway deploys the istio-gateway ingress deployment.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1844,7 +1852,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster",
 		Kind:   table.KindObject,
 		GoType: "*config.KafkaCluster",
-		Doc:    "KafkaCluster is the Strimzi Kafka operator and one Kafka cluster.",
+		Doc:    "kafka-cluster is the Strimzi Kafka operator and one Kafka cluster.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1856,7 +1864,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.kafka-cluster.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
@@ -1866,10 +1874,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.kafka-cluster.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.kafka-cluster.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "kafka-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1881,7 +1890,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1896,7 +1905,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1911,7 +1920,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1926,7 +1935,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1942,7 +1951,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "kafka",
-		Doc:     "ClusterName is the name of the Kafka custom resource, a DNS-1123 label.",
+		Doc:     "cluster_name is the name of the Kafka custom resource, a DNS-1123 label.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1954,7 +1963,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.kafka_version",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "KafkaVersion is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.",
+		Doc:    "kafka_version is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1967,7 +1976,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "*int",
 		Default: "3",
-		Doc:     "Replicas is the number of Kafka broker nodes.",
+		Doc:     "replicas is the number of Kafka broker nodes.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1983,7 +1992,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "100Gi",
-		Doc:     "StorageSize of each broker's volume, as a Kubernetes quantity.",
+		Doc:     "storage_size of each broker's volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -1995,7 +2004,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kafka-cluster.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of the broker volumes; empty means the cluster default.",
+		Doc:    "storage_class of the broker volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2007,7 +2016,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak",
 		Kind:   table.KindObject,
 		GoType: "*config.Keycloak",
-		Doc:    "Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.",
+		Doc:    "keycloak is the Keycloak identity provider, its operator and PostgreSQL database.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2019,7 +2028,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.keycloak.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
@@ -2033,7 +2042,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "keycloak",
-		Doc:     "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2045,7 +2054,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2060,7 +2069,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2075,7 +2084,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2090,7 +2099,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2105,7 +2114,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Hostname is Keycloak's external DNS name; required when gateway_route is true.",
+		Doc:    "hostname is Keycloak's external DNS name; required when gateway_route is true.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2118,7 +2127,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "opencenter",
-		Doc:     "Realm is the realm created for the platform's users and OIDC clients.",
+		Doc:     "realm is the realm created for the platform's users and OIDC clients.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2130,7 +2139,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.frontend_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.",
+		Doc:    "frontend_url overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2143,7 +2152,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "*int",
 		Default: "1",
-		Doc:     "Instances is the number of Keycloak pods.",
+		Doc:     "instances is the number of Keycloak pods.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2158,7 +2167,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.max_replicas",
 		Kind:   table.KindInt,
 		GoType: "*int",
-		Doc:    "MaxReplicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.",
+		Doc:    "max_replicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2173,7 +2182,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of the PostgreSQL volume; empty means the cluster default.",
+		Doc:    "storage_class of the PostgreSQL volume; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2186,7 +2195,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "DBStorageSize of the PostgreSQL volume, as a Kubernetes quantity.",
+		Doc:     "db_storage_size of the PostgreSQL volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2198,7 +2207,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.backup_enabled",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "BackupEnabled adds a CronJob dumping the Keycloak database to a volume.",
+		Doc:    "backup_enabled adds a CronJob dumping the Keycloak database to a volume.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2211,7 +2220,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "0 2 * * *",
-		Doc:     "BackupSchedule is the cron expression of the database backup, in UTC.",
+		Doc:     "backup_schedule is the cron expression of the database backup, in UTC.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2223,7 +2232,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.keycloak.gateway_route",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.",
+		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2236,7 +2245,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "kubernetes",
-		Doc:     "OIDCClientID is the realm's OIDC client the Kubernetes API server trusts for user logins.",
+		Doc:     "oidc_client_id is the realm's OIDC client the Kubernetes API server trusts for user logins.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2248,7 +2257,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack",
 		Kind:   table.KindObject,
 		GoType: "*config.KubePrometheusStack",
-		Doc:    "KubePrometheusStack is Prometheus, Alertmanager and Grafana.",
+		Doc:    "kube-prometheus-stack is Prometheus, Alertmanager and Grafana.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2260,7 +2269,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.kube-prometheus-stack.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -2270,10 +2279,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.kube-prometheus-stack.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.kube-prometheus-stack.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "observability",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2285,7 +2295,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2300,7 +2310,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2315,7 +2325,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2330,7 +2340,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2345,7 +2355,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "GrafanaHostname is Grafana's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "grafana_hostname is Grafana's external DNS name; empty keeps it cluster-internal.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2357,7 +2367,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "alertmanager_hostname is Alertmanager's external DNS name; empty keeps it cluster-internal.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2370,7 +2380,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "15d",
-		Doc:     "PrometheusRetention is how long Prometheus keeps samples, a Prometheus duration such as 15d.",
+		Doc:     "prometheus_retention is how long Prometheus keeps samples, a Prometheus duration such as 15d.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2383,7 +2393,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "50Gi",
-		Doc:     "PrometheusStorageSize of each Prometheus volume, as a Kubernetes quantity.",
+		Doc:     "prometheus_storage_size of each Prometheus volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2395,7 +2405,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.prometheus_replicas",
 		Kind:   table.KindInt,
 		GoType: "*int",
-		Doc:    "PrometheusReplicas is the number of Prometheus pods; unset means the chart's default.",
+		Doc:    "prometheus_replicas is the number of Prometheus pods; unset means the chart's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2411,7 +2421,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "GrafanaStorageSize of Grafana's volume, as a Kubernetes quantity.",
+		Doc:     "grafana_storage_size of Grafana's volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2423,7 +2433,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.",
+		Doc:    "storage_class of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2435,7 +2445,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.remote_write_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "RemoteWriteURL is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.",
+		Doc:    "remote_write_url is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2447,7 +2457,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno",
 		Kind:   table.KindObject,
 		GoType: "*config.Kyverno",
-		Doc:    "Kyverno is the Kyverno policy engine and its default policy ruleset.",
+		Doc:    "kyverno is the Kyverno policy engine and its default policy ruleset.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2459,7 +2469,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.kyverno.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
@@ -2469,10 +2479,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.kyverno.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.kyverno.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "kyverno",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2484,7 +2495,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2499,7 +2510,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2514,7 +2525,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2529,7 +2540,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2545,7 +2556,7 @@ var Fields = []table.Field{
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "DefaultRuleset deploys the base repo's default ClusterPolicies.",
+		Doc:     "default_ruleset deploys the base repo's default ClusterPolicies.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2560,7 +2571,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.admission_replicas",
 		Kind:   table.KindInt,
 		GoType: "*int",
-		Doc:    "AdmissionReplicas is the number of admission controller pods; unset means the chart's default.",
+		Doc:    "admission_replicas is the number of admission controller pods; unset means the chart's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2575,7 +2586,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.kyverno.excluded_namespaces",
 		Kind:   table.KindList,
 		GoType: "[]string",
-		Doc:    "ExcludedNamespaces are namespaces the policies do not apply to, in addition to the chart's.",
+		Doc:    "excluded_namespaces are namespaces the policies do not apply to, in addition to the chart's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2587,7 +2598,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki",
 		Kind:   table.KindObject,
 		GoType: "*config.Loki",
-		Doc:    "Loki is the Loki log store.",
+		Doc:    "loki is the Loki log store.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2599,7 +2610,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.loki.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
@@ -2609,10 +2620,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.loki.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.loki.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "observability",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2624,7 +2636,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2639,7 +2651,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2654,7 +2666,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2669,7 +2681,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2686,7 +2698,7 @@ var Fields = []table.Field{
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
-		Doc:     "Storage is where log chunks are kept: filesystem, s3 or swift.",
+		Doc:     "storage is where log chunks are kept: filesystem, s3 or swift.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2698,7 +2710,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the bucket (or Swift container) of log chunks, required unless storage is filesystem.",
+		Doc:    "bucket is the bucket (or Swift container) of log chunks, required unless storage is filesystem.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2710,7 +2722,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the object store region of the bucket.",
+		Doc:    "region is the object store region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2722,7 +2734,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2735,7 +2747,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "30d",
-		Doc:     "Retention is how long logs are kept, a Prometheus duration such as 30d or 744h.",
+		Doc:     "retention is how long logs are kept, a Prometheus duration such as 30d or 744h.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2748,7 +2760,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "1",
-		Doc:     "Replicas is the number of Loki pods.",
+		Doc:     "replicas is the number of Loki pods.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2760,7 +2772,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.loki.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of Loki's volumes; empty means the cluster default.",
+		Doc:    "storage_class of Loki's volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2773,7 +2785,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "StorageSize of each Loki volume, as a Kubernetes quantity.",
+		Doc:     "storage_size of each Loki volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2785,7 +2797,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn",
 		Kind:   table.KindObject,
 		GoType: "*config.Longhorn",
-		Doc:    "Longhorn is Longhorn distributed block storage.",
+		Doc:    "longhorn is Longhorn distributed block storage.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2797,7 +2809,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.longhorn.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
@@ -2807,10 +2819,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.longhorn.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.longhorn.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "longhorn-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2822,7 +2835,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2837,7 +2850,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2852,7 +2865,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2867,7 +2880,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2883,7 +2896,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "3",
-		Doc:     "DefaultReplicaCount is how many replicas each Longhorn volume has, 1 to 20.",
+		Doc:     "default_replica_count is how many replicas each Longhorn volume has, 1 to 20.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2896,7 +2909,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "/var/lib/longhorn",
-		Doc:     "DataPath is the host directory on each node where Longhorn stores volume data.",
+		Doc:     "data_path is the host directory on each node where Longhorn stores volume data.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2908,7 +2921,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.longhorn.default_storage_class",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "DefaultStorageClass makes the longhorn StorageClass the cluster default.",
+		Doc:    "default_storage_class makes the longhorn StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2920,7 +2933,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb",
 		Kind:   table.KindObject,
 		GoType: "*config.MetalLB",
-		Doc:    "MetalLB is the MetalLB load-balancer for bare-metal and VMware clusters.",
+		Doc:    "metallb is the MetalLB load-balancer for bare-metal and VMware clusters.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -2932,7 +2945,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.metallb.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
@@ -2942,10 +2955,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.metallb.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.metallb.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "metallb-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -2957,7 +2971,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -2972,7 +2986,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -2987,7 +3001,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3002,7 +3016,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3017,7 +3031,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.metallb.ip_pools",
 		Kind:   table.KindList,
 		GoType: "[]config.MetalLBIPPool",
-		Doc:    "IPPools are the address pools LoadBalancer Services get their addresses from.",
+		Doc:    "ip_pools are the address pools LoadBalancer Services get their addresses from.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3029,28 +3043,28 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.metallb.ip_pools[].name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Name of the IPAddressPool, a DNS-1123 label.",
+		Doc:      "name of the IPAddressPool, a DNS-1123 label.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.metallb.ip_pools[].addresses",
 		Kind:     table.KindList,
 		GoType:   "[]string",
-		Doc:      "Addresses are CIDRs such as 10.0.0.0/28 or ranges such as 10.0.0.10-10.0.0.20.",
+		Doc:      "addresses are CIDRs such as 10.0.0.0/28 or ranges such as 10.0.0.10-10.0.0.20.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.metallb.ip_pools[].auto_assign",
 		Kind:   table.KindBool,
 		GoType: "*bool",
-		Doc:    "AutoAssign lets Services without an explicit pool get addresses from this one; unset means MetalLB's default (true).",
+		Doc:    "auto_assign lets Services without an explicit pool get addresses from this one; unset means MetalLB's default (true).",
 	},
 	{
 		Path:    "opencenter.services.metallb.l2_advertisement",
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "L2Advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).",
+		Doc:     "l2_advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3065,7 +3079,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir",
 		Kind:   table.KindObject,
 		GoType: "*config.Mimir",
-		Doc:    "Mimir is the Mimir long-term metrics store.",
+		Doc:    "mimir is the Mimir long-term metrics store.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3077,7 +3091,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.mimir.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
@@ -3087,10 +3101,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.mimir.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.mimir.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "observability",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3102,7 +3117,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3117,7 +3132,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3132,7 +3147,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3147,7 +3162,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3164,7 +3179,7 @@ var Fields = []table.Field{
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
-		Doc:     "Storage is where metric blocks are kept: filesystem, s3 or swift.",
+		Doc:     "storage is where metric blocks are kept: filesystem, s3 or swift.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3176,7 +3191,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the bucket (or Swift container) of metric blocks, required unless storage is filesystem.",
+		Doc:    "bucket is the bucket (or Swift container) of metric blocks, required unless storage is filesystem.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3188,7 +3203,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the object store region of the bucket.",
+		Doc:    "region is the object store region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3200,7 +3215,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3213,7 +3228,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "30d",
-		Doc:     "Retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.",
+		Doc:     "retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3226,7 +3241,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "1",
-		Doc:     "Replicas is the number of ingester pods.",
+		Doc:     "replicas is the number of ingester pods.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3238,7 +3253,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.mimir.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of Mimir's volumes; empty means the cluster default.",
+		Doc:    "storage_class of Mimir's volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3251,7 +3266,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "StorageSize of each Mimir volume, as a Kubernetes quantity.",
+		Doc:     "storage_size of each Mimir volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3263,7 +3278,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.olm",
 		Kind:   table.KindObject,
 		GoType: "*config.OLM",
-		Doc:    "OLM is the Operator Lifecycle Manager.",
+		Doc:    "olm is the Operator Lifecycle Manager.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3275,7 +3290,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.olm.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
@@ -3289,7 +3304,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "olm",
-		Doc:     "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3301,7 +3316,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.olm.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3316,7 +3331,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.olm.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3331,7 +3346,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.olm.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3346,7 +3361,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.olm.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3361,7 +3376,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm",
 		Kind:   table.KindObject,
 		GoType: "*config.OpenStackCCM",
-		Doc:    "OpenStackCCM is the OpenStack cloud controller manager (nodes and Octavia load balancers).",
+		Doc:    "openstack-ccm is the OpenStack cloud controller manager (nodes and Octavia load balancers).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3373,7 +3388,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.openstack-ccm.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
@@ -3383,10 +3398,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-ccm.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.openstack-ccm.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "openstack-ccm",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3398,7 +3414,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3413,7 +3429,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3428,7 +3444,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3443,7 +3459,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3458,7 +3474,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.auth_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3470,7 +3486,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the OpenStack region of the cluster.",
+		Doc:    "region is the OpenStack region of the cluster.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3482,7 +3498,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.floating_network_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "FloatingNetworkID is the external network Octavia load balancers get floating IPs from.",
+		Doc:    "floating_network_id is the external network Octavia load balancers get floating IPs from.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3494,7 +3510,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-ccm.subnet_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SubnetID is the subnet the load balancers' VIPs are created on, the nodes' subnet.",
+		Doc:    "subnet_id is the subnet the load balancers' VIPs are created on, the nodes' subnet.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3508,7 +3524,7 @@ var Fields = []table.Field{
 		GoType:  "config.OctaviaProvider",
 		Default: "amphora",
 		Enum:    []string{"amphora", "ovn"},
-		Doc:     "LBProvider is the Octavia provider of load balancers: amphora or ovn.",
+		Doc:     "lb_provider is the Octavia provider of load balancers: amphora or ovn.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3520,7 +3536,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi",
 		Kind:   table.KindObject,
 		GoType: "*config.OpenStackCSI",
-		Doc:    "OpenStackCSI is the OpenStack Cinder CSI driver.",
+		Doc:    "openstack-csi is the OpenStack Cinder CSI driver.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3532,7 +3548,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.openstack-csi.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
@@ -3542,10 +3558,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-csi.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.openstack-csi.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "openstack-csi",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3557,7 +3574,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3572,7 +3589,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3587,7 +3604,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3602,7 +3619,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3617,7 +3634,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.auth_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3629,7 +3646,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the OpenStack region of the cluster.",
+		Doc:    "region is the OpenStack region of the cluster.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3642,7 +3659,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "cinder-csi",
-		Doc:     "StorageClassName is the name of the Cinder StorageClass created.",
+		Doc:     "storage_class_name is the name of the Cinder StorageClass created.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3654,7 +3671,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.default_storage_class",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "DefaultStorageClass makes that StorageClass the cluster default.",
+		Doc:    "default_storage_class makes that StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3666,7 +3683,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.volume_type",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "VolumeType is the Cinder volume type of new volumes; empty means the cloud's default.",
+		Doc:    "volume_type is the Cinder volume type of new volumes; empty means the cloud's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3678,7 +3695,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.openstack-csi.availability_zone",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AvailabilityZone is the Cinder availability zone of new volumes; empty means the cloud's default.",
+		Doc:    "availability_zone is the Cinder availability zone of new volumes; empty means the cloud's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3690,7 +3707,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack",
 		Kind:   table.KindObject,
 		GoType: "*config.OpenTelemetryKubeStack",
-		Doc:    "OpenTelemetryKubeStack is the OpenTelemetry operator and collectors for the cluster.",
+		Doc:    "opentelemetry-kube-stack is the OpenTelemetry operator and collectors for the cluster.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3702,7 +3719,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.opentelemetry-kube-stack.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
@@ -3712,10 +3729,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.opentelemetry-kube-stack.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.opentelemetry-kube-stack.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "observability",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3727,7 +3745,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3742,7 +3760,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3757,7 +3775,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3772,7 +3790,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3787,7 +3805,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "OTLPEndpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.",
+		Doc:    "otlp_endpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3799,7 +3817,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_insecure",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "OTLPInsecure sends OTLP without TLS.",
+		Doc:    "otlp_insecure sends OTLP without TLS.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3812,7 +3830,7 @@ var Fields = []table.Field{
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "CollectLogs runs the node collector that tails container logs.",
+		Doc:     "collect_logs runs the node collector that tails container logs.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3828,7 +3846,7 @@ var Fields = []table.Field{
 		Kind:    table.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "CollectHostMetrics scrapes node CPU, memory, disk and network metrics.",
+		Doc:     "collect_host_metrics scrapes node CPU, memory, disk and network metrics.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3844,7 +3862,7 @@ var Fields = []table.Field{
 		Kind:    table.KindNumber,
 		GoType:  "*float64",
 		Default: "1.0",
-		Doc:     "TraceSamplingRatio is the fraction of traces kept, from 0.0 to 1.0.",
+		Doc:     "trace_sampling_ratio is the fraction of traces kept, from 0.0 to 1.0.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3859,7 +3877,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator",
 		Kind:   table.KindObject,
 		GoType: "*config.PostgresOperator",
-		Doc:    "PostgresOperator is the Zalando Postgres operator.",
+		Doc:    "postgres-operator is the Zalando Postgres operator.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3871,7 +3889,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.postgres-operator.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
@@ -3885,7 +3903,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "postgres-operator",
-		Doc:     "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3897,7 +3915,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3912,7 +3930,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3927,7 +3945,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3942,7 +3960,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3957,7 +3975,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass is the default StorageClass of the database volumes the operator creates; empty means the cluster default.",
+		Doc:    "storage_class is the default StorageClass of the database volumes the operator creates; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3970,7 +3988,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "StorageSize is the default size of a database volume, as a Kubernetes quantity.",
+		Doc:     "storage_size is the default size of a database volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3982,7 +4000,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.postgres-operator.watched_namespaces",
 		Kind:   table.KindList,
 		GoType: "[]string",
-		Doc:    "WatchedNamespaces limits the operator to these namespaces; empty means all namespaces.",
+		Doc:    "watched_namespaces limits the operator to these namespaces; empty means all namespaces.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3994,7 +4012,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager",
 		Kind:   table.KindObject,
 		GoType: "*config.RBACManager",
-		Doc:    "RBACManager is the FairwindsOps RBAC manager and the cluster's role bindings.",
+		Doc:    "rbac-manager is the FairwindsOps RBAC manager and the cluster's role bindings.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4006,7 +4024,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.rbac-manager.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
@@ -4016,10 +4034,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.rbac-manager.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.rbac-manager.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "rbac-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4031,7 +4050,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4046,7 +4065,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4061,7 +4080,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4076,7 +4095,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4091,7 +4110,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.rbac-manager.role_bindings",
 		Kind:   table.KindList,
 		GoType: "[]config.RBACRoleBinding",
-		Doc:    "RoleBindings bind identity-provider groups to ClusterRoles.",
+		Doc:    "role_bindings bind identity-provider groups to ClusterRoles.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4103,34 +4122,34 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].name",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Name of the RBACDefinition entry, a DNS-1123 label.",
+		Doc:      "name of the RBACDefinition entry, a DNS-1123 label.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].group",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "Group is the OIDC group the binding applies to.",
+		Doc:      "group is the OIDC group the binding applies to.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].cluster_role",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "ClusterRole is the ClusterRole granted, such as cluster-admin, edit or view.",
+		Doc:      "cluster_role is the ClusterRole granted, such as cluster-admin, edit or view.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.role_bindings[].namespaces",
 		Kind:   table.KindList,
 		GoType: "[]string",
-		Doc:    "Namespaces limits the grant to these namespaces with RoleBindings; empty means cluster-wide.",
+		Doc:    "namespaces limits the grant to these namespaces with RoleBindings; empty means cluster-wide.",
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets",
 		Kind:   table.KindObject,
 		GoType: "*config.SealedSecrets",
-		Doc:    "SealedSecrets is the Bitnami Sealed Secrets controller.",
+		Doc:    "sealed-secrets is the Bitnami Sealed Secrets controller.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4142,7 +4161,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.sealed-secrets.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
@@ -4152,10 +4171,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.sealed-secrets.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.sealed-secrets.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "sealed-secrets",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4167,7 +4187,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.sealed-secrets.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4182,7 +4202,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.sealed-secrets.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4197,7 +4217,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.sealed-secrets.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4212,7 +4232,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.sealed-secrets.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4228,7 +4248,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "720h",
-		Doc:     "KeyRenewPeriod is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.",
+		Doc:     "key_renew_period is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4240,7 +4260,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo",
 		Kind:   table.KindObject,
 		GoType: "*config.Tempo",
-		Doc:    "Tempo is the Tempo trace store.",
+		Doc:    "tempo is the Tempo trace store.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4252,7 +4272,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.tempo.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
@@ -4262,10 +4282,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.tempo.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.tempo.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "observability",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4277,7 +4298,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4292,7 +4313,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4307,7 +4328,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4322,7 +4343,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4339,7 +4360,7 @@ var Fields = []table.Field{
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
-		Doc:     "Storage is where trace blocks are kept: filesystem, s3 or swift.",
+		Doc:     "storage is where trace blocks are kept: filesystem, s3 or swift.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4351,7 +4372,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the bucket (or Swift container) of trace blocks, required unless storage is filesystem.",
+		Doc:    "bucket is the bucket (or Swift container) of trace blocks, required unless storage is filesystem.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4363,7 +4384,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the object store region of the bucket.",
+		Doc:    "region is the object store region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4375,7 +4396,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4388,7 +4409,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "336h",
-		Doc:     "Retention is how long traces are kept, a Go duration such as 336h.",
+		Doc:     "retention is how long traces are kept, a Go duration such as 336h.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4401,7 +4422,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "1",
-		Doc:     "Replicas is the number of Tempo pods.",
+		Doc:     "replicas is the number of Tempo pods.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4413,7 +4434,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.storage_class",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "StorageClass of Tempo's volumes; empty means the cluster default.",
+		Doc:    "storage_class of Tempo's volumes; empty means the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4426,7 +4447,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "StorageSize of each Tempo volume, as a Kubernetes quantity.",
+		Doc:     "storage_size of each Tempo volume, as a Kubernetes quantity.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4438,7 +4459,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero",
 		Kind:   table.KindObject,
 		GoType: "*config.Velero",
-		Doc:    "Velero is Velero backup and restore of cluster resources and volumes.",
+		Doc:    "velero is Velero backup and restore of cluster resources and volumes.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4450,7 +4471,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.velero.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
@@ -4460,10 +4481,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.velero.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.velero.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "velero",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4475,7 +4497,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4490,7 +4512,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4505,7 +4527,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4520,7 +4542,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4537,7 +4559,7 @@ var Fields = []table.Field{
 		GoType:  "config.VeleroProvider",
 		Default: "aws",
 		Enum:    []string{"aws", "azure", "gcp"},
-		Doc:     "Provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.",
+		Doc:     "provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4549,7 +4571,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.bucket",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Bucket is the bucket backups are written to.",
+		Doc:    "bucket is the bucket backups are written to.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4561,7 +4583,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Region is the region of the bucket.",
+		Doc:    "region is the region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4573,7 +4595,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.s3_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "S3URL is the URL of an S3-compatible store; empty means AWS S3.",
+		Doc:    "s3_url is the URL of an S3-compatible store; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4586,7 +4608,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "0 3 * * *",
-		Doc:     "Schedule is the cron expression of the daily backup Schedule, in UTC.",
+		Doc:     "schedule is the cron expression of the daily backup Schedule, in UTC.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4599,7 +4621,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "720h",
-		Doc:     "TTL is how long each backup is kept, a Go duration such as 720h.",
+		Doc:     "ttl is how long each backup is kept, a Go duration such as 720h.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4611,7 +4633,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.velero.snapshot_volumes",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "SnapshotVolumes takes CSI snapshots of persistent volumes in each backup.",
+		Doc:    "snapshot_volumes takes CSI snapshots of persistent volumes in each backup.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4623,7 +4645,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi",
 		Kind:   table.KindObject,
 		GoType: "*config.VSphereCSI",
-		Doc:    "VSphereCSI is the vSphere CSI driver.",
+		Doc:    "vsphere-csi is the vSphere CSI driver.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4635,7 +4657,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.vsphere-csi.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
@@ -4645,10 +4667,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.vsphere-csi.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.vsphere-csi.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "vmware-system-csi",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4660,7 +4683,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4675,7 +4698,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4690,7 +4713,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4705,7 +4728,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4720,7 +4743,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.vcenter_host",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "VCenterHost is the vCenter server's DNS name or IP address.",
+		Doc:    "vcenter_host is the vCenter server's DNS name or IP address.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4733,7 +4756,7 @@ var Fields = []table.Field{
 		Kind:    table.KindInt,
 		GoType:  "int",
 		Default: "443",
-		Doc:     "Port is the vCenter HTTPS port.",
+		Doc:     "port is the vCenter HTTPS port.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4745,7 +4768,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.datacenter",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Datacenter is the vSphere datacenter the cluster's VMs run in.",
+		Doc:    "datacenter is the vSphere datacenter the cluster's VMs run in.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4757,7 +4780,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.datastore_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DatastoreURL is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.",
+		Doc:    "datastore_url is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4769,7 +4792,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.insecure_flag",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "InsecureFlag skips verification of vCenter's TLS certificate.",
+		Doc:    "insecure_flag skips verification of vCenter's TLS certificate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4781,7 +4804,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.cluster_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ClusterID uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.",
+		Doc:    "cluster_id uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4794,7 +4817,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "vsphere-csi",
-		Doc:     "StorageClassName is the name of the vSphere StorageClass created.",
+		Doc:     "storage_class_name is the name of the vSphere StorageClass created.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4806,7 +4829,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.vsphere-csi.default_storage_class",
 		Kind:   table.KindBool,
 		GoType: "bool",
-		Doc:    "DefaultStorageClass makes that StorageClass the cluster default.",
+		Doc:    "default_storage_class makes that StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4818,7 +4841,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops",
 		Kind:   table.KindObject,
 		GoType: "*config.WeaveGitOps",
-		Doc:    "WeaveGitOps is the Weave GitOps dashboard for Flux, rendered from the cluster repo.",
+		Doc:    "weave-gitops is the Weave GitOps dashboard for Flux, rendered from the cluster repo.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4830,7 +4853,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.services.weave-gitops.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
@@ -4840,10 +4863,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.weave-gitops.namespace",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Path:    "opencenter.services.weave-gitops.namespace",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "flux-system",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4855,7 +4879,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4870,7 +4894,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4885,7 +4909,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4900,7 +4924,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4915,7 +4939,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.weave-gitops.hostname",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Hostname is the dashboard's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "hostname is the dashboard's external DNS name; empty keeps it cluster-internal.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4928,7 +4952,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "admin",
-		Doc:     "AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.",
+		Doc:     "admin_user is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4940,7 +4964,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services",
 		Kind:   table.KindObject,
 		GoType: "config.ManagedServices",
-		Doc:    "ManagedServices turns provider-managed services on and configures them.",
+		Doc:    "managed_services turns provider-managed services on and configures them.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.ManagedServices, true
 		},
@@ -4949,7 +4973,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy",
 		Kind:   table.KindObject,
 		GoType: "*config.AlertProxy",
-		Doc:    "AlertProxy forwards Alertmanager alerts to the provider's monitoring service.",
+		Doc:    "alert-proxy forwards Alertmanager alerts to the provider's monitoring service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -4961,7 +4985,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.managed_services.alert-proxy.enabled",
 		Kind:     table.KindBool,
 		GoType:   "bool",
-		Doc:      "Enabled deploys the service to this cluster.",
+		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
@@ -4975,7 +4999,7 @@ var Fields = []table.Field{
 		Kind:    table.KindString,
 		GoType:  "string",
 		Default: "rackspace",
-		Doc:     "Namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -4987,7 +5011,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.source",
 		Kind:   table.KindObject,
 		GoType: "*config.SourceOverride",
-		Doc:    "Source overrides gitops.base_repo for this service.",
+		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5002,7 +5026,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.source.repo",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Repo is the repository URL; empty means gitops.base_repo.url.",
+		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5017,7 +5041,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.source.branch",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Branch to follow, used when release is empty.",
+		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5032,7 +5056,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.source.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5047,7 +5071,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.receiver_url",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ReceiverURL is the provider's alert intake endpoint, an https URL.",
+		Doc:    "receiver_url is the provider's alert intake endpoint, an https URL.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5059,7 +5083,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.account_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccountID is the customer account the alerts are filed under.",
+		Doc:    "account_id is the customer account the alerts are filed under.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5071,7 +5095,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.environment",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Environment tags every forwarded alert, such as prod or dev; empty means meta.env.",
+		Doc:    "environment tags every forwarded alert, such as prod or dev; empty means meta.env.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5083,7 +5107,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.managed_services.alert-proxy.extra_labels",
 		Kind:   table.KindMap,
 		GoType: "map[string]string",
-		Doc:    "ExtraLabels are labels added to every forwarded alert.",
+		Doc:    "extra_labels are labels added to every forwarded alert.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5095,7 +5119,7 @@ var Fields = []table.Field{
 		Path:   "secrets",
 		Kind:   table.KindObject,
 		GoType: "config.Secrets",
-		Doc:    "Secrets holds secret material. It is never rendered in plaintext unless asked for.",
+		Doc:    "secrets holds secret material. It is never rendered in plaintext unless asked for.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets, true
@@ -5105,7 +5129,7 @@ var Fields = []table.Field{
 		Path:   "secrets.overlay_units",
 		Kind:   table.KindObject,
 		GoType: "config.OverlayUnitSecrets",
-		Doc:    "OverlayUnits holds the secrets of the overlay units that are not services.",
+		Doc:    "overlay_units holds the secrets of the overlay units that are not services.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits, true
@@ -5115,7 +5139,7 @@ var Fields = []table.Field{
 		Path:   "secrets.overlay_units.customer_managed",
 		Kind:   table.KindObject,
 		GoType: "config.CustomerManagedSecrets",
-		Doc:    "CustomerManaged holds the SSH credentials of the customer repository.",
+		Doc:    "customer_managed holds the SSH credentials of the customer repository.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged, true
@@ -5125,7 +5149,7 @@ var Fields = []table.Field{
 		Path:   "secrets.overlay_units.customer_managed.identity",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
+		Doc:    "identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.Identity, true
@@ -5135,7 +5159,7 @@ var Fields = []table.Field{
 		Path:   "secrets.overlay_units.customer_managed.identity_pub",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "IdentityPub is the SSH public key of the deploy key, one authorized_keys line.",
+		Doc:    "identity_pub is the SSH public key of the deploy key, one authorized_keys line.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.IdentityPub, true
@@ -5145,7 +5169,7 @@ var Fields = []table.Field{
 		Path:   "secrets.overlay_units.customer_managed.known_hosts",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "KnownHosts is the known_hosts line(s) of the customer repository's Git server.",
+		Doc:    "known_hosts is the known_hosts line(s) of the customer repository's Git server.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.KnownHosts, true
@@ -5155,7 +5179,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services",
 		Kind:   table.KindObject,
 		GoType: "config.ServiceSecrets",
-		Doc:    "Services holds the credentials of platform services, keyed like opencenter.services.",
+		Doc:    "services holds the credentials of platform services, keyed like opencenter.services.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.Services, true
@@ -5165,7 +5189,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager",
 		Kind:   table.KindObject,
 		GoType: "*config.CertManagerSecrets",
-		Doc:    "CertManager holds the DNS provider credentials of cert-manager.",
+		Doc:    "cert-manager holds the DNS provider credentials of cert-manager.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5178,7 +5202,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager.cloudflare_api_token",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "CloudflareAPIToken is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
+		Doc:    "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5191,7 +5215,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager.route53_access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Route53AccessKeyID is the AWS access key ID of an IAM user allowed to change the hosted zone.",
+		Doc:    "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5204,7 +5228,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager.route53_secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Route53SecretAccessKey is the AWS secret access key of that IAM user.",
+		Doc:    "route53_secret_access_key is the AWS secret access key of that IAM user.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5217,7 +5241,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager.designate_application_credential_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DesignateApplicationCredentialID is the OpenStack application credential ID used with Designate.",
+		Doc:    "designate_application_credential_id is the OpenStack application credential ID used with Designate.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5230,7 +5254,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.cert-manager.designate_application_credential_secret",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DesignateApplicationCredentialSecret is the secret of that application credential.",
+		Doc:    "designate_application_credential_secret is the secret of that application credential.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
@@ -5243,7 +5267,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.etcd-backup",
 		Kind:   table.KindObject,
 		GoType: "*config.EtcdBackupSecrets",
-		Doc:    "EtcdBackup holds the object store credentials of etcd-backup.",
+		Doc:    "etcd-backup holds the object store credentials of etcd-backup.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.EtcdBackup == nil {
@@ -5256,7 +5280,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.etcd-backup.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID with write access to the bucket.",
+		Doc:    "access_key_id is the S3 access key ID with write access to the bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.EtcdBackup == nil {
@@ -5269,7 +5293,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.etcd-backup.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key.",
+		Doc:    "secret_access_key is the S3 secret access key.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.EtcdBackup == nil {
@@ -5282,7 +5306,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.harbor",
 		Kind:   table.KindObject,
 		GoType: "*config.HarborSecrets",
-		Doc:    "Harbor holds Harbor's admin password and object store credentials.",
+		Doc:    "harbor holds Harbor's admin password and object store credentials.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
@@ -5295,7 +5319,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.harbor.admin_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AdminPassword is the initial password of Harbor's admin user.",
+		Doc:    "admin_password is the initial password of Harbor's admin user.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
@@ -5308,7 +5332,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.harbor.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID (or Swift application credential ID) of the registry bucket.",
+		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the registry bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
@@ -5321,7 +5345,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.harbor.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key (or Swift application credential secret).",
+		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
@@ -5334,7 +5358,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.headlamp",
 		Kind:   table.KindObject,
 		GoType: "*config.HeadlampSecrets",
-		Doc:    "Headlamp holds Headlamp's OIDC client secret.",
+		Doc:    "headlamp holds Headlamp's OIDC client secret.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Headlamp == nil {
@@ -5347,7 +5371,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.headlamp.oidc_client_secret",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "OIDCClientSecret is the secret of Headlamp's OIDC client.",
+		Doc:    "oidc_client_secret is the secret of Headlamp's OIDC client.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Headlamp == nil {
@@ -5360,7 +5384,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.keycloak",
 		Kind:   table.KindObject,
 		GoType: "*config.KeycloakSecrets",
-		Doc:    "Keycloak holds Keycloak's admin and database passwords.",
+		Doc:    "keycloak holds Keycloak's admin and database passwords.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Keycloak == nil {
@@ -5373,7 +5397,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.keycloak.admin_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AdminPassword is the initial password of Keycloak's bootstrap admin user.",
+		Doc:    "admin_password is the initial password of Keycloak's bootstrap admin user.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Keycloak == nil {
@@ -5386,7 +5410,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.keycloak.db_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "DBPassword is the password of Keycloak's PostgreSQL user.",
+		Doc:    "db_password is the password of Keycloak's PostgreSQL user.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Keycloak == nil {
@@ -5399,7 +5423,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.kube-prometheus-stack",
 		Kind:   table.KindObject,
 		GoType: "*config.KubePrometheusStackSecrets",
-		Doc:    "KubePrometheusStack holds Grafana's admin password.",
+		Doc:    "kube-prometheus-stack holds Grafana's admin password.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.KubePrometheusStack == nil {
@@ -5412,7 +5436,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.kube-prometheus-stack.grafana_admin_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "GrafanaAdminPassword is the password of Grafana's admin user.",
+		Doc:    "grafana_admin_password is the password of Grafana's admin user.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.KubePrometheusStack == nil {
@@ -5425,7 +5449,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.loki",
 		Kind:   table.KindObject,
 		GoType: "*config.LokiSecrets",
-		Doc:    "Loki holds Loki's object store credentials.",
+		Doc:    "loki holds Loki's object store credentials.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Loki == nil {
@@ -5438,7 +5462,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.loki.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.",
+		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Loki == nil {
@@ -5451,7 +5475,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.loki.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key (or Swift application credential secret).",
+		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Loki == nil {
@@ -5464,7 +5488,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.mimir",
 		Kind:   table.KindObject,
 		GoType: "*config.MimirSecrets",
-		Doc:    "Mimir holds Mimir's object store credentials.",
+		Doc:    "mimir holds Mimir's object store credentials.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Mimir == nil {
@@ -5477,7 +5501,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.mimir.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.",
+		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Mimir == nil {
@@ -5490,7 +5514,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.mimir.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key (or Swift application credential secret).",
+		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Mimir == nil {
@@ -5503,7 +5527,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-ccm",
 		Kind:   table.KindObject,
 		GoType: "*config.OpenStackCCMSecrets",
-		Doc:    "OpenStackCCM holds the OpenStack application credential of the cloud controller manager.",
+		Doc:    "openstack-ccm holds the OpenStack application credential of the cloud controller manager.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCCM == nil {
@@ -5516,7 +5540,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-ccm.application_credential_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.",
+		Doc:    "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCCM == nil {
@@ -5529,7 +5553,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-ccm.application_credential_secret",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ApplicationCredentialSecret is the secret of that application credential.",
+		Doc:    "application_credential_secret is the secret of that application credential.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCCM == nil {
@@ -5542,7 +5566,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-csi",
 		Kind:   table.KindObject,
 		GoType: "*config.OpenStackCSISecrets",
-		Doc:    "OpenStackCSI holds the OpenStack application credential of the Cinder CSI driver.",
+		Doc:    "openstack-csi holds the OpenStack application credential of the Cinder CSI driver.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCSI == nil {
@@ -5555,7 +5579,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-csi.application_credential_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.",
+		Doc:    "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCSI == nil {
@@ -5568,7 +5592,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.openstack-csi.application_credential_secret",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "ApplicationCredentialSecret is the secret of that application credential.",
+		Doc:    "application_credential_secret is the secret of that application credential.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCSI == nil {
@@ -5581,7 +5605,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.tempo",
 		Kind:   table.KindObject,
 		GoType: "*config.TempoSecrets",
-		Doc:    "Tempo holds Tempo's object store credentials.",
+		Doc:    "tempo holds Tempo's object store credentials.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Tempo == nil {
@@ -5594,7 +5618,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.tempo.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.",
+		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Tempo == nil {
@@ -5607,7 +5631,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.tempo.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key (or Swift application credential secret).",
+		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Tempo == nil {
@@ -5620,7 +5644,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.velero",
 		Kind:   table.KindObject,
 		GoType: "*config.VeleroSecrets",
-		Doc:    "Velero holds Velero's object store credentials.",
+		Doc:    "velero holds Velero's object store credentials.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Velero == nil {
@@ -5633,7 +5657,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.velero.access_key_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AccessKeyID is the S3 access key ID with write access to the backup bucket.",
+		Doc:    "access_key_id is the S3 access key ID with write access to the backup bucket.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Velero == nil {
@@ -5646,7 +5670,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.velero.secret_access_key",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "SecretAccessKey is the S3 secret access key.",
+		Doc:    "secret_access_key is the S3 secret access key.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Velero == nil {
@@ -5659,7 +5683,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.vsphere-csi",
 		Kind:   table.KindObject,
 		GoType: "*config.VSphereCSISecrets",
-		Doc:    "VSphereCSI holds the vCenter credentials of the vSphere CSI driver.",
+		Doc:    "vsphere-csi holds the vCenter credentials of the vSphere CSI driver.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.VSphereCSI == nil {
@@ -5672,7 +5696,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.vsphere-csi.username",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Username is the vCenter user, such as svc-k8s-csi@vsphere.local.",
+		Doc:    "username is the vCenter user, such as svc-k8s-csi@vsphere.local.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.VSphereCSI == nil {
@@ -5685,7 +5709,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.vsphere-csi.password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "Password is that user's password.",
+		Doc:    "password is that user's password.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.VSphereCSI == nil {
@@ -5698,7 +5722,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.weave-gitops",
 		Kind:   table.KindObject,
 		GoType: "*config.WeaveGitOpsSecrets",
-		Doc:    "WeaveGitOps holds the Weave GitOps admin password hash.",
+		Doc:    "weave-gitops holds the Weave GitOps admin password hash.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.WeaveGitOps == nil {
@@ -5711,7 +5735,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.weave-gitops.admin_password_hash",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "AdminPasswordHash is the bcrypt hash of the admin user's password.",
+		Doc:    "admin_password_hash is the bcrypt hash of the admin user's password.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.WeaveGitOps == nil {
@@ -5724,7 +5748,7 @@ var Fields = []table.Field{
 		Path:   "secrets.managed_services",
 		Kind:   table.KindObject,
 		GoType: "config.ManagedServiceSecrets",
-		Doc:    "ManagedServices holds the credentials of managed services, keyed like opencenter.managed_services.",
+		Doc:    "managed_services holds the credentials of managed services, keyed like opencenter.managed_services.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.ManagedServices, true
@@ -5734,7 +5758,7 @@ var Fields = []table.Field{
 		Path:   "secrets.managed_services.alert-proxy",
 		Kind:   table.KindObject,
 		GoType: "*config.AlertProxySecrets",
-		Doc:    "AlertProxy holds the tokens of alert-proxy.",
+		Doc:    "alert-proxy holds the tokens of alert-proxy.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.ManagedServices.AlertProxy == nil {
@@ -5747,7 +5771,7 @@ var Fields = []table.Field{
 		Path:   "secrets.managed_services.alert-proxy.api_token",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "APIToken authenticates alert-proxy to the provider's alert intake.",
+		Doc:    "api_token authenticates alert-proxy to the provider's alert intake.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.ManagedServices.AlertProxy == nil {
@@ -5760,7 +5784,7 @@ var Fields = []table.Field{
 		Path:   "secrets.managed_services.alert-proxy.webhook_token",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "WebhookToken authenticates Alertmanager's webhook calls to alert-proxy.",
+		Doc:    "webhook_token authenticates Alertmanager's webhook calls to alert-proxy.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.ManagedServices.AlertProxy == nil {

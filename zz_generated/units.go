@@ -72,9 +72,8 @@ var Units = []table.Unit{
 				},
 			},
 			{
-				Path:       "kustomization.yaml",
-				Template:   "_standard/kustomization.yaml.tpl",
-				IsTemplate: true,
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "alert-proxy",
@@ -96,10 +95,69 @@ var Units = []table.Unit{
 		},
 	},
 	{
+		Name:        "calico",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/calico.yaml",
+		Description: "The Calico CNI through the tigera-operator chart, its Installation built from the typed config (no base directory).",
+		Service:     "calico",
+		Namespace:   "tigera-operator",
+		Gate: table.Cond{
+			Text: "opencenter.services.calico.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Calico == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Calico.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:   "calico",
+				Source: "flux-system",
+				Path:   "{overlay}/services/calico",
+			},
+		},
+		Root: "services/calico",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "calico/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "namespace.yaml",
+				Template:   "calico/namespace.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helmrepository.yaml",
+				Template:   "calico/helmrepository.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helmrelease.yaml",
+				Template:   "calico/helmrelease.yaml.tpl",
+				IsTemplate: true,
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Calico; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Calico; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
 		Name:        "cert-manager",
 		Layer:       table.LayerServices,
 		Descriptor:  "descriptors/cert-manager.yaml",
-		Description: "cert-manager and the cluster's ClusterIssuers.",
+		Description: "cert-manager and the cluster's ACME ClusterIssuer (DNS-01 through the chosen provider, or HTTP-01 through the gateway).",
 		Service:     "cert-manager",
 		Namespace:   "cert-manager",
 		Gate: table.Cond{
@@ -134,6 +192,14 @@ var Units = []table.Unit{
 				DependsOn:       []string{"cert-manager-base"},
 				Decryption:      true,
 			},
+			{
+				Name:            "cert-manager-issuers",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/cert-manager/issuers",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"cert-manager-base"},
+				Decryption:      true,
+			},
 		},
 		Root: "services/cert-manager",
 		Files: []table.File{
@@ -143,9 +209,77 @@ var Units = []table.Unit{
 				IsTemplate: true,
 			},
 			{
-				Path:       "kustomization.yaml",
-				Template:   "_standard/kustomization.yaml.tpl",
+				Path:       "issuers/kustomization.yaml",
+				Template:   "cert-manager/issuers/kustomization.yaml.tpl",
 				IsTemplate: true,
+			},
+			{
+				Path:       "issuers/cluster-issuer.yaml",
+				Template:   "cert-manager/issuers/cluster-issuer.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "issuers/cloudflare-api-token-secret.yaml",
+				Template:   "cert-manager/issuers/cloudflare-api-token-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.cert-manager.cloudflare_api_token is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.CertManager == nil {
+							return false
+						}
+						return c.Secrets.Services.CertManager.CloudflareAPIToken != ""
+					},
+				},
+			},
+			{
+				Path:       "issuers/route53-credentials-secret.yaml",
+				Template:   "cert-manager/issuers/route53-credentials-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.cert-manager.route53_secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.CertManager == nil {
+							return false
+						}
+						return c.Secrets.Services.CertManager.Route53SecretAccessKey != ""
+					},
+				},
+			},
+			{
+				Path:       "issuers/designate-credentials-secret.yaml",
+				Template:   "cert-manager/issuers/designate-credentials-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.cert-manager.designate_application_credential_secret is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.CertManager == nil {
+							return false
+						}
+						return c.Secrets.Services.CertManager.DesignateApplicationCredentialSecret != ""
+					},
+				},
+			},
+			{
+				Path:       "issuers/designate-webhook.yaml",
+				Template:   "cert-manager/issuers/designate-webhook.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.cert-manager.dns_provider equals \"designate\"",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.CertManager == nil {
+							return false
+						}
+						return c.OpenCenter.Services.CertManager.DNSProvider == "designate"
+					},
+				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "cert-manager",
@@ -215,6 +349,695 @@ var Units = []table.Unit{
 				Path:    "fluxcd/kustomization.yaml",
 				Builtin: table.BuiltinAggregate,
 			},
+		},
+	},
+	{
+		Name:        "etcd-backup",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/etcd-backup.yaml",
+		Description: "A CronJob snapshotting etcd on a control-plane node and uploading it to an S3 bucket (no base directory).",
+		Service:     "etcd-backup",
+		Namespace:   "etcd-backup",
+		Gate: table.Cond{
+			Text: "opencenter.services.etcd-backup.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.EtcdBackup == nil {
+					return false
+				}
+				return c.OpenCenter.Services.EtcdBackup.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "etcd-backup",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/etcd-backup",
+				TargetNamespace: "{namespace}",
+				Decryption:      true,
+			},
+		},
+		Root: "services/etcd-backup",
+		Files: []table.File{
+			{
+				Path:     "kustomization.yaml",
+				Template: "etcd-backup/kustomization.yaml",
+			},
+			{
+				Path:       "namespace.yaml",
+				Template:   "etcd-backup/namespace.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "serviceaccount.yaml",
+				Template:   "etcd-backup/serviceaccount.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "cronjob.yaml",
+				Template:   "etcd-backup/cronjob.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "s3-credentials-secret.yaml",
+				Template:   "etcd-backup/s3-credentials-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.etcd-backup.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.EtcdBackup == nil {
+							return false
+						}
+						return c.Secrets.Services.EtcdBackup.SecretAccessKey != ""
+					},
+				},
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.EtcdBackup; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.EtcdBackup; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.EtcdBackup; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "external-snapshotter",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/external-snapshotter.yaml",
+		Description: "The CSI external-snapshotter (VolumeSnapshot CRDs and controller, plain manifests, no HelmRelease).",
+		Service:     "external-snapshotter",
+		Namespace:   "external-snapshotter",
+		Gate: table.Cond{
+			Text: "opencenter.services.external-snapshotter.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.ExternalSnapshotter == nil {
+					return false
+				}
+				return c.OpenCenter.Services.ExternalSnapshotter.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-external-snapshotter",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:      "external-snapshotter-base",
+				Source:    "opencenter-external-snapshotter",
+				Path:      "applications/base/services/external-snapshotter",
+				DependsOn: []string{"sources"},
+				Wait:      true,
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.ExternalSnapshotter; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.ExternalSnapshotter; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "gateway",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/gateway.yaml",
+		Description: "The cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway, from the typed config (no base directory).",
+		Service:     "gateway",
+		Namespace:   "envoy-gateway-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.gateway.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Gateway == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Gateway.Enabled
+			},
+		},
+		Requires: []string{"gateway-api", "cert-manager"},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "gateway",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/gateway",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"gateway-api-override", "cert-manager-base"},
+			},
+		},
+		Root: "services/gateway",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "gateway/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "namespace.yaml",
+				Template:   "gateway/namespace.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "gatewayclass.yaml",
+				Template:   "gateway/gatewayclass.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "envoyproxy.yaml",
+				Template:   "gateway/envoyproxy.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "gateway.yaml",
+				Template:   "gateway/gateway.yaml.tpl",
+				IsTemplate: true,
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Gateway; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Gateway; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "gateway-api",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/gateway-api.yaml",
+		Description: "Envoy Gateway and the Gateway API CRDs, which serve the cluster Gateway.",
+		Service:     "gateway-api",
+		Namespace:   "envoy-gateway-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.gateway-api.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.GatewayAPI == nil {
+					return false
+				}
+				return c.OpenCenter.Services.GatewayAPI.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-gateway-api",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "gateway-api-base",
+				Source:          "opencenter-gateway-api",
+				Path:            "applications/base/services/gateway-api",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "envoy-gateway-api", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "gateway-api-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/gateway-api",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"gateway-api-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/gateway-api",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "gateway-api/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "envoy-gateway-api",
+		ValuesSecret: "envoy-gateway-api-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.GatewayAPI; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.GatewayAPI; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "harbor",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/harbor.yaml",
+		Description: "The Harbor container registry, its admin and object store credentials, and optionally its cert-manager Certificate.",
+		Service:     "harbor",
+		Namespace:   "harbor",
+		Gate: table.Cond{
+			Text: "opencenter.services.harbor.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Harbor == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Harbor.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-harbor",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "harbor-base",
+				Source:          "opencenter-harbor",
+				Path:            "applications/base/services/harbor",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"harbor-namespace"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "harbor-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/harbor",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"harbor-base"},
+				Decryption:      true,
+			},
+			{
+				Name:      "harbor-namespace",
+				Source:    "opencenter-harbor",
+				Path:      "applications/base/services/harbor/namespace",
+				DependsOn: []string{"sources"},
+			},
+		},
+		Root: "services/harbor",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "harbor/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "harbor/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "harbor-admin-secret.yaml",
+				Template:   "harbor/harbor-admin-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.harbor.admin_password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Harbor == nil {
+							return false
+						}
+						return c.Secrets.Services.Harbor.AdminPassword != ""
+					},
+				},
+			},
+			{
+				Path:       "harbor-object-store-secret.yaml",
+				Template:   "harbor/harbor-object-store-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.harbor.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Harbor == nil {
+							return false
+						}
+						return c.Secrets.Services.Harbor.SecretAccessKey != ""
+					},
+				},
+			},
+			{
+				Path:       "harbor-certificate.yaml",
+				Template:   "harbor/harbor-certificate.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.harbor.emit_certificate is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Harbor == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Harbor.EmitCertificate
+					},
+				},
+			},
+		},
+		HelmRelease:  "harbor",
+		ValuesSecret: "harbor-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Harbor; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Harbor; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Harbor; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "headlamp",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/headlamp.yaml",
+		Description: "The Headlamp Kubernetes web UI, with its OIDC client and an HTTPRoute through the cluster Gateway.",
+		Service:     "headlamp",
+		Namespace:   "headlamp",
+		Gate: table.Cond{
+			Text: "opencenter.services.headlamp.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Headlamp == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Headlamp.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-headlamp",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "headlamp-base",
+				Source:          "opencenter-headlamp",
+				Path:            "applications/base/services/headlamp",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "headlamp", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "headlamp-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/headlamp",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"headlamp-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/headlamp",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "headlamp/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "headlamp/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "headlamp-oidc-secret.yaml",
+				Template:   "headlamp/headlamp-oidc-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.headlamp.oidc_client_secret is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Headlamp == nil {
+							return false
+						}
+						return c.Secrets.Services.Headlamp.OIDCClientSecret != ""
+					},
+				},
+			},
+			{
+				Path:       "headlamp-httproute.yaml",
+				Template:   "headlamp/headlamp-httproute.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.headlamp.hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Headlamp == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Headlamp.Hostname != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "headlamp",
+		ValuesSecret: "headlamp-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Headlamp; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Headlamp; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Headlamp; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "istio",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/istio.yaml",
+		Description: "The Istio service mesh (istio-base, istiod, optional ingress gateway: three HelmReleases) with their override values.",
+		Service:     "istio",
+		Namespace:   "istio-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.istio.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Istio == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Istio.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-istio",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:      "istio-namespace",
+				Source:    "opencenter-istio",
+				Path:      "applications/base/services/istio/namespace",
+				DependsOn: []string{"sources"},
+			},
+			{
+				Name:            "istio-sources",
+				Source:          "opencenter-istio",
+				Path:            "applications/base/services/istio/sources",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"istio-namespace"},
+			},
+			{
+				Name:            "istio-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/istio",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"istio-sources"},
+				Decryption:      true,
+			},
+			{
+				Name:            "istio-base",
+				Source:          "opencenter-istio",
+				Path:            "applications/base/services/istio/base",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"istio-sources", "istio-override"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-base", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "istiod",
+				Source:          "opencenter-istio",
+				Path:            "applications/base/services/istio/istiod",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"istio-base"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istiod", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "istio-gateway",
+				Source:          "opencenter-istio",
+				Path:            "applications/base/services/istio/gateway",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"istiod"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-gateway", Namespace: "{namespace}"}},
+				When: table.Cond{
+					Text: "opencenter.services.istio.ingress_gateway is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Istio == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Istio.IngressGateway
+					},
+				},
+			},
+		},
+		Root: "services/istio",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "istio/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/istio-base-values.yaml",
+				Template:   "istio/helm-values/istio-base-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/istiod-values.yaml",
+				Template:   "istio/helm-values/istiod-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/istio-gateway-values.yaml",
+				Template:   "istio/helm-values/istio-gateway-values.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.istio.ingress_gateway is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Istio == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Istio.IngressGateway
+					},
+				},
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Istio; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Istio; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "kafka-cluster",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/kafka-cluster.yaml",
+		Description: "The Strimzi Kafka operator (base) and one KRaft Kafka cluster with its node pool, built from the typed config.",
+		Service:     "kafka-cluster",
+		Namespace:   "kafka-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.kafka-cluster.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.KafkaCluster == nil {
+					return false
+				}
+				return c.OpenCenter.Services.KafkaCluster.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-kafka-cluster",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "kafka-cluster-base",
+				Source:          "opencenter-kafka-cluster",
+				Path:            "applications/base/services/strimzi-kafka-operator",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "strimzi-kafka-operator", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "kafka-cluster-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/kafka-cluster",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"kafka-cluster-base"},
+				Decryption:      true,
+			},
+			{
+				Name:            "kafka-cluster",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/kafka-cluster/cluster",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"kafka-cluster-base"},
+				Wait:            true,
+			},
+		},
+		Root: "services/kafka-cluster",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "kafka-cluster/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:     "cluster/kustomization.yaml",
+				Template: "kafka-cluster/cluster/kustomization.yaml",
+			},
+			{
+				Path:       "cluster/kafka-node-pool.yaml",
+				Template:   "kafka-cluster/cluster/kafka-node-pool.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "cluster/kafka.yaml",
+				Template:   "kafka-cluster/cluster/kafka.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "strimzi-kafka-operator",
+		ValuesSecret: "kafka-api-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.KafkaCluster; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.KafkaCluster; s != nil {
+				service = s
+			}
+			return
 		},
 	},
 	{
@@ -292,7 +1115,6 @@ var Units = []table.Unit{
 				Path:       "20-keycloak/kustomization.yaml",
 				Template:   "keycloak/20-keycloak/kustomization.yaml.tpl",
 				IsTemplate: true,
-				Secret:     true,
 			},
 			{
 				Path:       "20-keycloak/keycloak-admin-secret.yaml",
@@ -373,6 +1195,343 @@ var Units = []table.Unit{
 		},
 	},
 	{
+		Name:        "kube-prometheus-stack",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/kube-prometheus-stack.yaml",
+		Description: "Prometheus, Alertmanager and Grafana, with Grafana's admin credentials and HTTPRoutes through the cluster Gateway.",
+		Service:     "kube-prometheus-stack",
+		Namespace:   "observability",
+		Gate: table.Cond{
+			Text: "opencenter.services.kube-prometheus-stack.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.KubePrometheusStack == nil {
+					return false
+				}
+				return c.OpenCenter.Services.KubePrometheusStack.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "kube-prometheus-stack-base",
+				Source:          "opencenter-observability",
+				Path:            "applications/base/services/observability/kube-prometheus-stack",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources", "observability-sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kube-prometheus-stack", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "kube-prometheus-stack-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/kube-prometheus-stack",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"kube-prometheus-stack-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/kube-prometheus-stack",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "kube-prometheus-stack/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "kube-prometheus-stack/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "grafana-admin-secret.yaml",
+				Template:   "kube-prometheus-stack/grafana-admin-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.kube-prometheus-stack.grafana_admin_password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.KubePrometheusStack == nil {
+							return false
+						}
+						return c.Secrets.Services.KubePrometheusStack.GrafanaAdminPassword != ""
+					},
+				},
+			},
+			{
+				Path:       "grafana-httproute.yaml",
+				Template:   "kube-prometheus-stack/grafana-httproute.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.kube-prometheus-stack.grafana_hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.KubePrometheusStack == nil {
+							return false
+						}
+						return c.OpenCenter.Services.KubePrometheusStack.GrafanaHostname != ""
+					},
+				},
+			},
+			{
+				Path:       "alertmanager-httproute.yaml",
+				Template:   "kube-prometheus-stack/alertmanager-httproute.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.kube-prometheus-stack.alertmanager_hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.KubePrometheusStack == nil {
+							return false
+						}
+						return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "kube-prometheus-stack",
+		ValuesSecret: "kube-prometheus-stack-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.KubePrometheusStack; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "kyverno",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/kyverno.yaml",
+		Description: "The Kyverno policy engine and, optionally, the base repo's default ClusterPolicy ruleset.",
+		Service:     "kyverno",
+		Namespace:   "kyverno",
+		Gate: table.Cond{
+			Text: "opencenter.services.kyverno.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Kyverno == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Kyverno.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-kyverno",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "kyverno-base",
+				Source:          "opencenter-kyverno",
+				Path:            "applications/base/services/kyverno/policy-engine",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kyverno", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "kyverno-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/kyverno",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"kyverno-base"},
+				Decryption:      true,
+			},
+			{
+				Name:      "kyverno-default-ruleset",
+				Source:    "opencenter-kyverno",
+				Path:      "applications/base/services/kyverno/default-ruleset",
+				DependsOn: []string{"kyverno-base"},
+				When: table.Cond{
+					Text: "opencenter.services.kyverno.default_ruleset is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Kyverno == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Kyverno.DefaultRuleset != nil && *c.OpenCenter.Services.Kyverno.DefaultRuleset
+					},
+				},
+			},
+		},
+		Root: "services/kyverno",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "kyverno/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "kyverno",
+		ValuesSecret: "kyverno-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Kyverno; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Kyverno; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "loki",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/loki.yaml",
+		Description: "The Loki log store (simple scalable on object storage, single binary on volumes), with its object store credentials.",
+		Service:     "loki",
+		Namespace:   "observability",
+		Gate: table.Cond{
+			Text: "opencenter.services.loki.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Loki == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Loki.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "loki-base",
+				Source:          "opencenter-observability",
+				Path:            "applications/base/services/observability/loki",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources", "observability-sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "loki", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "loki-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/loki",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"loki-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/loki",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "loki/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "loki/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "object-store-secret.yaml",
+				Template:   "loki/object-store-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.loki.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Loki == nil {
+							return false
+						}
+						return c.Secrets.Services.Loki.SecretAccessKey != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "loki",
+		ValuesSecret: "loki-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Loki; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Loki; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Loki; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "longhorn",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/longhorn.yaml",
+		Description: "Longhorn distributed block storage and its StorageClass.",
+		Service:     "longhorn",
+		Namespace:   "longhorn-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.longhorn.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Longhorn == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Longhorn.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-longhorn",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "longhorn-base",
+				Source:          "opencenter-longhorn",
+				Path:            "applications/base/services/longhorn",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "longhorn", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "longhorn-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/longhorn",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"longhorn-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/longhorn",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "longhorn/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "longhorn",
+		ValuesSecret: "longhorn-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Longhorn; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Longhorn; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
 		Name:        "managed-services",
 		Layer:       table.LayerManagedServices,
 		Descriptor:  "descriptors/managed-services.yaml",
@@ -394,6 +1553,210 @@ var Units = []table.Unit{
 			{
 				Path:    "fluxcd/kustomization.yaml",
 				Builtin: table.BuiltinAggregate,
+			},
+		},
+	},
+	{
+		Name:        "metallb",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/metallb.yaml",
+		Description: "The MetalLB load balancer with its IPAddressPools and L2Advertisement.",
+		Service:     "metallb",
+		Namespace:   "metallb-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.metallb.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.MetalLB == nil {
+					return false
+				}
+				return c.OpenCenter.Services.MetalLB.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-metallb",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "metallb-base",
+				Source:          "opencenter-metallb",
+				Path:            "applications/base/services/metallb",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "metallb", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "metallb-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/metallb",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"metallb-base"},
+				Decryption:      true,
+			},
+			{
+				Name:            "metallb-config",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/metallb/config",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"metallb-base"},
+			},
+		},
+		Root: "services/metallb",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "metallb/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "config/kustomization.yaml",
+				Builtin: table.BuiltinAggregate,
+			},
+			{
+				Path:       "config/ip-address-pools.yaml",
+				Template:   "metallb/config/ip-address-pools.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "config/l2-advertisement.yaml",
+				Template:   "metallb/config/l2-advertisement.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.metallb.l2_advertisement is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.MetalLB == nil {
+							return false
+						}
+						return c.OpenCenter.Services.MetalLB.L2Advertisement != nil && *c.OpenCenter.Services.MetalLB.L2Advertisement
+					},
+				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "metallb",
+		ValuesSecret: "metallb-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.MetalLB; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.MetalLB; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "mimir",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/mimir.yaml",
+		Description: "The Mimir long-term metrics store, with its object store credentials.",
+		Service:     "mimir",
+		Namespace:   "observability",
+		Gate: table.Cond{
+			Text: "opencenter.services.mimir.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Mimir == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Mimir.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "mimir-base",
+				Source:          "opencenter-observability",
+				Path:            "applications/base/services/observability/mimir",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources", "observability-sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "mimir-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/mimir",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"mimir-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/mimir",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "mimir/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "mimir/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "object-store-secret.yaml",
+				Template:   "mimir/object-store-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.mimir.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Mimir == nil {
+							return false
+						}
+						return c.Secrets.Services.Mimir.SecretAccessKey != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "mimir",
+		ValuesSecret: "mimir-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Mimir; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Mimir; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Mimir; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "observability",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/observability.yaml",
+		Description: "The observability namespace and Helm sources shared by kube-prometheus-stack, loki, mimir, tempo and opentelemetry-kube-stack; active with any of them.",
+		ActiveWith:  []string{"kube-prometheus-stack", "loki", "mimir", "opentelemetry-kube-stack", "tempo"},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-observability",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:      "observability-namespace",
+				Source:    "opencenter-observability",
+				Path:      "applications/base/services/observability/namespace",
+				DependsOn: []string{"sources"},
+			},
+			{
+				Name:      "observability-sources",
+				Source:    "opencenter-observability",
+				Path:      "applications/base/services/observability/sources",
+				DependsOn: []string{"observability-namespace"},
 			},
 		},
 	},
@@ -436,6 +1799,239 @@ var Units = []table.Unit{
 		},
 		Data: func(c *config.Config) (service, secrets any) {
 			if s := c.OpenCenter.Services.OLM; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "openstack-ccm",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/openstack-ccm.yaml",
+		Description: "The OpenStack cloud controller manager (node lifecycle, Octavia load balancers) and its cloud.conf.",
+		Service:     "openstack-ccm",
+		Namespace:   "openstack-ccm",
+		Gate: table.Cond{
+			Text: "opencenter.services.openstack-ccm.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.OpenStackCCM == nil {
+					return false
+				}
+				return c.OpenCenter.Services.OpenStackCCM.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-openstack-ccm",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "openstack-ccm-base",
+				Source:          "opencenter-openstack-ccm",
+				Path:            "applications/base/services/openstack-ccm",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cloud-controller-manager", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "openstack-ccm-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/openstack-ccm",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"openstack-ccm-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/openstack-ccm",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "openstack-ccm/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "openstack-ccm/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "cloud-config-secret.yaml",
+				Template:   "openstack-ccm/cloud-config-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.openstack-ccm.application_credential_secret is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.OpenStackCCM == nil {
+							return false
+						}
+						return c.Secrets.Services.OpenStackCCM.ApplicationCredentialSecret != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "openstack-cloud-controller-manager",
+		ValuesSecret: "openstack-ccm-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.OpenStackCCM; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "openstack-csi",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/openstack-csi.yaml",
+		Description: "The OpenStack Cinder CSI driver, its cloud.conf and its StorageClass.",
+		Service:     "openstack-csi",
+		Namespace:   "openstack-csi",
+		Gate: table.Cond{
+			Text: "opencenter.services.openstack-csi.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.OpenStackCSI == nil {
+					return false
+				}
+				return c.OpenCenter.Services.OpenStackCSI.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-openstack-csi",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "openstack-csi-base",
+				Source:          "opencenter-openstack-csi",
+				Path:            "applications/base/services/openstack-csi",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cinder-csi", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "openstack-csi-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/openstack-csi",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"openstack-csi-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/openstack-csi",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "openstack-csi/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "openstack-csi/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "cloud-config-secret.yaml",
+				Template:   "openstack-csi/cloud-config-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.openstack-csi.application_credential_secret is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.OpenStackCSI == nil {
+							return false
+						}
+						return c.Secrets.Services.OpenStackCSI.ApplicationCredentialSecret != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "openstack-cinder-csi",
+		ValuesSecret: "openstack-csi-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.OpenStackCSI; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "opentelemetry-kube-stack",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/opentelemetry-kube-stack.yaml",
+		Description: "The OpenTelemetry operator and the cluster's collectors, exporting OTLP to the configured endpoint.",
+		Service:     "opentelemetry-kube-stack",
+		Namespace:   "observability",
+		Gate: table.Cond{
+			Text: "opencenter.services.opentelemetry-kube-stack.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
+					return false
+				}
+				return c.OpenCenter.Services.OpenTelemetryKubeStack.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "opentelemetry-kube-stack-base",
+				Source:          "opencenter-observability",
+				Path:            "applications/base/services/observability/opentelemetry-kube-stack",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources", "observability-sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "opentelemetry-kube-stack-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/opentelemetry-kube-stack",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"opentelemetry-kube-stack-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/opentelemetry-kube-stack",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "opentelemetry-kube-stack/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "opentelemetry-kube-stack",
+		ValuesSecret: "opentelemetry-kube-stack-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
 				service = s
 			}
 			return
@@ -489,9 +2085,8 @@ var Units = []table.Unit{
 				IsTemplate: true,
 			},
 			{
-				Path:       "kustomization.yaml",
-				Template:   "_standard/kustomization.yaml.tpl",
-				IsTemplate: true,
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "postgres-operator",
@@ -504,6 +2099,182 @@ var Units = []table.Unit{
 		},
 		Data: func(c *config.Config) (service, secrets any) {
 			if s := c.OpenCenter.Services.PostgresOperator; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "rbac-manager",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/rbac-manager.yaml",
+		Description: "The FairwindsOps RBAC manager and the cluster's group role bindings (an RBACDefinition).",
+		Service:     "rbac-manager",
+		Namespace:   "rbac-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.rbac-manager.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.RBACManager == nil {
+					return false
+				}
+				return c.OpenCenter.Services.RBACManager.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-rbac-manager",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "rbac-manager-base",
+				Source:          "opencenter-rbac-manager",
+				Path:            "applications/base/services/rbac-manager",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "rbac-manager", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "rbac-manager-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/rbac-manager",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"rbac-manager-base"},
+				Decryption:      true,
+			},
+			{
+				Name:      "rbac-manager-bindings",
+				Source:    "flux-system",
+				Path:      "{overlay}/services/rbac-manager/bindings",
+				DependsOn: []string{"rbac-manager-base"},
+				When: table.Cond{
+					Text: "opencenter.services.rbac-manager.role_bindings is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.RBACManager == nil {
+							return false
+						}
+						return len(c.OpenCenter.Services.RBACManager.RoleBindings) > 0
+					},
+				},
+			},
+		},
+		Root: "services/rbac-manager",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "rbac-manager/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "bindings/kustomization.yaml",
+				Builtin: table.BuiltinAggregate,
+				When: table.Cond{
+					Text: "opencenter.services.rbac-manager.role_bindings is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.RBACManager == nil {
+							return false
+						}
+						return len(c.OpenCenter.Services.RBACManager.RoleBindings) > 0
+					},
+				},
+			},
+			{
+				Path:       "bindings/rbac-definition.yaml",
+				Template:   "rbac-manager/bindings/rbac-definition.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.rbac-manager.role_bindings is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.RBACManager == nil {
+							return false
+						}
+						return len(c.OpenCenter.Services.RBACManager.RoleBindings) > 0
+					},
+				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "rbac-manager",
+		ValuesSecret: "rbac-manager-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.RBACManager; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.RBACManager; s != nil {
+				service = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "sealed-secrets",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/sealed-secrets.yaml",
+		Description: "The Bitnami Sealed Secrets controller.",
+		Service:     "sealed-secrets",
+		Namespace:   "sealed-secrets",
+		Gate: table.Cond{
+			Text: "opencenter.services.sealed-secrets.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.SealedSecrets == nil {
+					return false
+				}
+				return c.OpenCenter.Services.SealedSecrets.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-sealed-secrets",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "sealed-secrets-base",
+				Source:          "opencenter-sealed-secrets",
+				Path:            "applications/base/services/sealed-secrets",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "sealed-secrets", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "sealed-secrets-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/sealed-secrets",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sealed-secrets-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/sealed-secrets",
+		Files: []table.File{
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "sealed-secrets/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
+			},
+		},
+		HelmRelease:  "sealed-secrets",
+		ValuesSecret: "sealed-secrets-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.SealedSecrets; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.SealedSecrets; s != nil {
 				service = s
 			}
 			return
@@ -527,17 +2298,382 @@ var Units = []table.Unit{
 			},
 		},
 	},
+	{
+		Name:        "tempo",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/tempo.yaml",
+		Description: "The Tempo trace store (tempo-distributed), with its object store credentials.",
+		Service:     "tempo",
+		Namespace:   "observability",
+		Gate: table.Cond{
+			Text: "opencenter.services.tempo.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Tempo == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Tempo.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "tempo-base",
+				Source:          "opencenter-observability",
+				Path:            "applications/base/services/observability/tempo",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources", "observability-sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "tempo", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "tempo-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/tempo",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"tempo-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/tempo",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "tempo/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "tempo/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "object-store-secret.yaml",
+				Template:   "tempo/object-store-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.tempo.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Tempo == nil {
+							return false
+						}
+						return c.Secrets.Services.Tempo.SecretAccessKey != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "tempo",
+		ValuesSecret: "tempo-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Tempo; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Tempo; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Tempo; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "velero",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/velero.yaml",
+		Description: "Velero backup and restore to an object store, with its credentials and daily Schedule.",
+		Service:     "velero",
+		Namespace:   "velero",
+		Gate: table.Cond{
+			Text: "opencenter.services.velero.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.Velero == nil {
+					return false
+				}
+				return c.OpenCenter.Services.Velero.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-velero",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "velero-base",
+				Source:          "opencenter-velero",
+				Path:            "applications/base/services/velero",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "velero", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "velero-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/velero",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"velero-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/velero",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "velero/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "velero/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "velero-credentials-secret.yaml",
+				Template:   "velero/velero-credentials-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.velero.secret_access_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Velero == nil {
+							return false
+						}
+						return c.Secrets.Services.Velero.SecretAccessKey != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "velero",
+		ValuesSecret: "velero-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.Velero; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.Velero; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.Velero; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "vsphere-csi",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/vsphere-csi.yaml",
+		Description: "The vSphere CSI driver, its csi-vsphere.conf and its StorageClass.",
+		Service:     "vsphere-csi",
+		Namespace:   "vmware-system-csi",
+		Gate: table.Cond{
+			Text: "opencenter.services.vsphere-csi.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.VSphereCSI == nil {
+					return false
+				}
+				return c.OpenCenter.Services.VSphereCSI.Enabled
+			},
+		},
+		Sources: []table.Source{
+			{
+				Name: "opencenter-vsphere-csi",
+				Repo: table.RepoBase,
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "vsphere-csi-base",
+				Source:          "opencenter-vsphere-csi",
+				Path:            "applications/base/services/vsphere-csi",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"sources"},
+				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "vsphere-csi", Namespace: "{namespace}"}},
+			},
+			{
+				Name:            "vsphere-csi-override",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/vsphere-csi",
+				TargetNamespace: "{namespace}",
+				DependsOn:       []string{"vsphere-csi-base"},
+				Decryption:      true,
+			},
+		},
+		Root: "services/vsphere-csi",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "vsphere-csi/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helm-values/override-values.yaml",
+				Template:   "vsphere-csi/helm-values/override-values.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "csi-vsphere-config-secret.yaml",
+				Template:   "vsphere-csi/csi-vsphere-config-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.vsphere-csi.password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.VSphereCSI == nil {
+							return false
+						}
+						return c.Secrets.Services.VSphereCSI.Password != ""
+					},
+				},
+			},
+		},
+		HelmRelease:  "vsphere-csi",
+		ValuesSecret: "vsphere-csi-values-override",
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.VSphereCSI; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.VSphereCSI; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.VSphereCSI; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
+	{
+		Name:        "weave-gitops",
+		Layer:       table.LayerServices,
+		Descriptor:  "descriptors/weave-gitops.yaml",
+		Description: "The Weave GitOps dashboard (OCI HelmRepository + HelmRelease) with its admin user (no base directory).",
+		Service:     "weave-gitops",
+		Namespace:   "flux-system",
+		Gate: table.Cond{
+			Text: "opencenter.services.weave-gitops.enabled is true",
+			Eval: func(c *config.Config) bool {
+				if c.OpenCenter.Services.WeaveGitOps == nil {
+					return false
+				}
+				return c.OpenCenter.Services.WeaveGitOps.Enabled
+			},
+		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:            "weave-gitops",
+				Source:          "flux-system",
+				Path:            "{overlay}/services/weave-gitops",
+				TargetNamespace: "{namespace}",
+				Decryption:      true,
+			},
+		},
+		Root: "services/weave-gitops",
+		Files: []table.File{
+			{
+				Path:       "kustomization.yaml",
+				Template:   "weave-gitops/kustomization.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helmrepository.yaml",
+				Template:   "weave-gitops/helmrepository.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "helmrelease.yaml",
+				Template:   "weave-gitops/helmrelease.yaml.tpl",
+				IsTemplate: true,
+			},
+			{
+				Path:       "cluster-user-auth-secret.yaml",
+				Template:   "weave-gitops/cluster-user-auth-secret.yaml.tpl",
+				IsTemplate: true,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.weave-gitops.admin_password_hash is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.WeaveGitOps == nil {
+							return false
+						}
+						return c.Secrets.Services.WeaveGitOps.AdminPasswordHash != ""
+					},
+				},
+			},
+			{
+				Path:       "weave-gitops-httproute.yaml",
+				Template:   "weave-gitops/weave-gitops-httproute.yaml.tpl",
+				IsTemplate: true,
+				When: table.Cond{
+					Text: "opencenter.services.weave-gitops.hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.WeaveGitOps == nil {
+							return false
+						}
+						return c.OpenCenter.Services.WeaveGitOps.Hostname != ""
+					},
+				},
+			},
+		},
+		Common: func(c *config.Config) *config.ServiceCommon {
+			if s := c.OpenCenter.Services.WeaveGitOps; s != nil {
+				return &s.ServiceCommon
+			}
+			return nil
+		},
+		Data: func(c *config.Config) (service, secrets any) {
+			if s := c.OpenCenter.Services.WeaveGitOps; s != nil {
+				service = s
+			}
+			if s := c.Secrets.Services.WeaveGitOps; s != nil {
+				secrets = s
+			}
+			return
+		},
+	},
 }
 
 // UnitNames lists the names of Units, sorted.
 var UnitNames = []string{
 	"alert-proxy",
+	"calico",
 	"cert-manager",
 	"cluster",
 	"customer-managed",
+	"etcd-backup",
+	"external-snapshotter",
+	"gateway",
+	"gateway-api",
+	"harbor",
+	"headlamp",
+	"istio",
+	"kafka-cluster",
 	"keycloak",
+	"kube-prometheus-stack",
+	"kyverno",
+	"loki",
+	"longhorn",
 	"managed-services",
+	"metallb",
+	"mimir",
+	"observability",
 	"olm",
+	"openstack-ccm",
+	"openstack-csi",
+	"opentelemetry-kube-stack",
 	"postgres-operator",
+	"rbac-manager",
+	"sealed-secrets",
 	"sops",
+	"tempo",
+	"velero",
+	"vsphere-csi",
+	"weave-gitops",
 }

@@ -14,10 +14,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
-// StandardDir is the folder under descriptors/files holding the standard
-// pattern's own templates.
-const StandardDir = "_standard"
-
 var (
 	fieldPath = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
 	dnsLabel  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -212,6 +208,9 @@ func (c *checker) file(u *Unit, i int, f descriptor.File) {
 			c.errorf(u.D, at+".builtin", "unknown builtin %q: expected one of %s%s", f.Builtin, strings.Join(names, ", "), diag.Suggest(f.Builtin, names))
 		}
 		cf.Secret = f.Builtin == string(table.BuiltinCustomerManaged)
+		if f.Builtin == string(table.BuiltinStandard) && !u.D.Standard {
+			c.errorf(u.D, at+".builtin", "builtin standard is the kustomization of a standard unit (standard: true)")
+		}
 	} else {
 		cf.Template = u.Name + "/" + f.Path
 		cf.IsTemplate = strings.HasSuffix(f.Path, ".tpl")
@@ -273,13 +272,8 @@ func (c *checker) standard(u *Unit) {
 	if u.Root == "" {
 		u.Root = layerDir + "/" + u.Name
 	}
-	pattern := []File{
-		{Out: "kustomization.yaml", Template: StandardDir + "/kustomization.yaml.tpl", IsTemplate: true},
-	}
-	for _, p := range pattern {
-		if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == p.Out }) {
-			u.Files = append(u.Files, p)
-		}
+	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "kustomization.yaml" }) {
+		u.Files = append(u.Files, File{Out: "kustomization.yaml", Builtin: string(table.BuiltinStandard)})
 	}
 	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "helm-values/override-values.yaml" }) {
 		c.errorf(d, "standard", "a standard unit must list helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)

@@ -188,7 +188,7 @@ func (c *checker) ownership() {
 	outs := map[string]owner{}
 	for _, u := range c.units {
 		for _, f := range u.Files {
-			if f.Template != "" && !strings.HasPrefix(f.Template, StandardDir+"/") {
+			if f.Template != "" {
 				owners[f.Template] = append(owners[f.Template], u.Name)
 			}
 			out := f.Out
@@ -204,7 +204,7 @@ func (c *checker) ownership() {
 		}
 	}
 	for _, t := range c.in.Templates {
-		if strings.HasPrefix(t, StandardDir+"/") || slices.Contains(c.in.Failed, strings.SplitN(t, "/", 2)[0]) {
+		if slices.Contains(c.in.Failed, strings.SplitN(t, "/", 2)[0]) {
 			continue
 		}
 		switch n := len(owners[t]); {

@@ -19,22 +19,11 @@ import (
 // table.Data with .Service and .Secrets typed as the unit's service and
 // secrets structs. It also marks files that read .Secrets as secret.
 func (c *checker) templates() {
-	checked := map[string]bool{}
 	for _, u := range c.units {
 		for i := range u.Files {
-			f := &u.Files[i]
-			if !f.IsTemplate {
-				continue
+			if f := &u.Files[i]; f.IsTemplate {
+				f.Secret = c.template(u, f.Template)
 			}
-			owner := u
-			if strings.HasPrefix(f.Template, StandardDir+"/") {
-				if checked[f.Template] {
-					continue
-				}
-				checked[f.Template] = true
-				owner = nil // pattern templates see no service
-			}
-			f.Secret = c.template(owner, f.Template)
 		}
 	}
 }

@@ -26,6 +26,7 @@ var builtinConst = map[string]string{
 	string(table.BuiltinAggregate):       "BuiltinAggregate",
 	string(table.BuiltinSOPS):            "BuiltinSOPS",
 	string(table.BuiltinCustomerManaged): "BuiltinCustomerManaged",
+	string(table.BuiltinStandard):        "BuiltinStandard",
 }
 
 // Units emits units.go: the render table.

@@ -8,11 +8,10 @@ import (
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	sigsyaml "sigs.k8s.io/yaml"
-
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 type builtinFile struct {
@@ -24,7 +23,7 @@ type builtinFile struct {
 // dependency order: customer-managed and sops first, then the aggregates
 // (which list what is in their directory), then the root.
 func (b *builder) builtins(active []*table.Unit) {
-	var aggregates, roots []builtinFile
+	var aggregates, standards, roots []builtinFile
 	for _, u := range active {
 		for _, f := range u.Files {
 			if f.Builtin == "" || !f.When.Holds(b.c) {
@@ -37,15 +36,24 @@ func (b *builder) builtins(active []*table.Unit) {
 				b.sops(u, joinRoot(u.Root, f.Path))
 			case table.BuiltinAggregate:
 				aggregates = append(aggregates, builtinFile{u, f})
+			case table.BuiltinStandard:
+				standards = append(standards, builtinFile{u, f})
 			case table.BuiltinRoot:
 				roots = append(roots, builtinFile{u, f})
 			}
 		}
 	}
+	for _, s := range standards {
+		p := joinRoot(s.u.Root, s.f.Path)
+		resources := b.filesIn(path.Dir(p))
+		b.add(s.u, p, standardKustomization(b.namespace(s.u), s.u.ValuesSecret, resources), false)
+		b.files[p].refs = append(slices.Clone(resources), valuesFile)
+	}
 	for _, a := range aggregates {
 		p := joinRoot(a.u.Root, a.f.Path)
-		b.add(a.u, p, kustomizationYAML("", b.filesIn(path.Dir(p))), false)
-		b.files[p].Aggregate = true
+		resources := b.filesIn(path.Dir(p))
+		b.add(a.u, p, kustomizationYAML("", resources), false)
+		b.files[p].Aggregate, b.files[p].refs = true, resources
 	}
 	for _, r := range roots {
 		resources := []string{"./" + flux_system}
@@ -60,7 +68,7 @@ func (b *builder) builtins(active []*table.Unit) {
 		}
 		p := joinRoot(r.u.Root, r.f.Path)
 		b.add(r.u, p, kustomizationYAML("", resources), false)
-		b.files[p].Aggregate = true
+		b.files[p].Aggregate, b.files[p].refs = true, resources
 	}
 }
 
@@ -77,42 +85,53 @@ func (b *builder) filesIn(dir string) []string {
 	return out
 }
 
-type kustomizeFile struct {
-	APIVersion string   `json:"apiVersion"`
-	Kind       string   `json:"kind"`
-	Namespace  string   `json:"namespace,omitempty"`
-	Resources  []string `json:"resources"`
-}
-
 func kustomizationYAML(ns string, resources []string) []byte {
-	if resources == nil {
-		resources = []string{}
+	list := make([]any, len(resources))
+	for i, r := range resources {
+		list[i] = r
 	}
-	out, err := sigsyaml.Marshal(kustomizeFile{APIVersion: "kustomize.config.k8s.io/v1beta1", Kind: "Kustomization", Namespace: ns, Resources: resources})
-	if err != nil {
-		panic(err) // a fixed struct of strings always marshals
+	k := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": list}
+	if ns != "" {
+		k["namespace"] = ns
 	}
-	return out
+	return yamlenc.Marshal(k)
 }
 
-type sopsRule struct {
-	PathRegex      string `json:"path_regex"`
-	EncryptedRegex string `json:"encrypted_regex,omitempty"`
-	Age            string `json:"age"`
+// valuesFile holds a standard unit's Helm values, relative to its directory.
+const valuesFile = "helm-values/override-values.yaml"
+
+// standardKustomization is the kustomization of a standard unit: the
+// override Secret its base HelmRelease reads (valuesFrom, key override.yaml),
+// in its namespace, and the unit's other files.
+func standardKustomization(ns, secret string, resources []string) []byte {
+	list := make([]any, len(resources))
+	for i, r := range resources {
+		list[i] = r
+	}
+	k := map[string]any{
+		"apiVersion":       "kustomize.config.k8s.io/v1beta1",
+		"kind":             "Kustomization",
+		"namespace":        ns,
+		"generatorOptions": map[string]any{"disableNameSuffixHash": true},
+		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{"override.yaml=" + valuesFile}}},
+	}
+	if len(list) > 0 {
+		k["resources"] = list
+	}
+	return yamlenc.Marshal(k)
 }
 
 // sops renders .sops.yaml from the sops rules.
 func (b *builder) sops(u *table.Unit, p string) {
-	var rules []sopsRule
+	var rules []any
 	for _, r := range b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules {
-		rules = append(rules, sopsRule{PathRegex: r.PathRegex, EncryptedRegex: r.EncryptedRegex, Age: strings.Join(r.AgeRecipients, ",")})
+		rule := map[string]any{"path_regex": r.PathRegex, "age": strings.Join(r.AgeRecipients, ",")}
+		if r.EncryptedRegex != "" {
+			rule["encrypted_regex"] = r.EncryptedRegex
+		}
+		rules = append(rules, rule)
 	}
-	out, err := sigsyaml.Marshal(map[string]any{"creation_rules": rules})
-	if err != nil {
-		b.errorf(u, "rendering .sops.yaml: %v", err)
-		return
-	}
-	b.add(u, p, out, false)
+	b.add(u, p, yamlenc.Marshal(map[string]any{"creation_rules": rules}), false)
 }
 
 // customerManaged renders the customer GitRepository, its optional Secret and

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -10,11 +11,9 @@ import (
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	sigsyaml "sigs.k8s.io/yaml"
-
 	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // SOPSSecret is the Secret in flux-system holding the age key Flux decrypts with.
@@ -169,13 +168,21 @@ func cmpOr(a, b string) string {
 // marshal renders a Kubernetes object as YAML without status and
 // creationTimestamp, keys sorted.
 func marshal(obj any) ([]byte, error) {
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	// encoding/json gives the API types' exact serialization (omitempty,
+	// durations); yamlenc.ParseJSON is much cheaper than converting the typed
+	// object to an unstructured map by reflection.
+	j, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
+	v, err := yamlenc.ParseJSON(j)
+	if err != nil {
+		return nil, err
+	}
+	u := v.(map[string]any)
 	delete(u, "status")
 	if m, ok := u["metadata"].(map[string]any); ok {
 		delete(m, "creationTimestamp")
 	}
-	return sigsyaml.Marshal(u)
+	return yamlenc.Marshal(u), nil
 }

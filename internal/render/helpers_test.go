@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -177,9 +178,49 @@ func checkWithTools(t *testing.T, p *Plan) {
 		}
 	}
 	slices.Sort(dirs)
-	for _, d := range slices.Compact(dirs) {
+	dirs = slices.Compact(dirs)
+	for _, d := range dirs {
 		if _, err := verify.Kustomize(tree, d, stubRoots...); err != nil {
 			t.Errorf("%v", err)
+		}
+	}
+	checkNoOrphans(t, p, dirs)
+}
+
+// checkNoOrphans: every rendered file is reached from the root or a Flux
+// unit's directory through kustomization resources and generator files.
+func checkNoOrphans(t *testing.T, p *Plan, dirs []string) {
+	t.Helper()
+	reached := map[string]bool{".sops.yaml": true}
+	var visit func(dir string)
+	visit = func(dir string) {
+		k := path.Join(dir, "kustomization.yaml")
+		f, ok := p.File(k)
+		if !ok || reached[k] {
+			return
+		}
+		reached[k] = true
+		refs, err := kustomizationRefs(f.Data)
+		if err != nil {
+			t.Errorf("%s: %v", k, err)
+			return
+		}
+		for _, r := range refs {
+			target := path.Clean(path.Join(dir, r))
+			if _, ok := p.File(target); ok {
+				reached[target] = true
+				continue
+			}
+			visit(target)
+		}
+	}
+	for _, d := range dirs {
+		visit(strings.TrimPrefix(strings.TrimPrefix(d, p.Overlay), "/"))
+	}
+	visit(".")
+	for _, f := range p.Files {
+		if !reached[f.Path] {
+			t.Errorf("%s: orphan file, listed by no kustomization Flux applies", f.Path)
 		}
 	}
 }

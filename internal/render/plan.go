@@ -34,6 +34,8 @@ type File struct {
 	Unit string
 	// Aggregate marks computed kustomization.yaml files (root and aggregates).
 	Aggregate bool
+	// refs are the resources of a computed kustomization, known without parsing.
+	refs []string
 }
 
 // UnitStatus says whether a unit is active in a plan, and why not.

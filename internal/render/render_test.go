@@ -132,7 +132,7 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2, err := Build(f2, Options{})
+	p2, err := Build(f2, Options{AllowPlaintextSecrets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestStaleFilesRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Build(f, Options{})
+	p, err := Build(f, Options{AllowPlaintextSecrets: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,22 +3,24 @@ package render
 import (
 	"path"
 	"strings"
+	"sync"
 
-	sigsyaml "sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
 )
 
-// kustomizeRefs is the part of a kustomization.yaml that names other files.
+// kustomizeRefs is the part of a kustomization.yaml that names other files
+// (decoded with yaml.v3 directly: no JSON round trip on the hot path).
 type kustomizeRefs struct {
-	Resources       []string `json:"resources"`
-	Components      []string `json:"components"`
+	Resources       []string `yaml:"resources"`
+	Components      []string `yaml:"components"`
 	SecretGenerator []struct {
-		Files []string `json:"files"`
-		Envs  []string `json:"envs"`
-	} `json:"secretGenerator"`
+		Files []string `yaml:"files"`
+		Envs  []string `yaml:"envs"`
+	} `yaml:"secretGenerator"`
 	ConfigMapGenerator []struct {
-		Files []string `json:"files"`
-		Envs  []string `json:"envs"`
-	} `json:"configMapGenerator"`
+		Files []string `yaml:"files"`
+		Envs  []string `yaml:"envs"`
+	} `yaml:"configMapGenerator"`
 }
 
 // checkResources verifies that every file or directory a rendered
@@ -36,18 +38,12 @@ func (b *builder) checkResources() {
 			continue
 		}
 		f := b.files[p]
-		var k kustomizeRefs
-		if err := sigsyaml.Unmarshal(f.Data, &k); err != nil {
-			b.errorf(unitByName(f.Unit), "%s is not a valid kustomization: %v", p, err)
-			continue
-		}
-		refs := append(append([]string{}, k.Resources...), k.Components...)
-		for _, g := range append(k.SecretGenerator, k.ConfigMapGenerator...) {
-			for _, f := range append(g.Files, g.Envs...) {
-				if _, src, ok := strings.Cut(f, "="); ok {
-					f = src
-				}
-				refs = append(refs, f)
+		refs := f.refs
+		if refs == nil {
+			var err error
+			if refs, err = kustomizationRefs(f.Data); err != nil {
+				b.errorf(unitByName(f.Unit), "%s is not a valid kustomization: %v", p, err)
+				continue
 			}
 		}
 		dir := path.Dir(p)
@@ -73,6 +69,45 @@ func (b *builder) checkResources() {
 			b.errorf(unitByName(f.Unit), "%s lists %s, which this render does not produce", p, r)
 		}
 	}
+}
+
+// refsCache maps kustomization contents to the paths they name: most
+// rendered kustomizations are identical across the clusters of a fleet.
+var (
+	refsMu    sync.Mutex
+	refsCache = map[string][]string{}
+)
+
+const refsCacheMax = 4096
+
+// kustomizationRefs returns the files and directories a kustomization names.
+func kustomizationRefs(data []byte) ([]string, error) {
+	refsMu.Lock()
+	refs, ok := refsCache[string(data)]
+	refsMu.Unlock()
+	if ok {
+		return refs, nil
+	}
+	var k kustomizeRefs
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		return nil, err
+	}
+	refs = append(append([]string{}, k.Resources...), k.Components...)
+	for _, g := range append(k.SecretGenerator, k.ConfigMapGenerator...) {
+		for _, f := range append(g.Files, g.Envs...) {
+			if _, src, ok := strings.Cut(f, "="); ok {
+				f = src
+			}
+			refs = append(refs, f)
+		}
+	}
+	refsMu.Lock()
+	if len(refsCache) >= refsCacheMax {
+		clear(refsCache)
+	}
+	refsCache[string(data)] = refs
+	refsMu.Unlock()
+	return refs, nil
 }
 
 // included reports whether p lies in a directory a source include provides.

@@ -90,6 +90,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	var changes []Change
 	var refused []Refusal
 	inScope := func(f File) bool { return o.Only == "" || f.Unit == o.Only || f.Aggregate }
+	dirs := dirChecker{root: root, state: map[string]dirState{".": dirUnknown}}
 	for _, f := range p.Files {
 		if !inScope(f) {
 			continue
@@ -99,8 +100,14 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			mode = 0o600
 		}
 		full := filepath.Join(root, filepath.FromSlash(f.Path))
-		if err := noSymlinks(root, path.Dir(f.Path)); err != nil {
+		exists, err := dirs.check(path.Dir(f.Path))
+		if err != nil {
 			return nil, err
+		}
+		if !exists {
+			// Nothing can be in a directory that is not there: no stat needed.
+			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: f.Data, Mode: mode})
+			continue
 		}
 		info, err := os.Lstat(full)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -206,6 +213,56 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 	return out, nil
 }
 
+type dirState int
+
+const (
+	dirUnknown dirState = iota
+	dirExists
+	dirMissing
+)
+
+// dirChecker checks each directory of the overlay once: it must be a real
+// directory (not a symlink) or not exist yet.
+type dirChecker struct {
+	root  string
+	state map[string]dirState
+}
+
+// check reports whether dir (relative, slash-separated) exists, refusing
+// symbolic links and non-directories along the way.
+func (d *dirChecker) check(dir string) (bool, error) {
+	if dir == "." || dir == "" {
+		return true, nil
+	}
+	switch d.state[dir] {
+	case dirExists:
+		return true, nil
+	case dirMissing:
+		return false, nil
+	}
+	if ok, err := d.check(path.Dir(dir)); err != nil || !ok {
+		if err == nil {
+			d.state[dir] = dirMissing
+		}
+		return false, err
+	}
+	full := filepath.Join(d.root, filepath.FromSlash(dir))
+	info, err := os.Lstat(full)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.state[dir] = dirMissing
+		return false, nil
+	case err != nil:
+		return false, err
+	case info.Mode()&fs.ModeSymlink != 0:
+		return false, &UnsafeError{Msg: fmt.Sprintf("%s is a symbolic link: opencenter writes only to real directories inside the repository; nothing was written", full)}
+	case !info.IsDir():
+		return false, &UnsafeError{Msg: fmt.Sprintf("%s is not a directory; nothing was written", full)}
+	}
+	d.state[dir] = dirExists
+	return true, nil
+}
+
 // noSymlinks refuses a target whose existing path components under base are
 // symbolic links: a link could carry writes outside the repository.
 func noSymlinks(base, rel string) error {
@@ -239,6 +296,7 @@ func noSymlinks(base, rel string) error {
 // left empty by deletions are removed.
 func Apply(repo string, p *Plan, changes []Change) error {
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
+	made := map[string]bool{}
 	var emptied []string
 	for _, c := range changes {
 		full := filepath.Join(root, filepath.FromSlash(c.Path))
@@ -248,6 +306,12 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			}
 			emptied = append(emptied, path.Dir(c.Path))
 			continue
+		}
+		if dir := filepath.Dir(full); !made[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			made[dir] = true
 		}
 		if err := writeAtomic(full, c.New, c.Mode); err != nil {
 			return err
@@ -268,24 +332,30 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	return nil
 }
 
+// writeAtomic writes data to a temporary file beside full, created with its
+// final mode, and renames it over full.
 func writeAtomic(full string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(full)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	tmp := filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".opencenter-tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if errors.Is(err, fs.ErrExist) {
+		// Left behind by an interrupted render: it is ours to replace.
+		os.Remove(tmp)
+		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(full)+".opencenter-*")
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(name, mode)); err != nil {
-		os.Remove(name)
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(name, full); err != nil {
-		os.Remove(name)
+	if info, err := os.Lstat(tmp); err == nil && info.Mode().Perm() != mode {
+		// A umask took bits away that the mode needs (0644 under umask 077).
+		os.Chmod(tmp, mode)
+	}
+	if err := os.Rename(tmp, full); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return nil

@@ -48,10 +48,14 @@ const (
 	BuiltinSOPS Builtin = "sops"
 	// BuiltinCustomerManaged is the customer GitRepository, its optional Secret and its Kustomizations.
 	BuiltinCustomerManaged Builtin = "customer-managed"
+	// BuiltinStandard is a standard unit's kustomization.yaml: its namespace,
+	// the values override Secret from helm-values/override-values.yaml, and
+	// every other file the plan puts in its directory.
+	BuiltinStandard Builtin = "standard"
 )
 
 // Builtins lists every builtin, sorted.
-var Builtins = []Builtin{BuiltinAggregate, BuiltinCustomerManaged, BuiltinRoot, BuiltinSOPS}
+var Builtins = []Builtin{BuiltinAggregate, BuiltinCustomerManaged, BuiltinRoot, BuiltinSOPS, BuiltinStandard}
 
 // Cond is a compiled condition.
 type Cond struct {

@@ -22,11 +22,29 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// FluxCRDs are the CRD files checked, by module (at the version of the API
-// module this project builds with).
-var FluxCRDs = map[string][]string{
-	"github.com/fluxcd/source-controller":    {"config/crd/bases/source.toolkit.fluxcd.io_gitrepositories.yaml"},
-	"github.com/fluxcd/kustomize-controller": {"config/crd/bases/kustomize.toolkit.fluxcd.io_kustomizations.yaml"},
+// crdSource is a controller module and the CRD files taken from it.
+type crdSource struct {
+	Module string
+	// Version pins the module; empty means the version of Module/api this
+	// project builds with.
+	Version string
+	Files   []string
+}
+
+// FluxCRDs are the CRDs rendered objects are checked against. helm-controller
+// is pinned: the renderer does not use its API types, only overlay templates
+// write HelmReleases, and v1.4.0 is the release the module proxy serves.
+var FluxCRDs = []crdSource{
+	{Module: "github.com/fluxcd/source-controller", Files: []string{
+		"config/crd/bases/source.toolkit.fluxcd.io_gitrepositories.yaml",
+		"config/crd/bases/source.toolkit.fluxcd.io_helmrepositories.yaml",
+	}},
+	{Module: "github.com/fluxcd/kustomize-controller", Files: []string{
+		"config/crd/bases/kustomize.toolkit.fluxcd.io_kustomizations.yaml",
+	}},
+	{Module: "github.com/fluxcd/helm-controller", Version: "v1.4.0", Files: []string{
+		"config/crd/bases/helm.toolkit.fluxcd.io_helmreleases.yaml",
+	}},
 }
 
 type schema struct {
@@ -54,18 +72,18 @@ func Flux() (*CRDs, error) {
 
 func loadFlux() (*CRDs, error) {
 	c := &CRDs{byKind: map[string]*schema{}}
-	for _, mod := range sortedKeys(FluxCRDs) {
-		dir, err := moduleDir(mod)
+	for _, src := range FluxCRDs {
+		dir, err := moduleDir(src.Module, src.Version)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range FluxCRDs[mod] {
+		for _, f := range src.Files {
 			data, err := os.ReadFile(filepath.Join(dir, f))
 			if err != nil {
 				return nil, err
 			}
 			if err := c.Add(data); err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", mod, f, err)
+				return nil, fmt.Errorf("%s/%s: %w", src.Module, f, err)
 			}
 		}
 	}
@@ -82,12 +100,14 @@ func apiModuleVersion(mod string) (string, error) {
 }
 
 // moduleDir downloads (or finds in the module cache) the controller module at
-// the version of its API module. It runs outside this module so that go.mod
-// and go.sum stay untouched.
-func moduleDir(mod string) (string, error) {
-	v, err := apiModuleVersion(mod)
-	if err != nil {
-		return "", err
+// version v, or at the version of its API module when v is empty. It runs
+// outside this module so that go.mod and go.sum stay untouched.
+func moduleDir(mod, v string) (string, error) {
+	if v == "" {
+		var err error
+		if v, err = apiModuleVersion(mod); err != nil {
+			return "", err
+		}
 	}
 	cmd := exec.Command("go", "mod", "download", "-json", mod+"@"+v)
 	cmd.Dir = os.TempDir()
@@ -160,15 +180,6 @@ func (c *CRDs) Validate(obj map[string]any) []string {
 	errs, _ := s.cel.Validate(context.Background(), nil, s.structural, obj, nil, celconfig.RuntimeCELCostBudget)
 	for _, e := range errs {
 		out = append(out, e.Error())
-	}
-	slices.Sort(out)
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
 	}
 	slices.Sort(out)
 	return out

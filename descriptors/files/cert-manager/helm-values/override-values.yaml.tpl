@@ -9,3 +9,11 @@ extraArgs:
   - --dns01-recursive-nameservers=1.1.1.1:53,8.8.8.8:53
 {{- end }}
 {{- end }}
+{{- with .OpenCenter.Services.Gateway }}{{ if .Enabled }}
+# The cluster Gateway's listeners get certificates from its cert-manager.io/cluster-issuer
+# annotation, and HTTP-01 challenges are answered through it.
+config:
+  apiVersion: controller.config.cert-manager.io/v1alpha1
+  kind: ControllerConfiguration
+  enableGatewayAPI: true
+{{- end }}{{ end }}

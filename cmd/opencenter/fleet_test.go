@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// makeFleet writes n configs into repo, derived from the five fixture
+// configs by renaming their clusters (k8s-dev -> k8s-dev-0005, ...).
+func makeFleet(t testing.TB, repo string, n int) {
+	t.Helper()
+	base, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	var texts [][]byte
+	var names []string
+	for _, f := range base {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, b)
+		names = append(names, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "."), "-config.yaml"))
+	}
+	for i := range n {
+		k := i % len(texts)
+		name := fmt.Sprintf("%s-%04d", names[k], i)
+		text := bytes.ReplaceAll(texts[k], []byte(names[k]), []byte(name))
+		if err := os.WriteFile(filepath.Join(repo, "."+name+"-config.yaml"), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// treeStats counts the files and bytes under dir.
+func treeStats(t testing.TB, dir string) (files, size int) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			info, _ := d.Info()
+			files++
+			size += int(info.Size())
+		}
+		return err
+	})
+	return files, size
+}
+
+// mtimes maps every file under dir to its modification time.
+func mtimes(t testing.TB, dir string) map[string]time.Time {
+	t.Helper()
+	out := map[string]time.Time{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			info, _ := d.Info()
+			out[p] = info.ModTime()
+		}
+		return err
+	})
+	return out
+}
+
+func TestFleetDeterministicAndRerenderWritesNothing(t *testing.T) {
+	repo := t.TempDir()
+	makeFleet(t, repo, 12)
+	code, out1, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Count(out1, "\n") != 12 || !strings.HasPrefix(out1, "applications/overlays/k8s-dev-0000:") {
+		t.Fatalf("one line per cluster, in config order:\n%s", out1)
+	}
+	before := mtimes(t, filepath.Join(repo, "applications"))
+	time.Sleep(10 * time.Millisecond)
+	code, out2, _ := runCLI("render", "--repo", repo, "--allow-plaintext-secrets")
+	if code != 0 || strings.Contains(out2, " 1 created") || !strings.Contains(out2, "0 created, 0 updated, 0 deleted") {
+		t.Fatalf("re-render: exit %d\n%s", code, out2)
+	}
+	after := mtimes(t, filepath.Join(repo, "applications"))
+	for p, m := range before {
+		if !after[p].Equal(m) {
+			t.Errorf("re-rendering an unchanged fleet rewrote %s", p)
+		}
+	}
+
+	// One bad config fails alone: its cluster is not written, the others are,
+	// and the messages stay in config order.
+	bad := filepath.Join(repo, ".k8s-qa-0003-config.yaml")
+	b, _ := os.ReadFile(bad)
+	os.WriteFile(bad, bytes.Replace(b, []byte("interval: "), []byte("interval: forever #"), 1), 0o644)
+	os.RemoveAll(filepath.Join(repo, "applications"))
+	code, out3, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets")
+	if code != exitBadInput || !strings.Contains(stderr, ".k8s-qa-0003-config.yaml:") || strings.Count(out3, "\n") != 11 {
+		t.Fatalf("one bad config: exit %d\nstdout:\n%s\nstderr:\n%s", code, out3, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "applications/overlays/k8s-qa-0003")); !os.IsNotExist(err) {
+		t.Error("the failed cluster was written")
+	}
+}
+
+// benchFleet renders a fleet of n clusters in-process into an empty repository.
+func benchFleet(b *testing.B, n int) {
+	configs := b.TempDir()
+	makeFleet(b, configs, n)
+	entries, _ := os.ReadDir(configs)
+	b.ReportAllocs()
+	var files, size int
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		repo := filepath.Join(b.TempDir(), "repo")
+		os.MkdirAll(repo, 0o755)
+		for _, e := range entries {
+			data, _ := os.ReadFile(filepath.Join(configs, e.Name()))
+			os.WriteFile(filepath.Join(repo, e.Name()), data, 0o644)
+		}
+		b.StartTimer()
+		if code, _, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets"); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr)
+		}
+		b.StopTimer()
+		files, size = treeStats(b, filepath.Join(repo, "applications"))
+		b.StartTimer()
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(files)/sec, "files/s")
+	b.ReportMetric(float64(size)/sec, "bytes/s")
+}
+
+func BenchmarkFleet250(b *testing.B)  { benchFleet(b, 250) }
+func BenchmarkFleet1000(b *testing.B) { benchFleet(b, 1000) }
+
+// buildBinary builds opencenter once for the whole-process benchmarks.
+func buildBinary(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "opencenter")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// benchProcess times the opencenter process rendering n clusters into an
+// empty repository against `cp -r` of the tree it produced, side by side in
+// the same run, and reports the ratio and the render's peak RSS.
+func benchProcess(b *testing.B, n int) {
+	bin := buildBinary(b)
+	configs := b.TempDir()
+	makeFleet(b, configs, n)
+	var renderT, copyT time.Duration
+	var maxRSS int64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		repo := filepath.Join(b.TempDir(), "repo")
+		if out, err := exec.Command("cp", "-r", configs, repo).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		dst := filepath.Join(b.TempDir(), "copy")
+		b.StartTimer()
+
+		start := time.Now()
+		cmd := exec.Command(bin, "render", "--repo", repo, "--allow-plaintext-secrets")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("render: %v\n%s", err, out[:min(len(out), 2000)])
+		}
+		renderT += time.Since(start)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			maxRSS = max(maxRSS, ru.Maxrss) // KiB on Linux
+		}
+
+		start = time.Now()
+		if out, err := exec.Command("cp", "-r", filepath.Join(repo, "applications"), dst).CombinedOutput(); err != nil {
+			b.Fatalf("cp: %v: %s", err, out)
+		}
+		copyT += time.Since(start)
+	}
+	b.ReportMetric(float64(renderT.Milliseconds())/float64(b.N), "render-ms/op")
+	b.ReportMetric(float64(copyT.Milliseconds())/float64(b.N), "cp-ms/op")
+	b.ReportMetric(renderT.Seconds()/copyT.Seconds(), "render/cp")
+	b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
+}
+
+func BenchmarkProcess250(b *testing.B)  { benchProcess(b, 250) }
+func BenchmarkProcess1000(b *testing.B) { benchProcess(b, 1000) }
+
+// BenchmarkRerender250 re-renders an unchanged fleet: it must write nothing.
+func BenchmarkRerender250(b *testing.B) {
+	repo := b.TempDir()
+	makeFleet(b, repo, 250)
+	if code, _, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets"); code != 0 {
+		b.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := mtimes(b, filepath.Join(repo, "applications"))
+	b.ResetTimer()
+	for b.Loop() {
+		if code, _, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets"); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	b.StopTimer()
+	written := 0
+	for p, m := range mtimes(b, filepath.Join(repo, "applications")) {
+		if !before[p].Equal(m) {
+			written++
+		}
+	}
+	b.ReportMetric(float64(written), "files-written")
+	if written > 0 {
+		b.Fatalf("re-rendering an unchanged fleet wrote %d files", written)
+	}
+}

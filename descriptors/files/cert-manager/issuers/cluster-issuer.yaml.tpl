@@ -1,0 +1,57 @@
+# The ACME ClusterIssuer other services reference (opencenter.services.cert-manager.issuer_name).
+{{- with .Service }}
+{{- $p := print .DNSProvider }}
+apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata:
+  name: {{ .IssuerName }}
+spec:
+  acme:
+    email: {{ quote .ACMEEmail }}
+    server: {{ quote .ACMEServer }}
+    privateKeySecretRef:
+      name: {{ .IssuerName }}-acme-account
+    solvers:
+      {{- if eq $p "cloudflare" }}
+      - dns01:
+          cloudflare:
+            apiTokenSecretRef:
+              name: cloudflare-api-token
+              key: api-token
+      {{- else if eq $p "route53" }}
+      - dns01:
+          route53:
+            region: {{ quote .Route53Region }}
+            {{- with .Route53HostedZoneID }}
+            hostedZoneID: {{ quote . }}
+            {{- end }}
+            accessKeyIDSecretRef:
+              name: route53-credentials
+              key: access-key-id
+            secretAccessKeySecretRef:
+              name: route53-credentials
+              key: secret-access-key
+      {{- else if eq $p "designate" }}
+      # Served by the designate-certmanager-webhook of designate-webhook.yaml.
+      - dns01:
+          webhook:
+            groupName: acme.syseleven.de
+            solverName: designateDNS
+      {{- else }}
+      # HTTP-01 through the cluster Gateway (cert-manager's Gateway API support).
+      - http01:
+          {{- with $.OpenCenter.Services.Gateway }}{{ if .Enabled }}
+          gatewayHTTPRoute:
+            parentRefs:
+              - name: {{ .Name }}
+                namespace: {{ .Namespace }}
+                kind: Gateway
+          {{- else }}
+          # No cluster Gateway: the challenge routes attach to no listener until one exists.
+          gatewayHTTPRoute: {}
+          {{- end }}{{ else }}
+          # No cluster Gateway: the challenge routes attach to no listener until one exists.
+          gatewayHTTPRoute: {}
+          {{- end }}
+      {{- end }}
+{{- end }}

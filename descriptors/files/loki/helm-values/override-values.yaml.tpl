@@ -1,0 +1,102 @@
+# Values for the loki HelmRelease, from opencenter.services.loki.
+{{- with .Service }}
+{{- $storage := print .Storage }}
+{{- $filesystem := eq $storage "filesystem" }}
+{{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
+{{- $endpoint := .Endpoint }}{{ $insecure := false }}
+{{- if and (ge (len $endpoint) 8) (eq (slice $endpoint 0 8) "https://") }}{{ $endpoint = slice $endpoint 8 }}
+{{- else if and (ge (len $endpoint) 7) (eq (slice $endpoint 0 7) "http://") }}{{ $endpoint = slice $endpoint 7 }}{{ $insecure = true }}{{ end }}
+{{- if $filesystem }}
+# Logs on a volume: one single-binary pod (the base's simple scalable mode needs object storage).
+deploymentMode: SingleBinary
+{{- else }}
+deploymentMode: SimpleScalable
+{{- end }}
+loki:
+  commonConfig:
+    replication_factor: {{ if $filesystem }}1{{ else }}{{ $rf }}{{ end }}
+  schemaConfig:
+    configs:
+      - from: "2024-04-01"
+        store: tsdb
+        object_store: {{ $storage }}
+        schema: v13
+        index:
+          prefix: loki_index_
+          period: 24h
+  storage:
+    type: {{ $storage }}
+    {{- if not $filesystem }}
+    bucketNames:
+      chunks: {{ quote .Bucket }}
+      ruler: {{ quote .Bucket }}
+      admin: {{ quote .Bucket }}
+    {{- end }}
+    {{- if eq $storage "s3" }}
+    s3:
+      {{- if $endpoint }}
+      endpoint: {{ quote $endpoint }}
+      insecure: {{ $insecure }}
+      s3ForcePathStyle: true
+      {{- end }}
+      region: {{ quote .Region }}
+      # Expanded from the Secret loki-object-store (-config.expand-env).
+      accessKeyId: ${AWS_ACCESS_KEY_ID}
+      secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
+    {{- else if eq $storage "swift" }}
+    swift:
+      auth_url: {{ quote .Endpoint }}
+      auth_version: 3
+      region_name: {{ quote .Region }}
+      container_name: {{ quote .Bucket }}
+      # Expanded from the Secret loki-object-store (-config.expand-env).
+      application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}
+      application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}
+    {{- end }}
+  limits_config:
+    retention_period: {{ .Retention }}
+  compactor:
+    retention_enabled: true
+    delete_request_store: {{ $storage }}
+{{- if not $filesystem }}
+global:
+  extraArgs:
+    - -config.expand-env=true
+  extraEnvFrom:
+    - secretRef:
+        name: loki-object-store
+{{- end }}
+{{- if $filesystem }}
+singleBinary:
+  replicas: 1
+  persistence:
+    enabled: true
+    size: {{ .StorageSize }}
+    {{- with .StorageClass }}
+    storageClass: {{ . }}
+    {{- end }}
+write:
+  replicas: 0
+read:
+  replicas: 0
+backend:
+  replicas: 0
+{{- else }}
+write:
+  replicas: {{ .Replicas }}
+  persistence:
+    size: {{ .StorageSize }}
+    {{- with .StorageClass }}
+    storageClass: {{ . }}
+    {{- end }}
+read:
+  replicas: {{ .Replicas }}
+backend:
+  replicas: {{ .Replicas }}
+  persistence:
+    size: {{ .StorageSize }}
+    {{- with .StorageClass }}
+    storageClass: {{ . }}
+    {{- end }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,10 @@
+# Values for the openstack-cloud-controller-manager HelmRelease, from opencenter.services.openstack-ccm.
+cluster:
+  # Names the Octavia load balancers the CCM creates for this cluster.
+  name: {{ .OpenCenter.Cluster.ClusterName }}
+secret:
+  enabled: true
+  # cloud.conf is rendered from the typed config and the application
+  # credential in secrets.services.openstack-ccm, not by the chart.
+  create: false
+  name: openstack-ccm-cloud-config

@@ -1,0 +1,38 @@
+# Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.
+clusterName: {{ .OpenCenter.Cluster.ClusterName }}
+{{- with .Service }}
+collectors:
+  daemon:
+    presets:
+      logsCollection:
+        enabled: {{ default false .CollectLogs }}
+      hostMetrics:
+        enabled: {{ default false .CollectHostMetrics }}
+    {{- with .OTLPEndpoint }}
+    config:
+      exporters:
+        otlphttp:
+          endpoint: {{ quote . }}
+          {{- if $.Service.OTLPInsecure }}
+          tls:
+            insecure: true
+          {{- end }}
+      service:
+        pipelines:
+          traces:
+            exporters: [otlphttp]
+          metrics:
+            exporters: [otlphttp]
+          logs:
+            exporters: [otlphttp]
+    {{- end }}
+{{- with .TraceSamplingRatio }}
+instrumentation:
+  # The Instrumentation auto-instrumented workloads use: its SDKs keep this
+  # fraction of traces (parent-based ratio sampling).
+  enabled: true
+  sampler:
+    type: parentbased_traceidratio
+    argument: "{{ . }}"
+{{- end }}
+{{- end }}

@@ -1,0 +1,25 @@
+# The cluster's group role bindings, from opencenter.services.rbac-manager.role_bindings:
+# a ClusterRoleBinding per cluster-wide grant, a RoleBinding per listed namespace.
+apiVersion: rbacmanager.reactiveops.io/v1beta1
+kind: RBACDefinition
+metadata:
+  name: opencenter-role-bindings
+rbacBindings:
+  {{- range .Service.RoleBindings }}
+  - name: {{ .Name }}
+    subjects:
+      - kind: Group
+        apiGroup: rbac.authorization.k8s.io
+        name: {{ quote .Group }}
+    {{- if .Namespaces }}
+    roleBindings:
+      {{- $role := .ClusterRole }}
+      {{- range .Namespaces }}
+      - clusterRole: {{ $role }}
+        namespace: {{ . }}
+      {{- end }}
+    {{- else }}
+    clusterRoleBindings:
+      - clusterRole: {{ .ClusterRole }}
+    {{- end }}
+  {{- end }}

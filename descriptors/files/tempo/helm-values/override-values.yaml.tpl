@@ -1,0 +1,51 @@
+# Values for the tempo HelmRelease (tempo-distributed), from opencenter.services.tempo.
+{{- with .Service }}
+{{- $filesystem := eq (print .Storage) "filesystem" }}
+{{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
+{{- $endpoint := .Endpoint }}{{ $insecure := false }}
+{{- if and (ge (len $endpoint) 8) (eq (slice $endpoint 0 8) "https://") }}{{ $endpoint = slice $endpoint 8 }}
+{{- else if and (ge (len $endpoint) 7) (eq (slice $endpoint 0 7) "http://") }}{{ $endpoint = slice $endpoint 7 }}{{ $insecure = true }}{{ end }}
+storage:
+  trace:
+    {{- if $filesystem }}
+    # Trace blocks on the ingesters' volumes.
+    backend: local
+    local:
+      path: /var/tempo/traces
+    {{- else }}
+    backend: s3
+    s3:
+      bucket: {{ quote .Bucket }}
+      {{- if $endpoint }}
+      endpoint: {{ quote $endpoint }}
+      insecure: {{ $insecure }}
+      forcepathstyle: true
+      {{- else }}
+      endpoint: {{ quote (print "s3." .Region ".amazonaws.com") }}
+      {{- end }}
+      region: {{ quote .Region }}
+      # The access keys come from the Secret tempo-object-store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+    {{- end }}
+{{- if not $filesystem }}
+global:
+  extraEnvFrom:
+    - secretRef:
+        name: tempo-object-store
+{{- end }}
+compactor:
+  config:
+    compaction:
+      block_retention: {{ .Retention }}
+distributor:
+  replicas: {{ .Replicas }}
+ingester:
+  replicas: {{ .Replicas }}
+  config:
+    replication_factor: {{ $rf }}
+  persistence:
+    enabled: true
+    size: {{ .StorageSize }}
+    {{- with .StorageClass }}
+    storageClass: {{ . }}
+    {{- end }}
+{{- end }}

@@ -1,0 +1,36 @@
+# Values for the velero HelmRelease, from opencenter.services.velero.
+{{- with .Service }}
+credentials:
+  useSecret: true
+  # The Secret velero-credentials, from secrets.services.velero.
+  existingSecret: velero-credentials
+configuration:
+  backupStorageLocation:
+    - name: default
+      # The base installs the aws plugin, which serves any S3-compatible store.
+      provider: {{ .Provider }}
+      bucket: {{ quote .Bucket }}
+      default: true
+      config:
+        region: {{ quote .Region }}
+        {{- with .S3URL }}
+        s3Url: {{ quote . }}
+        s3ForcePathStyle: "true"
+        {{- end }}
+  {{- if .SnapshotVolumes }}
+  # Volumes are snapshotted with CSI VolumeSnapshots (external-snapshotter), not by a provider plugin.
+  features: EnableCSI
+  {{- end }}
+  volumeSnapshotLocation: []
+snapshotsEnabled: {{ .SnapshotVolumes }}
+schedules:
+  daily:
+    disabled: false
+    schedule: {{ quote .Schedule }}
+    useOwnerReferencesInBackup: false
+    template:
+      ttl: {{ quote .TTL }}
+      snapshotVolumes: {{ .SnapshotVolumes }}
+      includedNamespaces:
+        - "*"
+{{- end }}

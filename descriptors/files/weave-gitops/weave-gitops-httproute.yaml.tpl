@@ -1,0 +1,18 @@
+{{- with .OpenCenter.Services.Gateway }}{{ if .Enabled -}}
+# Publishes the dashboard at opencenter.services.weave-gitops.hostname through the cluster Gateway.
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: weave-gitops
+  namespace: {{ $.Unit.Namespace }}
+spec:
+  parentRefs:
+    - name: {{ .Name }}
+      namespace: {{ .Namespace }}
+  hostnames:
+    - {{ quote $.Service.Hostname }}
+  rules:
+    - backendRefs:
+        - name: weave-gitops
+          port: 9001
+{{- end }}{{ end }}

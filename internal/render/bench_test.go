@@ -1,0 +1,65 @@
+package render
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkPlan plans the 25-service k8s-dev fixture cluster in memory.
+func BenchmarkPlan(b *testing.B) {
+	f := loadConfig(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	b.ReportAllocs()
+	var files, bytes int
+	for b.Loop() {
+		p, err := Build(f, Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = len(p.Files)
+		bytes = 0
+		for _, f := range p.Files {
+			bytes += len(f.Data)
+		}
+	}
+	b.ReportMetric(float64(files), "files/plan")
+	b.ReportMetric(float64(bytes), "bytes/plan")
+}
+
+// BenchmarkRender plans and writes the five fixture clusters into an empty repository.
+func BenchmarkRender(b *testing.B) {
+	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	var plans []*Plan
+	for _, n := range names {
+		plans = append(plans, plan(b, n))
+	}
+	b.ReportAllocs()
+	files, size := 0, 0
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		repo := filepath.Join(b.TempDir(), fmt.Sprint(i))
+		b.StartTimer()
+		for _, n := range names {
+			p, err := Build(loadConfig(b, n), Options{AllowPlaintextSecrets: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			changes, err := Diff(repo, p, WriteOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := Apply(repo, p, changes); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, p := range plans {
+		files += len(p.Files)
+		for _, f := range p.Files {
+			size += len(f.Data)
+		}
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(files)/sec, "files/s")
+	b.ReportMetric(float64(size)/sec, "bytes/s")
+}
