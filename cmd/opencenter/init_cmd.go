@@ -136,4 +136,3 @@ func envOf(cluster string) string {
 // schemaModeline is where editors find the schema: `opencenter schema >
 // .opencenter.schema.json` at the root of the repository.
 const schemaModeline = "./.opencenter.schema.json"
-
