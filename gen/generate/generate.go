@@ -25,11 +25,13 @@ type Options struct {
 	Descriptors string
 	// Out is the output folder ("zz_generated").
 	Out string
+	// Catalog is the generated catalog document ("docs/CATALOG.md"); "" for none.
+	Catalog string
 }
 
 // Defaults are the project's own locations.
 func Defaults(root string) Options {
-	return Options{Root: root, Descriptors: "descriptors", Out: "zz_generated"}
+	return Options{Root: root, Descriptors: "descriptors", Out: "zz_generated", Catalog: "docs/CATALOG.md"}
 }
 
 // Generate loads, checks and emits; it returns the output files keyed by
@@ -86,6 +88,9 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		out[o.Out+"/"+name] = b
+	}
+	if o.Catalog != "" {
+		out[o.Catalog] = emit.Catalog(units)
 	}
 	return out, nil
 }
