@@ -76,9 +76,9 @@ func (b *builder) builtins(active []*table.Unit) {
 // its kustomization.yaml, sorted.
 func (b *builder) filesIn(dir string) []string {
 	var out []string
-	for p := range b.files {
-		if path.Dir(p) == dir && path.Base(p) != "kustomization.yaml" {
-			out = append(out, path.Base(p))
+	for _, p := range b.byDir[dir] {
+		if base := path.Base(p); base != "kustomization.yaml" {
+			out = append(out, base)
 		}
 	}
 	slices.Sort(out)

@@ -168,6 +168,21 @@ func cmpOr(a, b string) string {
 // marshal renders a Kubernetes object as YAML without status and
 // creationTimestamp, keys sorted.
 func marshal(obj any) ([]byte, error) {
+	switch o := obj.(type) {
+	case *kustomizev1.Kustomization:
+		if b, ok := kustomizationYAMLOf(o); ok {
+			return b, nil
+		}
+	case *sourcev1.GitRepository:
+		if b, ok := gitRepositoryYAMLOf(o); ok {
+			return b, nil
+		}
+	}
+	return marshalGeneral(obj)
+}
+
+// marshalGeneral is marshal for any object.
+func marshalGeneral(obj any) ([]byte, error) {
 	// encoding/json gives the API types' exact serialization (omitempty,
 	// durations); yamlenc.ParseJSON is much cheaper than converting the typed
 	// object to an unstructured map by reflection.

@@ -70,6 +70,9 @@ func TestMarshalMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if general, _ := marshalGeneral(obj); string(general) != string(got) {
+				t.Errorf("%s: the direct writer and the general path differ:\n%s\ngeneral:\n%s", f.Path, got, general)
+			}
 			// Same document; same bytes except where yaml.v2 folds a long
 			// plain scalar at 80 columns, which the fast path does not.
 			want := referenceMarshal(t, obj)

@@ -3,8 +3,11 @@ package render
 import (
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -77,7 +80,8 @@ type builder struct {
 	diags   diag.List
 	status  map[string]*UnitStatus
 	files   map[string]*File
-	flux    map[string]bool // active Flux unit names
+	byDir   map[string][]string // file paths by directory, for the aggregates
+	flux    map[string]bool     // active Flux unit names
 	fluxOf  map[string]*table.Unit
 	sources map[string]bool // active source names
 	include map[string]bool // overlay dirs provided by source includes
@@ -103,9 +107,7 @@ func Build(f *config.File, o Options) (*Plan, error) {
 			b.sources[s.Name] = true
 		}
 	}
-	for _, u := range active {
-		b.unit(u)
-	}
+	b.renderUnits(active)
 	b.builtins(active)
 	b.validate(active)
 	if len(b.diags) > 0 {
@@ -129,6 +131,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		p:        &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
 		status:   map[string]*UnitStatus{},
 		files:    map[string]*File{},
+		byDir:    map[string][]string{},
 		flux:     map[string]bool{},
 		fluxOf:   map[string]*table.Unit{},
 		sources:  map[string]bool{flux_system: true},
@@ -262,6 +265,13 @@ func (b *builder) expand(u *table.Unit, s string) string {
 
 // add puts a file into the plan, checking its path.
 func (b *builder) add(u *table.Unit, p string, body []byte, secret bool) {
+	b.addRendered(u, rendered{p, withHeader(path.Base(b.f.Name), u.Name, p, body), secret})
+}
+
+// addRendered puts a rendered file into the plan, checking its path, that it
+// is the only file at that path, and that secrets are allowed.
+func (b *builder) addRendered(u *table.Unit, r rendered) {
+	p, secret := r.path, r.secret
 	if bad := unsafePath(p); bad != "" {
 		b.errorf(u, "unit %s renders %q, which %s", u.Name, p, bad)
 		return
@@ -275,7 +285,8 @@ func (b *builder) add(u *table.Unit, p string, body []byte, secret bool) {
 		b.errorf(u, "unit %s would write secret material to %s in plaintext: pass --allow-plaintext-secrets to allow it, or remove the values under %s", u.Name, p, secretsPath(u))
 		return
 	}
-	b.files[p] = &File{Path: p, Data: withHeader(path.Base(b.f.Name), u.Name, p, body), Secret: secret, Unit: u.Name}
+	b.files[p] = &File{Path: p, Data: r.data, Secret: secret, Unit: u.Name}
+	b.byDir[path.Dir(p)] = append(b.byDir[path.Dir(p)], p)
 }
 
 func secretsPath(u *table.Unit) string {
@@ -305,16 +316,36 @@ func unsafePath(p string) string {
 	return ""
 }
 
-// unit renders one active unit's sources, Flux units and overlay files.
-func (b *builder) unit(u *table.Unit) {
+// rendered is a file a unit produced, header included, before it joins the plan.
+type rendered struct {
+	path   string
+	data   []byte
+	secret bool
+}
+
+// unitOutput is what rendering one unit produced.
+type unitOutput struct {
+	files []rendered
+	diags diag.List
+}
+
+// renderUnit renders one active unit's sources, Flux units and overlay files.
+// It only reads the builder, so units render concurrently.
+func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
+	errorf := func(format string, args ...any) {
+		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
+	}
+	emit := func(p string, body []byte, secret bool) {
+		out.files = append(out.files, rendered{p, withHeader(path.Base(b.f.Name), u.Name, p, body), secret})
+	}
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
 		obj, err := b.gitRepository(u, s)
 		if err != nil {
-			b.errorf(u, "unit %s: source %s: %v", u.Name, s.Name, err)
+			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
 		}
-		b.add(u, dir+"/sources/"+s.Name+".yaml", obj, false)
+		emit(dir+"/sources/"+s.Name+".yaml", obj, false)
 	}
 	for _, fu := range u.FluxUnits {
 		if !fu.When.Holds(b.c) {
@@ -322,10 +353,10 @@ func (b *builder) unit(u *table.Unit) {
 		}
 		obj, err := b.kustomization(u, fu)
 		if err != nil {
-			b.errorf(u, "unit %s: flux unit %s: %v", u.Name, fu.Name, err)
+			errorf("unit %s: flux unit %s: %v", u.Name, fu.Name, err)
 			continue
 		}
-		b.add(u, dir+"/fluxcd/"+fu.Name+".yaml", obj, false)
+		emit(dir+"/fluxcd/"+fu.Name+".yaml", obj, false)
 	}
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
@@ -333,13 +364,37 @@ func (b *builder) unit(u *table.Unit) {
 		}
 		body, err := b.execute(u, f)
 		if err != nil {
-			b.errorf(u, "unit %s: %s: %v", u.Name, f.Template, err)
+			errorf("unit %s: %s: %v", u.Name, f.Template, err)
 			continue
 		}
 		if len(strings.TrimSpace(string(body))) == 0 {
 			continue // a template that renders empty writes no file
 		}
-		b.add(u, joinRoot(u.Root, f.Path), body, f.Secret)
+		emit(joinRoot(u.Root, f.Path), body, f.Secret)
+	}
+	return out
+}
+
+// renderUnits renders the active units on up to GOMAXPROCS goroutines and
+// adds their files to the plan in unit order, so the result does not depend
+// on scheduling.
+func (b *builder) renderUnits(active []*table.Unit) {
+	outs := make([]unitOutput, len(active))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(active)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(active); i = int(next.Add(1)) - 1 {
+				outs[i] = b.renderUnit(active[i])
+			}
+		})
+	}
+	wg.Wait()
+	for i, u := range active {
+		b.diags = append(b.diags, outs[i].diags...)
+		for _, r := range outs[i].files {
+			b.addRendered(u, r)
+		}
 	}
 }
 

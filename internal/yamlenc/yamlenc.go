@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Marshal encodes v. It panics on a type a JSON-shaped value cannot hold,
@@ -161,7 +162,7 @@ func scalar(b *bytes.Buffer, v any, depth int) {
 // leading indicators, and characters that start comments or mappings.
 var (
 	special  = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+]?(\.inf|\.nan)|=|<<)$`)
-	numberRE = regexp.MustCompile(`^[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$`)
+	numberRE = regexp.MustCompile(`^[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$`)
 )
 
 func plainOK(s string) bool {
@@ -187,13 +188,29 @@ func simple(s string) bool {
 	if len(s) <= 5 && yaml11Word(s) {
 		return false
 	}
-	c := s[0]
-	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+	start := 1
+	switch c := s[0]; {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/':
+	case c == '.' && len(s) > 1 && s[1] == '/': // ./path
+	case c >= '0' && c <= '9' && !numberish(s): // 15m0s
+	default:
 		return false
 	}
-	for i := 1; i < len(s); i++ {
+	for i := start; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// numberish reports whether every byte of s could belong to a YAML 1.1
+// number (decimal, hex, octal, binary, sexagesimal, exponent).
+func numberish(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("+-._:xXoO", c) >= 0) {
 			return false
 		}
 	}
@@ -205,7 +222,7 @@ func plainRest(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '\ufeff' || (r >= 0x80 && r < 0xa0) {
+		if r < 0x20 || r == 0x7f || r == '\ufeff' || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -279,4 +296,12 @@ func yaml11Word(s string) bool {
 		return true
 	}
 	return false
+}
+
+// Scalar returns s as a YAML scalar (plain or quoted) for a value on one line.
+func Scalar(s string) string {
+	if plainOK(s) {
+		return s
+	}
+	return strconv.Quote(s)
 }
