@@ -2,6 +2,7 @@ package yamlfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
@@ -126,8 +126,16 @@ func Decode(name string, data []byte, out any) (*Positions, error) {
 	if len(w.diags) > 0 {
 		return nil, w.diags.Err()
 	}
-	if err := sigsyaml.UnmarshalStrict(data, out); err != nil {
-		// The walker mirrors the decoder's rules; this is a safety net.
+	var j bytes.Buffer
+	j.Grow(len(data))
+	err := toJSON(&j, root)
+	if err == nil {
+		dec := json.NewDecoder(&j)
+		dec.DisallowUnknownFields()
+		err = dec.Decode(out)
+	}
+	if err != nil {
+		// The walker checked keys and types already; this is a safety net.
 		return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: err.Error()}}
 	}
 	return &Positions{File: name, m: w.pos}, nil

@@ -101,3 +101,29 @@ func TestManyErrorsCapped(t *testing.T) {
 		t.Errorf("want at most %d diagnostics ending in 'too many errors', got %d lines", maxDiags, strings.Count(err.Error(), "\n"))
 	}
 }
+
+type scalars struct {
+	S   string   `json:"s"`
+	L   []string `json:"l"`
+	N   int      `json:"n"`
+	F   float64  `json:"f"`
+	B   bool     `json:"b"`
+	Nil *int     `json:"nil"`
+}
+
+// TestScalarsAsTheWalkerReadsThem: YAML 1.2 scalars decode as the walker
+// typed them: "no" is a string, 0x10 an int, a quoted number a string.
+func TestScalarsAsTheWalkerReadsThem(t *testing.T) {
+	var d scalars
+	_, err := Decode("d.yaml", []byte("s: no\nl: [on, 'yes', \"2026.01\", \"tab\\there \\u00e9\"]\nn: 0x10\nf: 1.5e3\nb: true\nnil: null\n"), &d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := scalars{S: "no", L: []string{"on", "yes", "2026.01", "tab\there é"}, N: 16, F: 1500, B: true}
+	if d.S != want.S || strings.Join(d.L, "|") != strings.Join(want.L, "|") || d.N != want.N || d.F != want.F || !d.B || d.Nil != nil {
+		t.Errorf("got %+v, want %+v", d, want)
+	}
+	if _, err := Decode("d.yaml", []byte("f: .inf\n"), &d); err == nil {
+		t.Error("an infinite number has no JSON form: want an error")
+	}
+}
