@@ -105,13 +105,14 @@ func (c *RenderCmd) renderOne(name string, r *result) {
 	for _, p := range plan.SecretFiles {
 		fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
 	}
+	diffs := render.Differences(changes)
 	switch {
 	case c.Check:
-		for _, ch := range changes {
+		for _, ch := range diffs {
 			fmt.Fprintf(&r.out, "%s %s/%s\n", ch.Op, plan.Overlay, ch.Path)
 		}
 	case c.Diff:
-		for _, ch := range changes {
+		for _, ch := range diffs {
 			p := plan.Overlay + "/" + ch.Path
 			a, b := "a/"+p, "b/"+p
 			if ch.Op == render.OpCreate {
@@ -130,7 +131,7 @@ func (c *RenderCmd) renderOne(name string, r *result) {
 		}
 		fmt.Fprintln(&r.out, summary(plan, changes))
 	}
-	if (c.Check || c.Diff) && len(changes) > 0 {
+	if (c.Check || c.Diff) && len(diffs) > 0 {
 		r.code = exitDiffers
 	}
 }

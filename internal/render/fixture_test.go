@@ -46,7 +46,7 @@ func TestFixtureInSync(t *testing.T) {
 			}
 			continue
 		}
-		for _, c := range changes {
+		for _, c := range Differences(changes) {
 			t.Errorf("%s/%s would be %sd:\n%s", p.Overlay, c.Path, c.Op, udiff.Unified("committed", "rendered", c.Old, c.New))
 		}
 	}

@@ -101,6 +101,33 @@ func TestSecretModeAndRefusal(t *testing.T) {
 
 // TestFailureLeavesDiskUntouched renders, then renders a config whose plan
 // fails, and a config whose write is refused: the tree is byte-identical.
+// TestSecretModeAfterCheckout: git checks secret files out as 0644; that is
+// no difference for --check, and a render restores 0600 without rewriting.
+func TestSecretModeAfterCheckout(t *testing.T) {
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("customer"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(repo, OverlayDir("customer"), "customer-managed/fluxcd/customer-apps-ssh.yaml")
+	os.Chmod(secret, 0o644)
+	p := plan(t, testConfig("customer"))
+	changes, err := Diff(repo, p, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(Differences(changes)) != 0 || len(changes) != 1 || changes[0].Op != OpMode {
+		t.Fatalf("want one mode change and no differences, got %+v", changes)
+	}
+	before, _ := os.Stat(secret)
+	if err := Apply(repo, p, changes); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(secret)
+	if after.Mode().Perm() != 0o600 || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("mode %v, rewritten %v", after.Mode(), !after.ModTime().Equal(before.ModTime()))
+	}
+}
+
 func TestFailureLeavesDiskUntouched(t *testing.T) {
 	repo := t.TempDir()
 	if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{}); err != nil {

@@ -28,6 +28,9 @@ const (
 	OpCreate Op = "create"
 	OpUpdate Op = "update"
 	OpDelete Op = "delete"
+	// OpMode only restores a file's mode (a Secret checked out by git as
+	// 0644): not a difference for --check and --diff, since git keeps no modes.
+	OpMode Op = "mode"
 )
 
 // Change is one file the render would create, update or delete.
@@ -125,7 +128,10 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bytes.Equal(old, f.Data) && info.Mode().Perm() == mode {
+		if bytes.Equal(old, f.Data) {
+			if info.Mode().Perm() != mode {
+				changes = append(changes, Change{Path: f.Path, Op: OpMode, Mode: mode})
+			}
 			continue
 		}
 		if st, _ := ownership(old); st != Owned && !o.Force {
@@ -300,11 +306,17 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	var emptied []string
 	for _, c := range changes {
 		full := filepath.Join(root, filepath.FromSlash(c.Path))
-		if c.Op == OpDelete {
+		switch c.Op {
+		case OpDelete:
 			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			emptied = append(emptied, path.Dir(c.Path))
+			continue
+		case OpMode:
+			if err := os.Chmod(full, c.Mode); err != nil {
+				return err
+			}
 			continue
 		}
 		if dir := filepath.Dir(full); !made[dir] {
@@ -359,4 +371,16 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return nil
+}
+
+// Differences drops the changes that only restore a mode: what --check and
+// --diff report.
+func Differences(changes []Change) []Change {
+	out := changes[:0:0]
+	for _, c := range changes {
+		if c.Op != OpMode {
+			out = append(out, c)
+		}
+	}
+	return out
 }
