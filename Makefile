@@ -35,9 +35,9 @@ golden:
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzLoad -fuzztime=30s -fuzzminimizetime=5s ./internal/config
 
-## bench: the performance benchmarks (see docs/PERFORMANCE.md).
+## bench: the performance benchmarks (see docs/PERFORMANCE.md); a few minutes on 2 cores.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/render/...
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/load ./internal/render ./cmd/opencenter
 
 ## render-example: render the five-cluster fixture into out/example (see README).
 render-example:

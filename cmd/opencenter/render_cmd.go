@@ -102,8 +102,10 @@ func (c *RenderCmd) renderOne(name string, r *result) {
 		}
 		return
 	}
-	for _, p := range plan.SecretFiles {
-		fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
+	if !c.Check && !c.Diff {
+		for _, p := range plan.SecretFiles {
+			fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
+		}
 	}
 	diffs := render.Differences(changes)
 	switch {
