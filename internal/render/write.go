@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // OwnedFiles are the files at the overlay root the renderer owns; OwnedDirs
@@ -344,6 +345,14 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	return nil
 }
 
+// umask is the process's file mode creation mask, read once at start-up
+// (setting it is the only way to read it; nothing else runs yet in init).
+var umask = func() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}()
+
 // writeAtomic writes data to a temporary file beside full, created with its
 // final mode, and renames it over full.
 func writeAtomic(full string, data []byte, mode fs.FileMode) error {
@@ -362,9 +371,12 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 		os.Remove(tmp)
 		return err
 	}
-	if info, err := os.Lstat(tmp); err == nil && info.Mode().Perm() != mode {
-		// A umask took bits away that the mode needs (0644 under umask 077).
-		os.Chmod(tmp, mode)
+	if mode&^umask != mode {
+		// The umask took bits away that the mode needs (0644 under umask 077).
+		if err := os.Chmod(tmp, mode); err != nil {
+			os.Remove(tmp)
+			return err
+		}
 	}
 	if err := os.Rename(tmp, full); err != nil {
 		os.Remove(tmp)
