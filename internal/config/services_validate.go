@@ -257,12 +257,7 @@ func (s *MetalLB) Validate(v *Validator, path string, c *Config) {
 	for i, pool := range s.IPPools {
 		pp := fmt.Sprintf("%s.ip_pools[%d]", path, i)
 		v.label(pp+".name", pool.Name, "the name of the IPAddressPool")
-		if pool.Name != "" {
-			if names[pool.Name] {
-				v.Errorf(pp+".name", "duplicate pool name %q", pool.Name)
-			}
-			names[pool.Name] = true
-		}
+		v.unique(names, pp+".name", pool.Name, "pool names are unique")
 		if len(pool.Addresses) == 0 {
 			v.Errorf(pp+".addresses", "required: at least one CIDR (10.0.0.0/28) or range (10.0.0.10-10.0.0.20)")
 		}
@@ -318,12 +313,7 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	for i, l := range s.Listeners {
 		lp := fmt.Sprintf("%s.listeners[%d]", path, i)
 		v.label(lp+".name", l.Name, "the listener's name, unique within the Gateway")
-		if l.Name != "" {
-			if names[l.Name] {
-				v.Errorf(lp+".name", "duplicate listener name %q: listener names are unique within the Gateway", l.Name)
-			}
-			names[l.Name] = true
-		}
+		v.unique(names, lp+".name", l.Name, "listener names are unique within the Gateway")
 		if l.Port < 1 || l.Port > 65535 {
 			v.Errorf(lp+".port", "%d: expected a port from 1 to 65535", l.Port)
 		}
@@ -490,4 +480,15 @@ func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) 
 // Validate checks the Istio profile.
 func (s *Istio) Validate(v *Validator, path string, c *Config) {
 	v.oneOf(path+".profile", string(s.Profile), "default", "minimal", "ambient", "demo")
+}
+
+// unique records name in seen and reports a name seen before at YAML path p.
+func (v *Validator) unique(seen map[string]bool, p, name, rule string) {
+	if name == "" {
+		return
+	}
+	if seen[name] {
+		v.Errorf(p, "duplicate name %q: %s", name, rule)
+	}
+	seen[name] = true
 }

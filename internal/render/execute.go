@@ -12,43 +12,40 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/tmpl"
 )
 
-// Templates are parsed once per process and shared by every render.
+// Templates are parsed, and static files read, once per process and shared
+// by every render.
 var (
-	parsedMu sync.Mutex
-	parsed   = map[string]*template.Template{}
-	static   = map[string][]byte{}
+	cacheMu sync.Mutex
+	parsed  = map[string]*template.Template{}
+	static  = map[string][]byte{}
 )
 
+// cached returns m[name], loading it from descriptors.Files the first time.
+func cached[T any](m map[string]T, name string, load func(data []byte) (T, error)) (T, error) {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if v, ok := m[name]; ok {
+		return v, nil
+	}
+	var zero T
+	data, err := fs.ReadFile(descriptors.Files, "files/"+name)
+	if err != nil {
+		return zero, err
+	}
+	v, err := load(data)
+	if err != nil {
+		return zero, err
+	}
+	m[name] = v
+	return v, nil
+}
+
 func parsedTemplate(name string) (*template.Template, error) {
-	parsedMu.Lock()
-	defer parsedMu.Unlock()
-	if t, ok := parsed[name]; ok {
-		return t, nil
-	}
-	text, err := fs.ReadFile(descriptors.Files, "files/"+name)
-	if err != nil {
-		return nil, err
-	}
-	t, err := tmpl.Parse(name, string(text))
-	if err != nil {
-		return nil, err
-	}
-	parsed[name] = t
-	return t, nil
+	return cached(parsed, name, func(data []byte) (*template.Template, error) { return tmpl.Parse(name, string(data)) })
 }
 
 func staticFile(name string) ([]byte, error) {
-	parsedMu.Lock()
-	defer parsedMu.Unlock()
-	if b, ok := static[name]; ok {
-		return b, nil
-	}
-	b, err := fs.ReadFile(descriptors.Files, "files/"+name)
-	if err != nil {
-		return nil, err
-	}
-	static[name] = b
-	return b, nil
+	return cached(static, name, func(data []byte) ([]byte, error) { return data, nil })
 }
 
 // execute renders one overlay file of a unit.

@@ -26,7 +26,7 @@ func Marshal(v any) []byte {
 		if len(x) == 0 {
 			return []byte("{}\n")
 		}
-		mapping(&b, x, 0)
+		mapping(&b, x, 0, false)
 	case []any:
 		if len(x) == 0 {
 			return []byte("[]\n")
@@ -59,16 +59,17 @@ func sortedKeys(m map[string]any, buf []string) []string {
 	return keys
 }
 
-func mapping(b *bytes.Buffer, m map[string]any, depth int) {
+// mapping writes m's keys in order at depth; with inline, the first key
+// follows a "- " already written (a mapping inside a sequence).
+func mapping(b *bytes.Buffer, m map[string]any, depth int, inline bool) {
 	var buf [16]string
-	keys := sortedKeys(m, buf[:])
-	for i, k := range keys {
-		if i > 0 || depth >= 0 {
-			indent(b, max(depth, 0))
+	for i, k := range sortedKeys(m, buf[:]) {
+		if i > 0 || !inline {
+			indent(b, depth)
 		}
 		b.WriteString(quoteKey(k))
 		b.WriteByte(':')
-		value(b, m[k], max(depth, 0), false)
+		value(b, m[k], depth, false)
 	}
 }
 
@@ -91,11 +92,11 @@ func value(b *bytes.Buffer, v any, depth int, inSeq bool) {
 		if inSeq {
 			// "- key: v" then the other keys aligned under the first.
 			b.WriteByte(' ')
-			mappingInline(b, x, depth+2)
+			mapping(b, x, depth+2, true)
 			return
 		}
 		b.WriteByte('\n')
-		mapping(b, x, depth+2)
+		mapping(b, x, depth+2, false)
 	case []any:
 		if len(x) == 0 {
 			b.WriteString(" []\n")
@@ -113,20 +114,6 @@ func value(b *bytes.Buffer, v any, depth int, inSeq bool) {
 		b.WriteByte(' ')
 		scalar(b, v, depth+2)
 		b.WriteByte('\n')
-	}
-}
-
-// mappingInline writes a mapping whose first key follows "- " directly.
-func mappingInline(b *bytes.Buffer, m map[string]any, depth int) {
-	var buf [16]string
-	keys := sortedKeys(m, buf[:])
-	for i, k := range keys {
-		if i > 0 {
-			indent(b, depth)
-		}
-		b.WriteString(quoteKey(k))
-		b.WriteByte(':')
-		value(b, m[k], depth, false)
 	}
 }
 
