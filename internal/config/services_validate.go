@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -13,13 +14,18 @@ import (
 // path = opencenter.services.<key>; secrets are reported at
 // secrets.services.<key>.<field>.
 
-// oneOf reports a value outside its enumeration (the loader does not check
-// enumerations; an unknown value would render a broken overlay).
-func (v *Validator) oneOf(p, s string, allowed ...string) bool {
-	for _, a := range allowed {
-		if s == a {
-			return true
-		}
+// oneOf reports whether s is one of allowed. Enumerations outside lists are
+// reported by load.Check from the field index; here the result only guards
+// the rules that assume a known value.
+func (v *Validator) oneOf(_ string, s string, allowed ...string) bool {
+	return slices.Contains(allowed, s)
+}
+
+// oneOfInList is oneOf for an enumeration inside a list element, which the
+// field index has no accessor for: it reports the unknown value itself.
+func (v *Validator) oneOfInList(p, s string, allowed ...string) bool {
+	if slices.Contains(allowed, s) {
+		return true
 	}
 	v.Errorf(p, "unknown value %q: expected one of %s%s", s, strings.Join(allowed, ", "), diag.Suggest(s, allowed))
 	return false
@@ -317,7 +323,7 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 		if l.Port < 1 || l.Port > 65535 {
 			v.Errorf(lp+".port", "%d: expected a port from 1 to 65535", l.Port)
 		}
-		if !v.oneOf(lp+".protocol", string(l.Protocol), "HTTP", "HTTPS") || l.Protocol != ListenerHTTPS {
+		if !v.oneOfInList(lp+".protocol", string(l.Protocol), "HTTP", "HTTPS") || l.Protocol != ListenerHTTPS {
 			continue
 		}
 		if l.Hostname == "" {

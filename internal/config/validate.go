@@ -97,13 +97,8 @@ func Validate(f *File) diag.List {
 				oc.Cluster.ClusterName, filepath.Base(f.Name), m[1], oc.Cluster.ClusterName)
 		}
 	}
-	switch p := oc.Infrastructure.Provider; p {
-	case ProviderOpenStack, ProviderVMware, ProviderBaremetal, ProviderKind:
-	case "":
+	if oc.Infrastructure.Provider == "" { // an unknown value is reported with every other enumeration
 		v.Errorf("opencenter.infrastructure.provider", "required: one of openstack, vmware, baremetal, kind")
-	default:
-		v.Errorf("opencenter.infrastructure.provider", "unknown provider %q: expected one of openstack, vmware, baremetal, kind%s",
-			p, diag.Suggest(string(p), []string{"openstack", "vmware", "baremetal", "kind"}))
 	}
 
 	g := &oc.GitOps

@@ -1,6 +1,10 @@
 package load
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/table"
@@ -56,8 +60,29 @@ func Check(f *config.File) error {
 			sv.Validate(v, p, f.Config)
 		}
 	}
+	checkEnums(v, f.Config)
 	diags = append(diags, v.Diags()...)
 	return diags.Err()
+}
+
+// checkEnums reports every enumeration field holding a value outside its
+// constants, from the field index (the decoder accepts any string).
+func checkEnums(v *config.Validator, c *config.Config) {
+	for i := range zz_generated.Fields {
+		f := &zz_generated.Fields[i]
+		if len(f.Enum) == 0 || f.Get == nil {
+			continue
+		}
+		val, ok := f.Get(c)
+		if !ok {
+			continue
+		}
+		s := fmt.Sprint(val)
+		if s == "" || slices.Contains(f.Enum, s) {
+			continue
+		}
+		v.Errorf(f.Path, "unknown value %q: expected one of %s%s", s, strings.Join(f.Enum, ", "), diag.Suggest(s, f.Enum))
+	}
 }
 
 // ServicePath is the YAML path of a unit's service: opencenter.services.<key>
