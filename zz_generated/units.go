@@ -656,11 +656,6 @@ var Units = []table.Unit{
 		Root: "services/harbor",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "harbor/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "harbor/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -708,6 +703,10 @@ var Units = []table.Unit{
 						return c.OpenCenter.Services.Harbor.EmitCertificate
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "harbor",
@@ -771,11 +770,6 @@ var Units = []table.Unit{
 		Root: "services/headlamp",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "headlamp/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "headlamp/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -808,6 +802,10 @@ var Units = []table.Unit{
 						return c.OpenCenter.Services.Headlamp.Hostname != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "headlamp",
@@ -1231,11 +1229,6 @@ var Units = []table.Unit{
 		Root: "services/kube-prometheus-stack",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "kube-prometheus-stack/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kube-prometheus-stack/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -1282,6 +1275,10 @@ var Units = []table.Unit{
 						return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "kube-prometheus-stack",
@@ -1421,11 +1418,6 @@ var Units = []table.Unit{
 		Root: "services/loki",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "loki/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "loki/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -1444,6 +1436,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.Loki.SecretAccessKey != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "loki",
@@ -1690,11 +1686,6 @@ var Units = []table.Unit{
 		Root: "services/mimir",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "mimir/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "mimir/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -1713,6 +1704,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.Mimir.SecretAccessKey != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "mimir",
@@ -1847,11 +1842,6 @@ var Units = []table.Unit{
 		Root: "services/openstack-ccm",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "openstack-ccm/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-ccm/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -1870,6 +1860,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.OpenStackCCM.ApplicationCredentialSecret != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "openstack-cloud-controller-manager",
@@ -1933,11 +1927,6 @@ var Units = []table.Unit{
 		Root: "services/openstack-csi",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "openstack-csi/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-csi/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -1956,6 +1945,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.OpenStackCSI.ApplicationCredentialSecret != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "openstack-cinder-csi",
@@ -2335,11 +2328,6 @@ var Units = []table.Unit{
 		Root: "services/tempo",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "tempo/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "tempo/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -2358,6 +2346,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.Tempo.SecretAccessKey != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "tempo",
@@ -2421,11 +2413,6 @@ var Units = []table.Unit{
 		Root: "services/velero",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "velero/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "velero/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -2444,6 +2431,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.Velero.SecretAccessKey != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "velero",
@@ -2507,11 +2498,6 @@ var Units = []table.Unit{
 		Root: "services/vsphere-csi",
 		Files: []table.File{
 			{
-				Path:       "kustomization.yaml",
-				Template:   "vsphere-csi/kustomization.yaml.tpl",
-				IsTemplate: true,
-			},
-			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "vsphere-csi/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
@@ -2530,6 +2516,10 @@ var Units = []table.Unit{
 						return c.Secrets.Services.VSphereCSI.Password != ""
 					},
 				},
+			},
+			{
+				Path:    "kustomization.yaml",
+				Builtin: table.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "vsphere-csi",
