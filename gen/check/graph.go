@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/table"
 )
@@ -217,9 +216,6 @@ func (c *checker) ownership() {
 		}
 	}
 }
-
-// Descriptor returns the loaded descriptor of a unit (for emitters' messages).
-func (u *Unit) Descriptor() *descriptor.Loaded { return u.D }
 
 // tplHint explains the usual cause of a collision: x.yaml beside x.yaml.tpl.
 func tplHint(template string) string {

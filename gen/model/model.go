@@ -74,22 +74,6 @@ func (n *Node) Keys() []string {
 	return out
 }
 
-// Struct returns the struct type behind n (pointers removed), or nil.
-func (n *Node) Struct() *types.Named {
-	t := n.Type
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, _ := t.(*types.Named)
-	if named == nil {
-		return nil
-	}
-	if _, ok := named.Underlying().(*types.Struct); !ok {
-		return nil
-	}
-	return named
-}
-
 // Model is what the generator knows of the Go side.
 type Model struct {
 	// Root is the tree of config.Config.

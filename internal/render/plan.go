@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"path"
 	"runtime"
 	"slices"
@@ -464,4 +463,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-var _ = fmt.Sprintf
