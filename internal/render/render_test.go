@@ -56,12 +56,30 @@ func TestDeterministic(t *testing.T) {
 // renderTo plans and writes a config into repo.
 func renderTo(t *testing.T, repo, cfg string, o WriteOptions) error {
 	t.Helper()
-	p := plan(t, cfg)
+	return writePlan(repo, plan(t, cfg), o)
+}
+
+// writePlan compares a plan with repo and writes the changes.
+func writePlan(repo string, p *Plan, o WriteOptions) error {
 	changes, err := Diff(repo, p, o)
 	if err != nil {
 		return err
 	}
 	return Apply(repo, p, changes)
+}
+
+// planOf loads config text and plans it, secrets allowed.
+func planOf(t *testing.T, name string, data []byte) *Plan {
+	t.Helper()
+	f, err := load.Bytes(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(f, Options{AllowPlaintextSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestRenderWritesOnlyChanges(t *testing.T) {
@@ -155,15 +173,7 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	appendFile(t, edited, "# my change\n")
 	before = dirHash(t, repo)
 	data = []byte(strings.Replace(string(data), "instances: 2", "instances: 3", 1))
-	f2, err := load.Bytes("keycloak.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p2, err := Build(f2, Options{AllowPlaintextSecrets: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Diff(repo, p2, WriteOptions{}); err == nil {
+	if _, err := Diff(repo, planOf(t, "keycloak.yaml", data), WriteOptions{}); err == nil {
 		t.Fatal("want a refusal for the hand-edited file")
 	}
 	if dirHash(t, repo) != before {
@@ -242,19 +252,7 @@ func TestStaleFilesRemoved(t *testing.T) {
 	}
 	data, _ := os.ReadFile(testConfig("keycloak"))
 	data = []byte(strings.Replace(string(data), "      max_replicas: 5\n", "", 1))
-	f, err := load.Bytes("keycloak.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := Build(f, Options{AllowPlaintextSecrets: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, err := Diff(repo, p, WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Apply(repo, p, changes); err != nil {
+	if err := writePlan(repo, planOf(t, "keycloak.yaml", data), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(hpa); !os.IsNotExist(err) {
@@ -301,6 +299,22 @@ func TestSymlinkRejected(t *testing.T) {
 	var ue *UnsafeError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("want UnsafeError for the symlink, got %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("files were written through the symlink: %v", entries)
+	}
+}
+
+// TestSymlinkAboveOverlay: a link anywhere on the way to the overlay is refused.
+func TestSymlinkAboveOverlay(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(repo, "applications")); err != nil {
+		t.Fatal(err)
+	}
+	err := renderTo(t, repo, testConfig("minimal"), WriteOptions{})
+	var ue *UnsafeError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), filepath.Join(repo, "applications")+" is a symbolic link") {
+		t.Fatalf("want UnsafeError naming applications/, got %v", err)
 	}
 	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 		t.Errorf("files were written through the symlink: %v", entries)

@@ -84,7 +84,10 @@ type WriteOptions struct {
 // write would make, sorted by path. It reads only owned paths and writes nothing.
 func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
-	if err := noSymlinks(repo, p.Overlay); err != nil {
+	// One checker from the repository down: the overlay path and every
+	// file's directory, each directory looked at once.
+	dirs := dirChecker{root: repo, state: map[string]dirState{}}
+	if _, err := dirs.check(p.Overlay); err != nil {
 		return nil, err
 	}
 	disk, err := ownedOnDisk(root)
@@ -94,7 +97,6 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	var changes []Change
 	var refused []Refusal
 	inScope := func(f File) bool { return o.Only == "" || f.Unit == o.Only || f.Aggregate }
-	dirs := dirChecker{root: root, state: map[string]dirState{".": dirUnknown}}
 	for _, f := range p.Files {
 		if !inScope(f) {
 			continue
@@ -104,7 +106,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			mode = 0o600
 		}
 		full := filepath.Join(root, filepath.FromSlash(f.Path))
-		exists, err := dirs.check(path.Dir(f.Path))
+		exists, err := dirs.check(path.Join(p.Overlay, path.Dir(f.Path)))
 		if err != nil {
 			return nil, err
 		}
@@ -268,32 +270,6 @@ func (d *dirChecker) check(dir string) (bool, error) {
 	}
 	d.state[dir] = dirExists
 	return true, nil
-}
-
-// noSymlinks refuses a target whose existing path components under base are
-// symbolic links: a link could carry writes outside the repository.
-func noSymlinks(base, rel string) error {
-	cur := base
-	for _, part := range strings.Split(rel, "/") {
-		if part == "" || part == "." {
-			continue
-		}
-		cur = filepath.Join(cur, part)
-		info, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			return &UnsafeError{Msg: fmt.Sprintf("%s is a symbolic link: opencenter writes only to real directories inside the repository; nothing was written", cur)}
-		}
-		if !info.IsDir() {
-			return &UnsafeError{Msg: fmt.Sprintf("%s is not a directory; nothing was written", cur)}
-		}
-	}
-	return nil
 }
 
 // Apply writes changes under the overlay of p in path order: each file to a
