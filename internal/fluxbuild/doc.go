@@ -1,0 +1,7 @@
+// Package fluxbuild builds the path of a Flux Kustomization the way Flux's
+// kustomize-controller does, in memory: kustomize (krusty) with no load
+// restrictions and no plugins, a kustomization generated from the path's
+// manifests when it has none, and spec.targetNamespace set as the root
+// kustomization's namespace. Remote resources (URLs) cannot be fetched offline:
+// they are left out of the build and reported, never failed.
+package fluxbuild

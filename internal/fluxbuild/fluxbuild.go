@@ -1,0 +1,297 @@
+package fluxbuild
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	kustypes "sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// Object is one Kubernetes object a build produces.
+type Object struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	// Namespace is empty for cluster-scoped objects and for namespaced
+	// objects that the build leaves without one.
+	Namespace string
+	// Body is the whole object.
+	Body map[string]any
+}
+
+// Group is the API group of the object ("" for the core group).
+func (o Object) Group() string {
+	if g, _, ok := strings.Cut(o.APIVersion, "/"); ok {
+		return g
+	}
+	return ""
+}
+
+// ID names the object as kind/namespace/name (kind/name when cluster-scoped).
+func (o Object) ID() string {
+	if o.Namespace == "" {
+		return o.Kind + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+// Result is what building one path gives.
+type Result struct {
+	Objects []Object
+	// Remote lists the remote resources (URLs) left out, as "dir: url", sorted.
+	Remote []string
+}
+
+// Tree is a source artifact in memory: slash-separated paths to contents.
+type Tree map[string][]byte
+
+// Builder builds paths of one artifact. It is safe for concurrent use.
+type Builder struct {
+	mu     sync.Mutex
+	fs     filesys.FileSystem
+	files  Tree
+	remote map[string][]string // dir -> remote resources stripped from its kustomization
+}
+
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// NewBuilder loads an artifact. Remote resources are stripped from every
+// kustomization file here, once.
+func NewBuilder(files Tree) (*Builder, error) {
+	b := &Builder{fs: filesys.MakeFsInMemory(), files: files, remote: map[string][]string{}}
+	for p, data := range files {
+		if slices.Contains(kustomizationNames, path.Base(p)) {
+			stripped, remote, err := stripRemote(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+			if len(remote) > 0 {
+				data = stripped
+				b.remote[path.Dir(p)] = remote
+			}
+		}
+		if err := b.fs.WriteFile("/"+p, data); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// IsRemote reports whether a kustomization resource is a URL kustomize
+// would fetch.
+func IsRemote(r string) bool {
+	return strings.Contains(r, "://") || strings.HasPrefix(r, "github.com/") || strings.HasPrefix(r, "git@")
+}
+
+func stripRemote(data []byte) ([]byte, []string, error) {
+	var k map[string]any
+	if err := sigsyaml.Unmarshal(data, &k); err != nil {
+		return nil, nil, err
+	}
+	res, _ := k["resources"].([]any)
+	var keep []any
+	var remote []string
+	for _, r := range res {
+		if s, ok := r.(string); ok && IsRemote(s) {
+			remote = append(remote, s)
+			continue
+		}
+		keep = append(keep, r)
+	}
+	if len(remote) == 0 {
+		return data, nil, nil
+	}
+	k["resources"] = keep
+	if len(keep) == 0 {
+		delete(k, "resources")
+		if len(k) <= 2 { // apiVersion and kind only: kustomize refuses an empty kustomization
+			k["buildMetadata"] = []any{"originAnnotations"}
+		}
+	}
+	out, err := sigsyaml.Marshal(k)
+	return out, remote, err
+}
+
+// Has reports whether the artifact has a directory (any file under dir).
+func (b *Builder) Has(dir string) bool {
+	dir = path.Clean(dir)
+	for p := range b.files {
+		if strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Build builds dir as kustomize-controller would for a Kustomization with
+// this targetNamespace ("" for none).
+func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
+	dir = path.Clean(strings.TrimPrefix(dir, "./"))
+	if dir == "" || dir == "." || strings.HasPrefix(dir, "../") {
+		return nil, fmt.Errorf("path %q is not inside the artifact", dir)
+	}
+	if !b.Has(dir) {
+		return nil, fmt.Errorf("path %s does not exist in the artifact", dir)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+
+	kpath, original, generated := "", []byte(nil), false
+	for _, n := range kustomizationNames {
+		if data, ok := b.files[dir+"/"+n]; ok {
+			kpath, original = "/"+dir+"/"+n, data
+			break
+		}
+	}
+	if kpath == "" {
+		kpath, generated = "/"+dir+"/kustomization.yaml", true
+		original = b.generate(dir)
+	} else if cur, err := b.fs.ReadFile(kpath); err == nil {
+		original = cur // remote resources already stripped
+	}
+	data := original
+	if targetNamespace != "" {
+		var k map[string]any
+		if err := sigsyaml.Unmarshal(original, &k); err != nil {
+			return nil, fmt.Errorf("%s: %w", kpath[1:], err)
+		}
+		k["namespace"] = targetNamespace
+		var err error
+		if data, err = sigsyaml.Marshal(k); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.fs.WriteFile(kpath, data); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if generated {
+			_ = b.fs.RemoveAll(kpath)
+		} else {
+			_ = b.fs.WriteFile(kpath, original)
+		}
+	}()
+
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = kustypes.LoadRestrictionsNone
+	opts.PluginConfig = kustypes.DisabledPluginConfig()
+	m, err := krusty.MakeKustomizer(opts).Run(b.fs, "/"+dir)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	res := &Result{}
+	for _, r := range m.Resources() {
+		body, err := r.Map()
+		if err != nil {
+			return nil, err
+		}
+		res.Objects = append(res.Objects, Object{
+			APIVersion: r.GetApiVersion(), Kind: r.GetKind(),
+			Name: r.GetName(), Namespace: r.GetNamespace(), Body: body,
+		})
+	}
+	res.Remote = b.remoteUnder(dir)
+	return res, nil
+}
+
+// remoteUnder lists the remote resources stripped from the kustomizations a
+// build of dir can reach: those at dir or below it, and those of
+// directories it references (a conservative superset is fine for a report).
+func (b *Builder) remoteUnder(dir string) []string {
+	var out []string
+	for d, rs := range b.remote {
+		if d == dir || strings.HasPrefix(d, dir+"/") || b.referenced(dir, d) {
+			for _, r := range rs {
+				out = append(out, d+": "+r)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// referenced reports whether the kustomization in dir names target as a
+// resource, directly or through other directories.
+func (b *Builder) referenced(dir, target string) bool {
+	seen := map[string]bool{}
+	var walk func(d string) bool
+	walk = func(d string) bool {
+		if seen[d] {
+			return false
+		}
+		seen[d] = true
+		data, ok := b.files[d+"/kustomization.yaml"]
+		if !ok {
+			return false
+		}
+		var k struct {
+			Resources  []string `json:"resources"`
+			Components []string `json:"components"`
+		}
+		if sigsyaml.Unmarshal(data, &k) != nil {
+			return false
+		}
+		for _, r := range append(k.Resources, k.Components...) {
+			if IsRemote(r) {
+				continue
+			}
+			t := path.Clean(path.Join(d, r))
+			if t == target || walk(t) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(dir)
+}
+
+// generate writes the kustomization kustomize-controller generates for a
+// path without one: every .yaml/.yml file below it, except that a
+// subdirectory with its own kustomization is listed as a directory.
+func (b *Builder) generate(dir string) []byte {
+	kdirs := map[string]bool{}
+	for p := range b.files {
+		if slices.Contains(kustomizationNames, path.Base(p)) && strings.HasPrefix(p, dir+"/") {
+			kdirs[path.Dir(p)] = true
+		}
+	}
+	var resources []string
+	seen := map[string]bool{}
+	for p := range b.files {
+		if !strings.HasPrefix(p, dir+"/") {
+			continue
+		}
+		if ext := path.Ext(p); ext != ".yaml" && ext != ".yml" {
+			continue
+		}
+		under := ""
+		for d := path.Dir(p); d != dir && d != "."; d = path.Dir(d) {
+			if kdirs[d] {
+				under = d
+			}
+		}
+		r := p
+		if under != "" {
+			r = under
+		}
+		if !seen[r] {
+			seen[r] = true
+			resources = append(resources, "./"+strings.TrimPrefix(r, dir+"/"))
+		}
+	}
+	slices.Sort(resources)
+	k := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+	if len(resources) == 0 {
+		k["namespace"] = "_placeholder"
+	} else {
+		k["resources"] = resources
+	}
+	out, _ := sigsyaml.Marshal(k)
+	return out
+}

@@ -1,0 +1,91 @@
+package gitrepo
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path"
+	"strings"
+)
+
+// Snapshot is a repository's files at one commit.
+type Snapshot struct {
+	// Ref is the ref as asked for (a tag, branch or commit).
+	Ref string
+	// Commit is the full commit hash the ref resolved to.
+	Commit string
+	// Files maps slash-separated paths to contents.
+	Files map[string][]byte
+}
+
+// Resolve returns the commit a ref names in the repository at dir (a checkout
+// or a bare git directory). Tags and branches are tried the way Flux's
+// GitRepository reference names them: a tag first, then a local branch, then
+// a remote-tracking branch of origin.
+func Resolve(dir, ref string) (string, error) {
+	if ref == "" {
+		return "", errors.New("empty ref")
+	}
+	var tried []string
+	for _, r := range []string{"refs/tags/" + ref, "refs/heads/" + ref, "refs/remotes/origin/" + ref, ref} {
+		out, err := git(dir, "rev-parse", "--verify", "--quiet", r+"^{commit}")
+		if err == nil {
+			return strings.TrimSpace(string(out)), nil
+		}
+		tried = append(tried, r)
+	}
+	return "", fmt.Errorf("%s: no tag, branch or commit %q (tried %s)", dir, ref, strings.Join(tried, ", "))
+}
+
+// Read returns the files of the repository at dir at ref, limited to the
+// paths under prefixes when any are given. Symbolic links and submodules are
+// left out: Flux does not follow them out of the artifact either.
+func Read(dir, ref string, prefixes ...string) (*Snapshot, error) {
+	commit, err := Resolve(dir, ref)
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"archive", "--format=tar", commit, "--"}, prefixes...)
+	out, err := git(dir, args...)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Ref: ref, Commit: commit, Files: map[string][]byte{}}
+	tr := tar.NewReader(bytes.NewReader(out))
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading git archive of %s: %w", dir, ref, err)
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading git archive of %s: %w", dir, ref, err)
+		}
+		s.Files[path.Clean(h.Name)] = data
+	}
+	return s, nil
+}
+
+func git(dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+	}
+	return out, nil
+}
