@@ -147,6 +147,10 @@ type FluxUnit struct {
 	HealthChecks []HealthCheck
 	// When gates the Flux unit inside an active unit.
 	When Cond
+	// Provides lists the API groups whose CRDs this Flux unit installs (for
+	// example through its HelmRelease's chart), so that every Flux unit
+	// applying objects of those groups is ordered after it.
+	Provides []string
 }
 
 // HealthCheck references an object Flux waits for.
