@@ -4,4 +4,8 @@
 // manifests when it has none, and spec.targetNamespace set as the root
 // kustomization's namespace. Remote resources (URLs) cannot be fetched offline:
 // they are left out of the build and reported, never failed.
+//
+// Every object says where it comes from (kustomize's origin annotations,
+// turned on for the build and taken off the object again): the manifest file
+// it was read from, or the kustomization whose generator made it.
 package fluxbuild

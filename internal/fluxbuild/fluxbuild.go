@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -23,7 +24,20 @@ type Object struct {
 	Namespace string
 	// Body is the whole object.
 	Body map[string]any
+	// File is the artifact path the object comes from: the manifest it was
+	// read from, or, for generated objects, the kustomization file holding
+	// the generator.
+	File string
+	// Generator is the kind of the kustomize generator that produced the
+	// object (SecretGenerator, ConfigMapGenerator, ...); empty for objects
+	// read from a manifest file.
+	Generator string
 }
+
+// Generated reports whether a kustomize generator produced the object, as
+// opposed to a manifest file in the artifact: a Secret generated from a
+// values file is not a Secret manifest in git.
+func (o Object) Generated() bool { return o.Generator != "" }
 
 // Group is the API group of the object ("" for the core group).
 func (o Object) Group() string {
@@ -118,22 +132,32 @@ func stripRemote(data []byte) ([]byte, []string, error) {
 	return out, remote, err
 }
 
-// Has reports whether the artifact has a directory (any file under dir).
+// Has reports whether the artifact has a directory (any file under dir);
+// "." is the artifact's root.
 func (b *Builder) Has(dir string) bool {
 	dir = path.Clean(dir)
 	for p := range b.files {
-		if strings.HasPrefix(p, dir+"/") {
+		if under(p, dir) {
 			return true
 		}
 	}
 	return false
 }
 
+// under reports whether the artifact path p lies below dir ("." is the root).
+func under(p, dir string) bool {
+	return dir == "." || strings.HasPrefix(p, dir+"/")
+}
+
+// join gives the artifact path of p in dir, "." being the root.
+func join(dir, p string) string { return path.Join(dir, p) }
+
 // Build builds dir as kustomize-controller would for a Kustomization with
-// this targetNamespace ("" for none).
+// this targetNamespace ("" for none). dir "." (or "./", "") is the artifact's
+// root, which is what a Kustomization without spec.path builds.
 func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 	dir = path.Clean(strings.TrimPrefix(dir, "./"))
-	if dir == "" || dir == "." || strings.HasPrefix(dir, "../") {
+	if dir == "/" || dir == ".." || strings.HasPrefix(dir, "../") || strings.HasPrefix(dir, "/") {
 		return nil, fmt.Errorf("path %q is not inside the artifact", dir)
 	}
 	if !b.Has(dir) {
@@ -144,28 +168,20 @@ func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 
 	kpath, original, generated := "", []byte(nil), false
 	for _, n := range kustomizationNames {
-		if data, ok := b.files[dir+"/"+n]; ok {
-			kpath, original = "/"+dir+"/"+n, data
+		if data, ok := b.files[join(dir, n)]; ok {
+			kpath, original = "/"+join(dir, n), data
 			break
 		}
 	}
 	if kpath == "" {
-		kpath, generated = "/"+dir+"/kustomization.yaml", true
+		kpath, generated = "/"+join(dir, "kustomization.yaml"), true
 		original = b.generate(dir)
 	} else if cur, err := b.fs.ReadFile(kpath); err == nil {
 		original = cur // remote resources already stripped
 	}
-	data := original
-	if targetNamespace != "" {
-		var k map[string]any
-		if err := sigsyaml.Unmarshal(original, &k); err != nil {
-			return nil, fmt.Errorf("%s: %w", kpath[1:], err)
-		}
-		k["namespace"] = targetNamespace
-		var err error
-		if data, err = sigsyaml.Marshal(k); err != nil {
-			return nil, err
-		}
+	data, keepOrigin, err := rootKustomization(original, targetNamespace)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", kpath[1:], err)
 	}
 	if err := b.fs.WriteFile(kpath, data); err != nil {
 		return nil, err
@@ -181,23 +197,79 @@ func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 	opts := krusty.MakeDefaultOptions()
 	opts.LoadRestrictions = kustypes.LoadRestrictionsNone
 	opts.PluginConfig = kustypes.DisabledPluginConfig()
-	m, err := krusty.MakeKustomizer(opts).Run(b.fs, "/"+dir)
+	root := "/" + dir
+	if dir == "." {
+		root = "/"
+	}
+	m, err := krusty.MakeKustomizer(opts).Run(b.fs, root)
 	if err != nil {
-		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+		return nil, fmt.Errorf("kustomize build %s: %s", dir, strings.ReplaceAll(err.Error(), "'/", "'"))
 	}
 	res := &Result{}
 	for _, r := range m.Resources() {
-		body, err := r.Map()
+		o := Object{APIVersion: r.GetApiVersion(), Kind: r.GetKind(), Name: r.GetName(), Namespace: r.GetNamespace()}
+		origin, err := r.GetOrigin()
 		if err != nil {
+			return nil, fmt.Errorf("kustomize build %s: %s: %w", dir, o.ID(), err)
+		}
+		o.File, o.Generator = originFile(dir, origin)
+		if !keepOrigin {
+			if err := r.SetOrigin(nil); err != nil {
+				return nil, err
+			}
+		}
+		if o.Body, err = r.Map(); err != nil {
 			return nil, err
 		}
-		res.Objects = append(res.Objects, Object{
-			APIVersion: r.GetApiVersion(), Kind: r.GetKind(),
-			Name: r.GetName(), Namespace: r.GetNamespace(), Body: body,
-		})
+		res.Objects = append(res.Objects, o)
 	}
 	res.Remote = b.remoteUnder(dir)
 	return res, nil
+}
+
+// rootKustomization rewrites the kustomization being built: targetNamespace
+// as its namespace, as kustomize-controller does, and origin annotations on
+// so that every object says which file it came from. keepOrigin reports
+// whether the kustomization asked for origin annotations itself, in which
+// case they are part of the applied objects and stay.
+func rootKustomization(data []byte, targetNamespace string) (out []byte, keepOrigin bool, err error) {
+	var k map[string]any
+	if err := sigsyaml.Unmarshal(data, &k); err != nil {
+		return nil, false, err
+	}
+	if k == nil {
+		return data, false, nil // an empty file: let kustomize report it
+	}
+	if targetNamespace != "" {
+		k["namespace"] = targetNamespace
+	}
+	meta, _ := k["buildMetadata"].([]any)
+	keepOrigin = slices.Contains(meta, any(kustypes.OriginAnnotations))
+	if !keepOrigin {
+		k["buildMetadata"] = append(meta, kustypes.OriginAnnotations)
+	}
+	out, err = sigsyaml.Marshal(k)
+	return out, keepOrigin, err
+}
+
+// originFile turns kustomize's origin annotation, whose paths are relative
+// to the directory built, into an artifact path and the generator's kind.
+func originFile(dir string, o *resource.Origin) (file, generator string) {
+	switch {
+	case o == nil:
+		return "", ""
+	case o.ConfiguredIn != "":
+		file, generator = o.ConfiguredIn, o.ConfiguredBy.Kind
+		if generator == "" {
+			generator = "generator"
+		}
+	default:
+		file = o.Path
+	}
+	if o.Repo != "" {
+		return o.Repo + "//" + file, generator
+	}
+	return join(dir, file), generator
 }
 
 // remoteUnder lists the remote resources stripped from the kustomizations a
@@ -206,7 +278,7 @@ func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 func (b *Builder) remoteUnder(dir string) []string {
 	var out []string
 	for d, rs := range b.remote {
-		if d == dir || strings.HasPrefix(d, dir+"/") || b.referenced(dir, d) {
+		if d == dir || under(d, dir) || b.referenced(dir, d) {
 			for _, r := range rs {
 				out = append(out, d+": "+r)
 			}
@@ -226,7 +298,7 @@ func (b *Builder) referenced(dir, target string) bool {
 			return false
 		}
 		seen[d] = true
-		data, ok := b.files[d+"/kustomization.yaml"]
+		data, ok := b.files[join(d, "kustomization.yaml")]
 		if !ok {
 			return false
 		}
@@ -257,14 +329,14 @@ func (b *Builder) referenced(dir, target string) bool {
 func (b *Builder) generate(dir string) []byte {
 	kdirs := map[string]bool{}
 	for p := range b.files {
-		if slices.Contains(kustomizationNames, path.Base(p)) && strings.HasPrefix(p, dir+"/") {
+		if slices.Contains(kustomizationNames, path.Base(p)) && under(p, dir) {
 			kdirs[path.Dir(p)] = true
 		}
 	}
 	var resources []string
 	seen := map[string]bool{}
 	for p := range b.files {
-		if !strings.HasPrefix(p, dir+"/") {
+		if !under(p, dir) {
 			continue
 		}
 		if ext := path.Ext(p); ext != ".yaml" && ext != ".yml" {
@@ -282,7 +354,11 @@ func (b *Builder) generate(dir string) []byte {
 		}
 		if !seen[r] {
 			seen[r] = true
-			resources = append(resources, "./"+strings.TrimPrefix(r, dir+"/"))
+			rel := r
+			if dir != "." {
+				rel = strings.TrimPrefix(r, dir+"/")
+			}
+			resources = append(resources, "./"+rel)
 		}
 	}
 	slices.Sort(resources)

@@ -60,3 +60,78 @@ func TestBuild(t *testing.T) {
 		t.Errorf("missing path: %v", err)
 	}
 }
+
+func TestOrigin(t *testing.T) {
+	b, err := NewBuilder(Tree{
+		"base/kustomization.yaml":    []byte("resources: [secret.yaml]\nsecretGenerator:\n- name: values\n  files: [values.yaml]\n  options: {disableNameSuffixHash: true}\nconfigMapGenerator:\n- name: env\n  literals: [a=b]\n  options: {disableNameSuffixHash: true}\n"),
+		"base/secret.yaml":           []byte("apiVersion: v1\nkind: Secret\nmetadata:\n  name: manifest\n"),
+		"base/values.yaml":           []byte("x: 1\n"),
+		"overlay/kustomization.yaml": []byte("resources: [../base, cm.yaml]\n"),
+		"overlay/cm.yaml":            []byte(strings.ReplaceAll(cm, "%s", "own")),
+		"kept/kustomization.yaml":    []byte("buildMetadata: [originAnnotations]\nresources: [cm.yaml]\n"),
+		"kept/cm.yaml":               []byte(strings.ReplaceAll(cm, "%s", "kept")),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Build("overlay", "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range r.Objects {
+		got[o.Kind+"/"+o.Name] = o.File + " " + o.Generator
+		if _, ok := o.Body["metadata"].(map[string]any)["annotations"]; ok {
+			t.Errorf("%s: origin annotation left in the applied object: %v", o.ID(), o.Body["metadata"])
+		}
+		if o.Generated() != (o.Generator != "") {
+			t.Errorf("%s: Generated() = %v with generator %q", o.ID(), o.Generated(), o.Generator)
+		}
+	}
+	want := map[string]string{
+		"Secret/manifest": "base/secret.yaml ",
+		"Secret/values":   "base/kustomization.yaml SecretGenerator",
+		"ConfigMap/env":   "base/kustomization.yaml ConfigMapGenerator",
+		"ConfigMap/own":   "overlay/cm.yaml ",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: origin %q, want %q", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("objects %v, want %v", got, want)
+	}
+
+	// A kustomization asking for origin annotations gets them in its objects.
+	r, err = b.Build("kept", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := r.Objects[0].Body["metadata"].(map[string]any)
+	if _, ok := md["annotations"].(map[string]any)["config.kubernetes.io/origin"]; !ok || r.Objects[0].File != "kept/cm.yaml" {
+		t.Errorf("kept: annotations %v, file %s", md, r.Objects[0].File)
+	}
+}
+
+func TestBuildRoot(t *testing.T) {
+	b, err := NewBuilder(Tree{
+		"a.yaml":     []byte(strings.ReplaceAll(cm, "%s", "a")),
+		"sub/b.yaml": []byte(strings.ReplaceAll(cm, "%s", "b")),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{".", "./", ""} {
+		r, err := b.Build(dir, "")
+		if err != nil {
+			t.Fatalf("%q: %v", dir, err)
+		}
+		if got := ids(r); !slices.Equal(got, []string{"ConfigMap/a", "ConfigMap/b"}) || r.Objects[0].File == "" {
+			t.Errorf("Build(%q) = %v", dir, got)
+		}
+	}
+	if _, err := b.Build("../x", ""); err == nil {
+		t.Error("a path outside the artifact built")
+	}
+}
