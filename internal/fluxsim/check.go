@@ -1,0 +1,284 @@
+package fluxsim
+
+import (
+	"slices"
+	"strings"
+)
+
+// objKey identifies an object in a cluster: two objects with one key are
+// one object.
+type objKey struct{ group, kind, ns, name string }
+
+func keyOf(a *applied) objKey { return objKey{a.Group(), a.Kind, a.ns, a.Name} }
+
+func (k objKey) String() string {
+	if k.ns == "" {
+		return k.kind + " " + k.name
+	}
+	return k.kind + " " + k.ns + "/" + k.name
+}
+
+// groupOf returns the API group of an apiVersion.
+func groupOf(apiVersion string) string {
+	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return g
+	}
+	return ""
+}
+
+// check runs every check over what the builds applied.
+func (s *sim) check() {
+	index := map[objKey][]*applied{}
+	for _, a := range s.objects {
+		index[keyOf(a)] = append(index[keyOf(a)], a)
+	}
+	s.checkOwners(index)
+	s.checkDependsOn()
+	s.checkHealthChecks(index)
+	s.checkHelmReleases(index)
+	s.checkCRDOrder()
+	s.checkSecrets()
+}
+
+// checkOwners reports objects applied by two Flux units: each would
+// overwrite the other, and pruning either deletes the object.
+func (s *sim) checkOwners(index map[objKey][]*applied) {
+	for k, as := range index {
+		var owners []*applied
+		for _, a := range as {
+			if a.unit != nil {
+				owners = append(owners, a)
+			}
+		}
+		slices.SortFunc(owners, func(a, b *applied) int { return strings.Compare(a.unit.name(), b.unit.name()) })
+		for _, a := range owners[min(1, len(owners)):] {
+			s.finding(a.unit.name(), a.File, "%s is also applied by %s (%s): one Flux unit must own it",
+				k, owners[0].unit.name(), owners[0].File)
+		}
+	}
+}
+
+// checkDependsOn reports dependsOn entries naming no Kustomization: Flux
+// waits for them forever.
+func (s *sim) checkDependsOn() {
+	for _, u := range s.units {
+		for _, d := range u.spec.DependsOn {
+			key := cmpOr(d.Namespace, u.obj.ns) + "/" + d.Name
+			if _, ok := s.units[key]; !ok {
+				s.finding(u.name(), u.obj.File, "dependsOn %s: no Kustomization of that name", key)
+			}
+		}
+	}
+}
+
+// checkHealthChecks reports health checks of built units naming objects no
+// build produces: Flux waits for them until the unit times out.
+func (s *sim) checkHealthChecks(index map[objKey][]*applied) {
+	for _, u := range s.units {
+		if u.state != unitBuilt {
+			continue
+		}
+		for _, h := range u.spec.HealthChecks {
+			k := objKey{groupOf(h.APIVersion), h.Kind, h.Namespace, h.Name}
+			if len(index[k]) == 0 {
+				s.finding(u.name(), u.obj.File, "healthChecks: %s (%s): no build produces it", k, h.APIVersion)
+			}
+		}
+	}
+}
+
+// helmRelease is the part of a HelmRelease the checks read (helm-controller's
+// API types are not a dependency of this module).
+type helmRelease struct {
+	Chart *struct {
+		Spec struct {
+			SourceRef ref `json:"sourceRef"`
+		} `json:"spec"`
+	} `json:"chart"`
+	ChartRef   *ref `json:"chartRef"`
+	ValuesFrom []struct {
+		Kind      string `json:"kind"`
+		Name      string `json:"name"`
+		ValuesKey string `json:"valuesKey"`
+		Optional  bool   `json:"optional"`
+	} `json:"valuesFrom"`
+}
+
+type ref struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+}
+
+// checkHelmReleases reports HelmReleases whose values or chart source no
+// build puts where helm-controller looks: the HelmRelease's namespace, or
+// the namespace its sourceRef names.
+func (s *sim) checkHelmReleases(index map[objKey][]*applied) {
+	for _, a := range s.objects {
+		if a.unit == nil || a.Group() != helmGroup || a.Kind != "HelmRelease" {
+			continue
+		}
+		var hr helmRelease
+		if err := decode(a.Body, &hr); err != nil {
+			s.finding(a.unit.name(), a.File, "HelmRelease %s: %v", a.key, err)
+			continue
+		}
+		for _, v := range hr.ValuesFrom {
+			k := objKey{"", v.Kind, a.ns, v.Name}
+			valuesKey := cmpOr(v.ValuesKey, "values.yaml")
+			found := index[k]
+			switch {
+			case len(found) == 0 && !v.Optional:
+				s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no build produces it in namespace %s%s",
+					a.key, v.Kind, v.Name, a.ns, s.elsewhere(k))
+			case len(found) > 0 && !hasKey(found[0].Body, valuesKey):
+				// helm-controller fails on a missing key even when the reference is optional.
+				s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no key %s (%s has %s)",
+					a.key, v.Kind, v.Name, valuesKey, found[0].File, strings.Join(dataKeys(found[0].Body), ", "))
+			}
+		}
+		var src *ref
+		if hr.ChartRef != nil {
+			src = hr.ChartRef
+		} else if hr.Chart != nil {
+			src = &hr.Chart.Spec.SourceRef
+		}
+		if src != nil {
+			k := objKey{sourceGroup, src.Kind, cmpOr(src.Namespace, a.ns), src.Name}
+			if len(index[k]) == 0 {
+				s.finding(a.unit.name(), a.File, "HelmRelease %s: chart sourceRef %s: no build puts it in namespace %s%s",
+					a.key, k, k.ns, s.elsewhere(k))
+			}
+		}
+	}
+}
+
+// elsewhere names the namespaces where an object of k's kind and name is,
+// for a message about it missing from k's namespace.
+func (s *sim) elsewhere(k objKey) string {
+	var nss []string
+	for _, a := range s.objects {
+		if a.Group() == k.group && a.Kind == k.kind && a.Name == k.name && a.ns != k.ns && !slices.Contains(nss, a.ns) {
+			nss = append(nss, a.ns)
+		}
+	}
+	if len(nss) == 0 {
+		return ""
+	}
+	slices.Sort(nss)
+	return " (it is in " + strings.Join(nss, ", ") + ")"
+}
+
+// dataKeys lists the keys of a Secret's or ConfigMap's data.
+func dataKeys(body map[string]any) []string {
+	var keys []string
+	for _, field := range []string{"data", "stringData", "binaryData"} {
+		m, _ := body[field].(map[string]any)
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func hasKey(body map[string]any, key string) bool {
+	return slices.Contains(dataKeys(body), key)
+}
+
+// checkCRDOrder reports units applying custom resources before the unit
+// that installs their CRDs can be ready: the provider must be the unit
+// itself or in its dependsOn, directly or transitively.
+func (s *sim) checkCRDOrder() {
+	providers := map[string][]string{} // group -> unit keys
+	addProvider := func(group, key string) {
+		if !slices.Contains(providers[group], key) {
+			providers[group] = append(providers[group], key)
+		}
+	}
+	for group, names := range s.c.Providers {
+		for _, n := range names {
+			if _, ok := s.units["flux-system/"+n]; ok {
+				addProvider(group, "flux-system/"+n)
+			}
+		}
+	}
+	for _, a := range s.objects {
+		if a.unit != nil && a.Group() == "apiextensions.k8s.io" && a.Kind == "CustomResourceDefinition" {
+			if g, _ := nested(a.Body, "spec", "group").(string); g != "" {
+				addProvider(g, a.unit.obj.key)
+			}
+		}
+	}
+	for _, u := range s.units {
+		if u.state != unitBuilt {
+			continue
+		}
+		deps := s.dependencies(u)
+		reported := map[string]bool{}
+		for _, a := range u.objects {
+			g := a.Group()
+			ps := providers[g]
+			if len(ps) == 0 || reported[g] || slices.Contains(ps, u.obj.key) || slices.ContainsFunc(ps, func(p string) bool { return deps[p] }) {
+				continue
+			}
+			reported[g] = true
+			names := make([]string, len(ps))
+			for i, p := range ps {
+				names[i] = s.units[p].name()
+			}
+			slices.Sort(names)
+			s.finding(u.name(), u.obj.File, "applies %s (group %s) but %s, which installs the CRDs of %s, is not in its dependsOn (directly or transitively)",
+				keyOf(a), g, strings.Join(names, " or "), g)
+		}
+	}
+}
+
+// dependencies returns the keys of every unit u depends on, transitively.
+func (s *sim) dependencies(u *unit) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(u *unit)
+	walk = func(u *unit) {
+		for _, d := range u.spec.DependsOn {
+			key := cmpOr(d.Namespace, u.obj.ns) + "/" + d.Name
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			if dep, ok := s.units[key]; ok {
+				walk(dep)
+			}
+		}
+	}
+	walk(u)
+	return seen
+}
+
+// checkSecrets reports Secret manifests (not generator output) applied by
+// a unit without spec.decryption: a Secret in git is either plaintext or
+// encrypted, and an encrypted one only decrypts with decryption on.
+func (s *sim) checkSecrets() {
+	for _, u := range s.units {
+		if u.spec.Decryption != nil {
+			continue
+		}
+		for _, a := range u.objects {
+			if a.Group() == "" && a.Kind == "Secret" && !a.Generated() {
+				s.finding(u.name(), a.File, "Secret %s is a manifest applied by a Flux unit without spec.decryption", a.key)
+			}
+		}
+	}
+}
+
+// nested returns the value at a path of maps, or nil.
+func nested(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}

@@ -1,0 +1,19 @@
+// Package fluxsim simulates, offline, what Flux does with a cluster's GitOps
+// repository after `flux bootstrap git --path=<overlay>`: starting from the
+// bootstrap Kustomization, every Flux Kustomization any build yields is
+// reconciled in turn, each GitRepository is resolved to a tree (a repository
+// given in memory, or a git checkout read at the GitRepository's ref, with
+// spec.include applied), and each Kustomization's path is built as
+// kustomize-controller would (package fluxbuild).
+//
+// What the cluster would apply is then checked for what makes Flux fail or
+// misbehave: paths that do not build, references to sources, dependencies,
+// health-check objects, HelmRelease values and chart sources that no build
+// produces, CRD ordering, objects with two owners, Secret manifests applied
+// without decryption, and ssh sources without credentials. Repositories the
+// simulation has no copy of, and remote kustomize resources, are reported as
+// not checked, never as failures.
+//
+// The package knows nothing of cluster configs or the renderer: it takes
+// trees and git checkouts, and returns findings.
+package fluxsim

@@ -1,0 +1,422 @@
+package fluxsim
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+const (
+	baseURL    = "https://example.com/org/base.git"
+	clusterURL = "ssh://git@example.com/org/cluster.git"
+	overlay    = "clusters/dev"
+)
+
+// git runs git in dir with a fixed identity and no user configuration.
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// copyDir copies the files of testdata/<from> into dir.
+func copyDir(t *testing.T, from, dir string) {
+	t.Helper()
+	root := filepath.Join("testdata", from)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// baseRepo makes a git repository of testdata/base tagged 2026.01, with
+// testdata/later committed after the tag on main.
+func baseRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	copyDir(t, "base", dir)
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "base")
+	git(t, dir, "tag", "2026.01")
+	copyDir(t, "later", dir)
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-q", "-m", "later")
+	return dir
+}
+
+// clusterTree reads testdata/cluster, the cluster repository.
+func clusterTree(t *testing.T) fluxbuild.Tree {
+	t.Helper()
+	tree := fluxbuild.Tree{}
+	root := filepath.Join("testdata", "cluster")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		tree[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// addUnit writes a Flux Kustomization into the overlay's fluxcd aggregate.
+func addUnit(tree fluxbuild.Tree, name, spec string) {
+	tree[overlay+"/fluxcd/"+name+".yaml"] = []byte(`apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: ` + name + `
+  namespace: flux-system
+spec:
+  interval: 15m
+  prune: true
+` + spec)
+	k := overlay + "/fluxcd/kustomization.yaml"
+	tree[k] = append(tree[k], "  - "+name+".yaml\n"...)
+}
+
+// replace edits one file of the tree, failing when old is not in it.
+func replace(t *testing.T, tree fluxbuild.Tree, p, old, new string) {
+	t.Helper()
+	if !strings.Contains(string(tree[p]), old) {
+		t.Fatalf("%s has no %q", p, old)
+	}
+	tree[p] = []byte(strings.Replace(string(tree[p]), old, new, 1))
+}
+
+func simulate(t *testing.T, base string, tree fluxbuild.Tree, providers map[string][]string) *Report {
+	t.Helper()
+	var s Simulator
+	return s.Run(Cluster{
+		Name: "dev", URL: clusterURL, Path: overlay,
+		// The scp form of the cluster URL and a base URL without .git
+		// must match what the GitRepositories say.
+		Repos: []Repo{
+			{URL: "git@example.com:org/cluster", Tree: tree},
+			{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
+		},
+		Providers: providers,
+	})
+}
+
+func lines(fs []Finding) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, f.String())
+	}
+	return out
+}
+
+func TestClean(t *testing.T) {
+	r := simulate(t, baseRepo(t), clusterTree(t), nil)
+	if got := lines(r.Findings); len(got) != 0 {
+		t.Errorf("findings:\n%s", strings.Join(got, "\n"))
+	}
+	if got := lines(r.Info); len(got) != 0 {
+		t.Errorf("info:\n%s", strings.Join(got, "\n"))
+	}
+	// flux-system, sources, app-base and app-override; flux-system and base.
+	if r.Units != 4 || r.Built != 4 || r.Sources != 2 || r.FromCheckout != 1 {
+		t.Errorf("counts: %+v", r)
+	}
+	want := "dev: 4 of 4 Flux units built (0 not checked offline), 2 GitRepositories (1 from the base checkout, 0 not checked offline), 0 remote resources not checked offline, 0 findings"
+	if got := r.Summary(); got != want {
+		t.Errorf("summary:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestGeneratedSecrets: app-base applies the Secret its secretGenerator
+// makes without decryption, and that is no Secret manifest; the same unit
+// applying a Secret file is one.
+func TestGeneratedSecrets(t *testing.T) {
+	base := baseRepo(t)
+	tree := clusterTree(t)
+	replace(t, tree, overlay+"/fluxcd/app-override.yaml", "  decryption:\n    provider: sops\n    secretRef:\n      name: sops-age\n", "")
+	r := simulate(t, base, tree, nil)
+	want := []string{"dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin is a manifest applied by a Flux unit without spec.decryption"}
+	if got := lines(r.Findings); !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFindings(t *testing.T) {
+	base := baseRepo(t)
+	for _, tc := range []struct {
+		name      string
+		edit      func(t *testing.T, tree fluxbuild.Tree)
+		providers map[string][]string
+		want      []string
+	}{{
+		name: "missing path",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "services/app", "services/nope")
+		},
+		want: []string{
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: spec.path ./applications/base/services/nope does not exist in GitRepository flux-system/base (https://example.com/org/base.git tag 2026.01)",
+		},
+	}, {
+		name: "path only after the tag",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			addUnit(tree, "later", "  path: ./applications/base/services/later\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
+		},
+		want: []string{
+			"dev: later: clusters/dev/fluxcd/later.yaml: spec.path ./applications/base/services/later does not exist in GitRepository flux-system/base (https://example.com/org/base.git tag 2026.01)",
+		},
+	}, {
+		name: "kustomize error",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/kustomization.yaml", "admin-secret.yaml", "admin-secrets.yaml")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: kustomize build clusters/dev/app: accumulating resources: accumulation err='accumulating resources from 'admin-secrets.yaml': 'clusters/dev/app/admin-secrets.yaml' doesn't exist': must build at directory: not a valid directory: 'clusters/dev/app/admin-secrets.yaml' doesn't exist",
+		},
+	}, {
+		name: "ref missing from the base",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", `tag: "2026.01"`, `tag: "2026.99"`)
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: tag 2026.99 is not in the checkout of https://example.com/org/base.git",
+		},
+	}, {
+		name: "sourceRef names no GitRepository",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "name: base", "name: bsae")
+		},
+		want: []string{
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: sourceRef GitRepository flux-system/bsae: no build produces it",
+		},
+	}, {
+		name: "dependsOn names no Kustomization",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "name: app-base", "name: app-bsae")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: dependsOn flux-system/app-bsae: no Kustomization of that name",
+		},
+	}, {
+		name: "health check names nothing built",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "namespace: app\n", "namespace: flux-system\n")
+		},
+		want: []string{
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: healthChecks: HelmRelease flux-system/app (helm.toolkit.fluxcd.io/v2): no build produces it",
+		},
+	}, {
+		name: "valuesFrom Secret not produced",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			addUnit(tree, "broken", "  path: ./applications/base/services/broken-values\n  sourceRef:\n    kind: GitRepository\n    name: base\n  dependsOn:\n    - name: app-base\n")
+		},
+		want: []string{
+			"dev: broken: applications/base/services/broken-values/helmrelease.yaml: HelmRelease app/broken: valuesFrom Secret broken-values-base: no build produces it in namespace app",
+		},
+	}, {
+		name: "valuesFrom key not generated",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/kustomization.yaml", "override.yaml=", "values.yaml=")
+		},
+		want: []string{
+			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease app/app: valuesFrom Secret app-values-override: no key override.yaml (clusters/dev/app/kustomization.yaml has values.yaml)",
+		},
+	}, {
+		name: "targetNamespace moves the HelmRelease away from its chart source",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "targetNamespace: app", "targetNamespace: other")
+		},
+		want: []string{
+			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease other/app: chart sourceRef HelmRepository app/charts: no build puts it in namespace app (it is in other)",
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: healthChecks: HelmRelease app/app (helm.toolkit.fluxcd.io/v2): no build produces it",
+		},
+	}, {
+		name: "chart source moved by targetNamespace",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			addUnit(tree, "moved", "  path: ./applications/base/services/moved\n  sourceRef:\n    kind: GitRepository\n    name: base\n  targetNamespace: moved\n")
+		},
+		want: []string{
+			"dev: moved: applications/base/services/moved/helmrelease.yaml: HelmRelease moved/moved: chart sourceRef GitRepository flux-system/moved-chart: no build puts it in namespace flux-system (it is in moved)",
+		},
+	}, {
+		name: "CRD from a manifest, no dependsOn on its unit",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			addUnit(tree, "crds", "  path: ./applications/base/services/crds\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
+			tree[overlay+"/widgets/widget.yaml"] = []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: app\n")
+			addUnit(tree, "widgets", "  path: ./clusters/dev/widgets\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: sources\n")
+		},
+		want: []string{
+			"dev: widgets: clusters/dev/fluxcd/widgets.yaml: applies Widget app/w (group example.com) but crds, which installs the CRDs of example.com, is not in its dependsOn (directly or transitively)",
+		},
+	}, {
+		name: "CRD from the provider table, no dependsOn on its unit",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/gadgets/gadget.yaml"] = []byte("apiVersion: gadgets.example.org/v1\nkind: Gadget\nmetadata:\n  name: g\n")
+			addUnit(tree, "gadgets", "  path: ./clusters/dev/gadgets\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: sources\n")
+			// Transitively after app-base is enough.
+			tree[overlay+"/gadgets-late/gadget.yaml"] = []byte("apiVersion: gadgets.example.org/v1\nkind: Gadget\nmetadata:\n  name: late\n")
+			addUnit(tree, "gadgets-late", "  path: ./clusters/dev/gadgets-late\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-override\n")
+		},
+		providers: map[string][]string{"gadgets.example.org": {"app-base", "not-in-this-cluster"}},
+		want: []string{
+			"dev: gadgets: clusters/dev/fluxcd/gadgets.yaml: applies Gadget g (group gadgets.example.org) but app-base, which installs the CRDs of gadgets.example.org, is not in its dependsOn (directly or transitively)",
+		},
+	}, {
+		name: "one object, two owners",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/app/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
+			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - namespace.yaml\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/app/namespace.yaml: Namespace app is also applied by app-base (applications/base/services/app/namespace.yaml): one Flux unit must own it",
+		},
+	}, {
+		name: "ssh GitRepository without secretRef",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", baseURL, "ssh://git@example.com/org/base.git")
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: ssh URL ssh://git@example.com/org/base.git without spec.secretRef: Flux has no anonymous ssh and never fetches it",
+		},
+	}, {
+		name: "include of a path the included repository lacks",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/sources/config.yaml"] = []byte(includer("applications/base/services/nope"))
+			replace(t, tree, overlay+"/sources/kustomization.yaml", "  - base.yaml\n", "  - base.yaml\n  - config.yaml\n")
+			addUnit(tree, "included", "  path: ./clusters/dev/included/app\n  sourceRef:\n    kind: GitRepository\n    name: config\n  targetNamespace: app\n")
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/config.yaml: GitRepository flux-system/config: spec.include of flux-system/base: fromPath applications/base/services/nope does not exist in it",
+		},
+	}, {
+		name: "include of a GitRepository no build produces",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/sources/config.yaml"] = []byte(strings.Replace(includer("applications/base/services/app"), "name: base", "name: bsae", 1))
+			replace(t, tree, overlay+"/sources/kustomization.yaml", "  - base.yaml\n", "  - base.yaml\n  - config.yaml\n")
+			addUnit(tree, "included", "  path: ./clusters/dev/included/app\n  sourceRef:\n    kind: GitRepository\n    name: config\n")
+		},
+		want: []string{
+			"dev: included: clusters/dev/fluxcd/included.yaml: sourceRef GitRepository flux-system/config: spec.include names GitRepository flux-system/bsae, which no build produces",
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := clusterTree(t)
+			tc.edit(t, tree)
+			got := lines(simulate(t, base, tree, tc.providers).Findings)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// includer is a GitRepository on the cluster repository that includes a
+// path of the base as clusters/dev/included/app.
+func includer(fromPath string) string {
+	return `apiVersion: source.toolkit.fluxcd.io/v1
+kind: GitRepository
+metadata:
+  name: config
+  namespace: flux-system
+spec:
+  interval: 15m
+  url: ` + clusterURL + `
+  secretRef:
+    name: flux-system
+  ref:
+    branch: main
+  include:
+    - repository:
+        name: base
+      fromPath: ` + fromPath + `
+      toPath: clusters/dev/included/app
+`
+}
+
+// TestInclude: a Kustomization builds base content that its GitRepository
+// includes into the cluster repository's tree.
+func TestInclude(t *testing.T) {
+	tree := clusterTree(t)
+	tree[overlay+"/sources/config.yaml"] = []byte(includer("applications/base/services/remote"))
+	replace(t, tree, overlay+"/sources/kustomization.yaml", "  - base.yaml\n", "  - base.yaml\n  - config.yaml\n")
+	addUnit(tree, "included", "  path: ./clusters/dev/included/app\n  sourceRef:\n    kind: GitRepository\n    name: config\n  targetNamespace: included\n")
+	r := simulate(t, baseRepo(t), tree, nil)
+	if len(r.Findings) != 0 || r.Built != r.Units || r.Units != 5 {
+		t.Fatalf("findings %v, %d of %d built", lines(r.Findings), r.Built, r.Units)
+	}
+	// The included kustomization's remote resource is reported where it now is.
+	want := []string{"dev: included: clusters/dev/included/app/kustomization.yaml: remote resource https://example.com/releases/v1/crds.yaml not checked offline"}
+	if got := lines(r.Info); !slices.Equal(got, want) || r.Remote != 1 {
+		t.Errorf("info %v (remote %d), want %v", got, r.Remote, want)
+	}
+}
+
+// TestNotChecked: remote resources and repositories without an offline copy
+// are info, never findings; so are suspended units.
+func TestNotChecked(t *testing.T) {
+	tree := clusterTree(t)
+	addUnit(tree, "remote", "  path: ./applications/base/services/remote\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
+	tree[overlay+"/sources/customer.yaml"] = []byte("apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: customer\n  namespace: flux-system\nspec:\n  interval: 15m\n  url: https://example.com/customer/apps.git\n  ref:\n    branch: main\n")
+	// A chart source no Kustomization builds is fetched all the same.
+	tree[overlay+"/sources/charts.yaml"] = []byte("apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  interval: 15m\n  url: https://example.com/charts.git\n")
+	replace(t, tree, overlay+"/sources/kustomization.yaml", "  - base.yaml\n", "  - base.yaml\n  - charts.yaml\n  - customer.yaml\n")
+	addUnit(tree, "apps", "  path: ./apps/dev\n  sourceRef:\n    kind: GitRepository\n    name: customer\n  dependsOn:\n    - name: sources\n")
+	addUnit(tree, "paused", "  suspend: true\n  path: ./nowhere\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
+	r := simulate(t, baseRepo(t), tree, nil)
+	if len(r.Findings) != 0 {
+		t.Errorf("findings: %v", lines(r.Findings))
+	}
+	want := []string{
+		"dev: apps: clusters/dev/fluxcd/apps.yaml: not checked offline: GitRepository flux-system/customer (https://example.com/customer/apps.git) is neither the cluster repository nor the base",
+		"dev: paused: clusters/dev/fluxcd/paused.yaml: suspended: not built",
+		"dev: remote: applications/base/services/remote/kustomization.yaml: remote resource https://example.com/releases/v1/crds.yaml not checked offline",
+		"dev: sources: clusters/dev/sources/charts.yaml: not checked offline: GitRepository flux-system/charts (https://example.com/charts.git) is neither the cluster repository nor the base",
+	}
+	if got := lines(r.Info); !slices.Equal(got, want) {
+		t.Errorf("info:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r.Units != 7 || r.Built != 5 || r.Unchecked != 2 || r.Sources != 4 || r.SourcesUnchecked != 2 || r.Remote != 1 {
+		t.Errorf("counts: %+v", r)
+	}
+}
+
+func TestNormalizeURL(t *testing.T) {
+	for _, u := range []string{
+		"ssh://git@github.com/Org/Repo.git",
+		"git@github.com:org/repo.git",
+		"https://github.com/org/repo",
+		"https://github.com/org/repo/",
+		"ssh://git@github.com:22/org/repo",
+	} {
+		if got := NormalizeURL(u); got != "github.com/org/repo" {
+			t.Errorf("NormalizeURL(%s) = %s", u, got)
+		}
+	}
+	if NormalizeURL("https://github.com/org/other") == NormalizeURL("https://github.com/org/repo") {
+		t.Error("two repositories compare equal")
+	}
+}
