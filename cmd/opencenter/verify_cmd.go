@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"github.com/opencenter-dev/opencenter/internal/fluxsim"
+	"github.com/opencenter-dev/opencenter/internal/gitrepo"
+	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// exitFindings is verify's exit code when Flux would fail.
+const exitFindings = 1
+
+// VerifyCmd simulates Flux offline over each cluster's rendered overlay and
+// a checkout of the base repository.
+type VerifyCmd struct {
+	Repo    string   `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the .<cluster>-config.yaml files."`
+	Base    string   `required:"" placeholder:"DIR" help:"Git checkout (or bare git directory) of the base repository; GitRepositories on gitops.base_repo.url are read from it at their tag, branch or commit."`
+	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Config files to verify (default: every .<cluster>-config.yaml at the root of --repo)."`
+}
+
+// Help explains what verify checks and what it cannot.
+func (c *VerifyCmd) Help() string {
+	return `Renders each cluster's overlay in memory (nothing is written, no secret value is printed) and
+does what Flux would after 'flux bootstrap git --path=applications/overlays/<cluster>': builds the
+overlay, then every Flux Kustomization any build yields, in its GitRepository's tree, the way
+kustomize-controller builds it (targetNamespace, generated kustomization, spec.include).
+
+GitRepositories on gitops.repository.url are the rendered overlay; those on gitops.base_repo.url
+are read from --base at their tag, branch or commit; any other repository (a customer repository,
+a fork) is not checked offline, and neither are remote resources of kustomizations: both are
+listed as "info: ..." lines, never as findings. Each cluster ends with a summary line.
+
+Findings, one per line as "cluster: flux unit: file: message":
+  - a path that does not exist or does not build; a base ref missing from --base
+  - a sourceRef naming no GitRepository; a dependsOn naming no Kustomization
+  - a health check naming an object that no build produces
+  - a HelmRelease whose valuesFrom Secret/ConfigMap (unless optional) or values key, or whose
+    chart source, is not where helm-controller looks for it
+  - a unit applying custom resources whose CRDs another unit installs, without depending on it
+  - an object applied by two Flux units
+  - a Secret manifest (not generator output) applied by a unit without spec.decryption
+  - an ssh GitRepository without spec.secretRef
+
+Not checked: what the cluster does with the objects (schemas, admission, Helm charts and their
+values, controllers), postBuild substitution, patches and images set on Flux Kustomizations.
+
+Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).`
+}
+
+// Run verifies every config, clusters in parallel, reports in config order.
+func (c *VerifyCmd) Run(s *Streams) error {
+	files, err := configFiles(c.Repo, c.Configs)
+	if err != nil {
+		return err
+	}
+	if err := checkCheckout(c.Base); err != nil {
+		return badInput(err)
+	}
+	providers := providers()
+	var sim fluxsim.Simulator
+	results := make([]result, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := range jobs {
+				c.verifyOne(&sim, providers, files[i], &results[i])
+			}
+		})
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+
+	code := exitOK
+	for i := range results {
+		r := &results[i]
+		io.WriteString(s.Out, r.out.String())
+		io.WriteString(s.Err, r.err.String())
+		code = max(code, r.code)
+	}
+	if code != exitOK {
+		return &exitError{code, errors.New("")}
+	}
+	return nil
+}
+
+// checkCheckout makes sure dir is a git repository with commits.
+func checkCheckout(dir string) error {
+	if info, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("--base %s: %w", dir, errors.Unwrap(err))
+	} else if !info.IsDir() {
+		return fmt.Errorf("--base %s: not a directory", dir)
+	}
+	if _, err := gitrepo.Resolve(dir, "HEAD"); err != nil {
+		return fmt.Errorf("--base %s: not a git repository with commits (a checkout or bare clone of the base repository)", dir)
+	}
+	return nil
+}
+
+// providers maps API groups to the Flux units that install their CRDs,
+// from the tables (charts install CRDs that no offline build shows).
+func providers() map[string][]string {
+	m := map[string][]string{}
+	for _, u := range zz_generated.Units {
+		for _, fu := range u.FluxUnits {
+			for _, g := range fu.Provides {
+				m[g] = append(m[g], fu.Name)
+			}
+		}
+	}
+	return m
+}
+
+// verifyOne loads and renders one config in memory and simulates Flux on it.
+func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
+	f, err := load.File(name)
+	if err != nil {
+		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		r.code = exitBadInput
+		return
+	}
+	// Plaintext secrets stay in memory: the simulation needs the files, and
+	// nothing it prints carries a value.
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true})
+	if err != nil {
+		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		r.code = exitBadInput
+		return
+	}
+	tree := fluxbuild.Tree{}
+	for _, pf := range plan.Files {
+		tree[plan.Overlay+"/"+pf.Path] = pf.Data
+	}
+	// flux bootstrap owns flux-system/: the Flux controllers and its own
+	// sync objects, which the simulation starts from.
+	tree[plan.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+
+	gitops := f.Config.OpenCenter.GitOps
+	rep := sim.Run(fluxsim.Cluster{
+		Name: plan.Cluster,
+		URL:  gitops.Repository.URL,
+		Path: plan.Overlay,
+		Repos: []fluxsim.Repo{
+			{URL: gitops.Repository.URL, Tree: tree},
+			{URL: gitops.BaseRepo.URL, Dir: c.Base},
+		},
+		Providers: providers,
+	})
+	var b strings.Builder
+	for _, x := range rep.Findings {
+		fmt.Fprintln(&b, x)
+	}
+	for _, x := range rep.Info {
+		fmt.Fprintln(&b, "info:", x)
+	}
+	fmt.Fprintln(&b, rep.Summary())
+	r.out.WriteString(b.String())
+	if len(rep.Findings) > 0 {
+		r.code = exitFindings
+	}
+}
