@@ -1,0 +1,192 @@
+package baseindex
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+// Root is the part of the base repository the index covers.
+const Root = "applications/base"
+
+// Index is one base release.
+type Index struct {
+	// Repo is the repository URL the index was extracted from.
+	Repo string `json:"repo"`
+	// Ref is the tag or branch.
+	Ref string `json:"ref"`
+	// Commit is the commit Ref named at extraction.
+	Commit string `json:"commit"`
+	// Dirs are the kustomization directories under Root, sorted by path.
+	Dirs []Dir `json:"dirs"`
+}
+
+// Dir is one kustomization directory of the base.
+type Dir struct {
+	// Path is relative to the repository root.
+	Path string `json:"path"`
+	// Objects are what `kustomize build` of the directory creates, sorted.
+	Objects []Object `json:"objects,omitempty"`
+	// HelmReleases are the HelmReleases among Objects, with what they read.
+	HelmReleases []HelmRelease `json:"helm_releases,omitempty"`
+	// Remote lists remote resources (URLs) the build names; their objects are not indexed.
+	Remote []string `json:"remote,omitempty"`
+	// Error is the build error, when the directory does not build offline.
+	Error string `json:"error,omitempty"`
+}
+
+// Object identifies one object.
+type Object struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Namespace  string `json:"namespace,omitempty"`
+	// CRDGroup is the group a CustomResourceDefinition defines.
+	CRDGroup string `json:"crdGroup,omitempty"`
+	// Generated marks generator output (secretGenerator, configMapGenerator):
+	// a generated Secret is not secret material committed as a manifest.
+	Generated bool `json:"generated,omitempty"`
+}
+
+// HelmRelease is a HelmRelease and what it reads.
+type HelmRelease struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	// Source is the chart's source object.
+	Source     Ref         `json:"source"`
+	ValuesFrom []ValuesRef `json:"valuesFrom,omitempty"`
+}
+
+// Ref names an object by kind, name and namespace.
+type Ref struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// ValuesRef is one valuesFrom entry.
+type ValuesRef struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	ValuesKey string `json:"valuesKey,omitempty"`
+	Optional  bool   `json:"optional,omitempty"`
+}
+
+// Dir returns the directory at p.
+func (x *Index) Dir(p string) (*Dir, bool) {
+	i, ok := slices.BinarySearchFunc(x.Dirs, p, func(d Dir, t string) int { return strings.Compare(d.Path, t) })
+	if !ok {
+		return nil, false
+	}
+	return &x.Dirs[i], true
+}
+
+// Extract indexes the files of a base repository (slash paths to contents).
+func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) {
+	b, err := fluxbuild.NewBuilder(files)
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{Repo: repo, Ref: ref, Commit: commit}
+	for p := range files {
+		if path.Base(p) != "kustomization.yaml" || !strings.HasPrefix(p, Root+"/") {
+			continue
+		}
+		d := Dir{Path: path.Dir(p)}
+		res, err := b.Build(d.Path, "")
+		if err != nil {
+			d.Error = err.Error()
+			x.Dirs = append(x.Dirs, d)
+			continue
+		}
+		d.Remote = res.Remote
+		for _, o := range res.Objects {
+			obj := Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Generated: o.Generated()}
+			if o.Kind == "CustomResourceDefinition" {
+				obj.CRDGroup = str(o.Body, "spec", "group")
+			}
+			d.Objects = append(d.Objects, obj)
+			if o.Kind == "HelmRelease" {
+				d.HelmReleases = append(d.HelmReleases, helmRelease(o))
+			}
+		}
+		slices.SortFunc(d.Objects, func(a, b Object) int {
+			return strings.Compare(a.Kind+"/"+a.Namespace+"/"+a.Name, b.Kind+"/"+b.Namespace+"/"+b.Name)
+		})
+		slices.SortFunc(d.HelmReleases, func(a, b HelmRelease) int {
+			return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+		})
+		x.Dirs = append(x.Dirs, d)
+	}
+	slices.SortFunc(x.Dirs, func(a, b Dir) int { return strings.Compare(a.Path, b.Path) })
+	return x, nil
+}
+
+func helmRelease(o fluxbuild.Object) HelmRelease {
+	h := HelmRelease{Name: o.Name, Namespace: o.Namespace}
+	if m, ok := field(o.Body, "spec", "chartRef").(map[string]any); ok {
+		h.Source = Ref{Kind: str(m, "kind"), Name: str(m, "name"), Namespace: str(m, "namespace")}
+	} else if m, ok := field(o.Body, "spec", "chart", "spec", "sourceRef").(map[string]any); ok {
+		h.Source = Ref{Kind: str(m, "kind"), Name: str(m, "name"), Namespace: str(m, "namespace")}
+	}
+	vf, _ := field(o.Body, "spec", "valuesFrom").([]any)
+	for _, v := range vf {
+		m, _ := v.(map[string]any)
+		opt, _ := m["optional"].(bool)
+		h.ValuesFrom = append(h.ValuesFrom, ValuesRef{Kind: str(m, "kind"), Name: str(m, "name"), ValuesKey: str(m, "valuesKey"), Optional: opt})
+	}
+	return h
+}
+
+func field(m map[string]any, keys ...string) any {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = mm[k]
+	}
+	return cur
+}
+
+func str(m map[string]any, keys ...string) string { s, _ := field(m, keys...).(string); return s }
+
+// Marshal encodes an index as stable, indented JSON.
+func Marshal(x *Index) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Load reads an index file.
+func Load(file string) (*Index, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var x Index
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&x); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if x.Ref == "" || x.Commit == "" {
+		return nil, fmt.Errorf("%s: an index needs its ref and commit (provenance)", file)
+	}
+	if !slices.IsSortedFunc(x.Dirs, func(a, b Dir) int { return strings.Compare(a.Path, b.Path) }) {
+		return nil, fmt.Errorf("%s: dirs are not sorted by path", file)
+	}
+	return &x, nil
+}
