@@ -42,11 +42,12 @@ listed as "info: ..." lines, never as findings. Each cluster ends with a summary
 
 Findings, one per line as "cluster: flux unit: file: message":
   - a path that does not exist or does not build; a base ref missing from --base
-  - a sourceRef naming no GitRepository; a dependsOn naming no Kustomization
+  - a sourceRef naming no GitRepository; a dependsOn naming no Kustomization, or a dependsOn cycle
   - a health check naming an object that no build produces
   - a HelmRelease whose valuesFrom Secret/ConfigMap (unless optional) or values key, or whose
     chart source, is not where helm-controller looks for it
-  - a unit applying custom resources whose CRDs another unit installs, without depending on it
+  - a unit applying custom resources whose CRDs another unit installs, or objects into a
+    namespace another unit creates, without depending on it; a namespace no build creates
   - an object applied by two Flux units
   - a Secret manifest (not generator output) applied by a unit without spec.decryption
   - an ssh GitRepository without spec.secretRef

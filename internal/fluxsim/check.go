@@ -1,6 +1,7 @@
 package fluxsim
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -34,9 +35,11 @@ func (s *sim) check() {
 	}
 	s.checkOwners(index)
 	s.checkDependsOn()
+	s.checkCycles()
 	s.checkHealthChecks(index)
 	s.checkHelmReleases(index)
 	s.checkCRDOrder()
+	s.checkNamespaces()
 	s.checkSecrets()
 }
 
@@ -68,6 +71,46 @@ func (s *sim) checkDependsOn() {
 				s.finding(u.name(), u.obj.File, "dependsOn %s: no Kustomization of that name", key)
 			}
 		}
+	}
+}
+
+// checkCycles reports dependsOn cycles, once each, on the cycle's first
+// unit in name order: every unit in it waits for the others forever.
+func (s *sim) checkCycles() {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var stack []string
+	var visit func(key string)
+	visit = func(key string) {
+		u, ok := s.units[key]
+		if !ok || state[key] == done {
+			return
+		}
+		if state[key] == visiting {
+			cycle := slices.Clone(stack[slices.Index(stack, key):])
+			first := slices.Index(cycle, slices.Min(cycle))
+			cycle = append(cycle[first:], cycle[:first]...)
+			names := make([]string, 0, len(cycle)+1)
+			for _, k := range append(cycle, cycle[0]) {
+				names = append(names, s.units[k].name())
+			}
+			head := s.units[cycle[0]]
+			s.finding(head.name(), head.obj.File, "dependsOn cycle %s: Flux waits forever", strings.Join(names, " -> "))
+			return
+		}
+		state[key] = visiting
+		stack = append(stack, key)
+		for _, d := range u.spec.DependsOn {
+			visit(cmpOr(d.Namespace, u.obj.ns) + "/" + d.Name)
+		}
+		stack = stack[:len(stack)-1]
+		state[key] = done
+	}
+	for _, k := range sortedKeys(s.units) {
+		visit(k)
 	}
 }
 
@@ -252,6 +295,53 @@ func (s *sim) dependencies(u *unit) map[string]bool {
 	}
 	walk(u)
 	return seen
+}
+
+// systemNamespaces exist in every cluster Flux runs in (flux-system is
+// made by flux bootstrap).
+var systemNamespaces = []string{"default", "flux-system", "kube-node-lease", "kube-public", "kube-system"}
+
+// checkNamespaces reports units applying objects into a namespace that no
+// build creates, or that a unit creates which is not the applying unit or
+// in its dependsOn: the API server refuses objects in a namespace that
+// does not exist yet. A unit with a dependency that did not build is left
+// out: Flux does not apply it, and what the dependency creates is unknown.
+func (s *sim) checkNamespaces() {
+	creators := map[string][]string{} // namespace -> unit keys
+	for _, a := range s.objects {
+		if a.unit != nil && a.Group() == "" && a.Kind == "Namespace" && !slices.Contains(creators[a.Name], a.unit.obj.key) {
+			creators[a.Name] = append(creators[a.Name], a.unit.obj.key)
+		}
+	}
+	for _, u := range s.units {
+		if u.state != unitBuilt {
+			continue
+		}
+		deps := s.dependencies(u)
+		if slices.ContainsFunc(slices.Collect(maps.Keys(deps)), func(d string) bool { return s.units[d] == nil || s.units[d].state != unitBuilt }) {
+			continue
+		}
+		reported := map[string]bool{}
+		for _, a := range u.objects {
+			cs := creators[a.ns]
+			if a.ns == "" || reported[a.ns] || slices.Contains(systemNamespaces, a.ns) ||
+				slices.Contains(cs, u.obj.key) || slices.ContainsFunc(cs, func(c string) bool { return deps[c] }) {
+				continue
+			}
+			reported[a.ns] = true
+			if len(cs) == 0 {
+				s.finding(u.name(), u.obj.File, "applies %s, but no build creates Namespace %s", keyOf(a), a.ns)
+				continue
+			}
+			names := make([]string, len(cs))
+			for i, c := range cs {
+				names[i] = s.units[c].name()
+			}
+			slices.Sort(names)
+			s.finding(u.name(), u.obj.File, "applies %s, but %s, which creates Namespace %s, is not in its dependsOn (directly or transitively)",
+				keyOf(a), strings.Join(names, " or "), a.ns)
+		}
+	}
 }
 
 // checkSecrets reports Secret manifests (not generator output) applied by

@@ -9,8 +9,9 @@
 // What the cluster would apply is then checked for what makes Flux fail or
 // misbehave: paths that do not build, references to sources, dependencies,
 // health-check objects, HelmRelease values and chart sources that no build
-// produces, CRD ordering, objects with two owners, Secret manifests applied
-// without decryption, and ssh sources without credentials. Repositories the
+// produces, dependency cycles, CRD and namespace ordering, objects with two
+// owners, Secret manifests applied without decryption, and ssh sources
+// without credentials. Repositories the
 // simulation has no copy of, and remote kustomize resources, are reported as
 // not checked, never as failures.
 //

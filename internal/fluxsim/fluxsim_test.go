@@ -222,6 +222,31 @@ func TestFindings(t *testing.T) {
 			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: dependsOn flux-system/app-bsae: no Kustomization of that name",
 		},
 	}, {
+		name: "dependsOn cycle",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "    - name: sources\n", "    - name: sources\n    - name: app-override\n")
+		},
+		want: []string{
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: dependsOn cycle app-base -> app-override -> app-base: Flux waits forever",
+		},
+	}, {
+		name: "namespace no build creates",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/stray/cm.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: nowhere\n")
+			addUnit(tree, "stray", "  path: ./clusters/dev/stray\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
+		},
+		want: []string{
+			"dev: stray: clusters/dev/fluxcd/stray.yaml: applies ConfigMap nowhere/c, but no build creates Namespace nowhere",
+		},
+	}, {
+		name: "namespace created by a unit not depended on",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "name: app-base", "name: sources")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: applies Secret app/app-admin, but app-base, which creates Namespace app, is not in its dependsOn (directly or transitively)",
+		},
+	}, {
 		name: "health check names nothing built",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "namespace: app\n", "namespace: flux-system\n")
@@ -253,21 +278,23 @@ func TestFindings(t *testing.T) {
 		want: []string{
 			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease other/app: chart sourceRef HelmRepository app/charts: no build puts it in namespace app (it is in other)",
 			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: healthChecks: HelmRelease app/app (helm.toolkit.fluxcd.io/v2): no build produces it",
+			// The Namespace app became other too.
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: applies Secret app/app-admin, but no build creates Namespace app",
 		},
 	}, {
 		name: "chart source moved by targetNamespace",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			addUnit(tree, "moved", "  path: ./applications/base/services/moved\n  sourceRef:\n    kind: GitRepository\n    name: base\n  targetNamespace: moved\n")
+			addUnit(tree, "moved", "  path: ./applications/base/services/moved\n  sourceRef:\n    kind: GitRepository\n    name: base\n  targetNamespace: app\n  dependsOn:\n    - name: app-base\n")
 		},
 		want: []string{
-			"dev: moved: applications/base/services/moved/helmrelease.yaml: HelmRelease moved/moved: chart sourceRef GitRepository flux-system/moved-chart: no build puts it in namespace flux-system (it is in moved)",
+			"dev: moved: applications/base/services/moved/helmrelease.yaml: HelmRelease app/moved: chart sourceRef GitRepository flux-system/moved-chart: no build puts it in namespace flux-system (it is in app)",
 		},
 	}, {
 		name: "CRD from a manifest, no dependsOn on its unit",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			addUnit(tree, "crds", "  path: ./applications/base/services/crds\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
 			tree[overlay+"/widgets/widget.yaml"] = []byte("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: app\n")
-			addUnit(tree, "widgets", "  path: ./clusters/dev/widgets\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: sources\n")
+			addUnit(tree, "widgets", "  path: ./clusters/dev/widgets\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-base\n")
 		},
 		want: []string{
 			"dev: widgets: clusters/dev/fluxcd/widgets.yaml: applies Widget app/w (group example.com) but crds, which installs the CRDs of example.com, is not in its dependsOn (directly or transitively)",
@@ -363,7 +390,7 @@ func TestInclude(t *testing.T) {
 	tree := clusterTree(t)
 	tree[overlay+"/sources/config.yaml"] = []byte(includer("applications/base/services/remote"))
 	replace(t, tree, overlay+"/sources/kustomization.yaml", "  - base.yaml\n", "  - base.yaml\n  - config.yaml\n")
-	addUnit(tree, "included", "  path: ./clusters/dev/included/app\n  sourceRef:\n    kind: GitRepository\n    name: config\n  targetNamespace: included\n")
+	addUnit(tree, "included", "  path: ./clusters/dev/included/app\n  sourceRef:\n    kind: GitRepository\n    name: config\n  dependsOn:\n    - name: app-base\n")
 	r := simulate(t, baseRepo(t), tree, nil)
 	if len(r.Findings) != 0 || r.Built != r.Units || r.Units != 5 {
 		t.Fatalf("findings %v, %d of %d built", lines(r.Findings), r.Built, r.Units)
@@ -379,7 +406,7 @@ func TestInclude(t *testing.T) {
 // are info, never findings; so are suspended units.
 func TestNotChecked(t *testing.T) {
 	tree := clusterTree(t)
-	addUnit(tree, "remote", "  path: ./applications/base/services/remote\n  sourceRef:\n    kind: GitRepository\n    name: base\n")
+	addUnit(tree, "remote", "  path: ./applications/base/services/remote\n  sourceRef:\n    kind: GitRepository\n    name: base\n  dependsOn:\n    - name: app-base\n")
 	tree[overlay+"/sources/customer.yaml"] = []byte("apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: customer\n  namespace: flux-system\nspec:\n  interval: 15m\n  url: https://example.com/customer/apps.git\n  ref:\n    branch: main\n")
 	// A chart source no Kustomization builds is fetched all the same.
 	tree[overlay+"/sources/charts.yaml"] = []byte("apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: charts\n  namespace: flux-system\nspec:\n  interval: 15m\n  url: https://example.com/charts.git\n")
