@@ -50,7 +50,7 @@ Findings, one per line as "cluster: flux unit: file: message":
     namespace another unit creates, without depending on it; a namespace no build creates
   - an object applied by two Flux units
   - a Secret manifest (not generator output) applied by a unit without spec.decryption
-  - an ssh GitRepository without spec.secretRef
+  - a GitRepository URL Flux refuses (scp-style), or ssh without spec.secretRef
 
 Not checked: what the cluster does with the objects (schemas, admission, Helm charts and their
 values, controllers), postBuild substitution, patches and images set on Flux Kustomizations.

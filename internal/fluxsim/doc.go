@@ -10,8 +10,8 @@
 // misbehave: paths that do not build, references to sources, dependencies,
 // health-check objects, HelmRelease values and chart sources that no build
 // produces, dependency cycles, CRD and namespace ordering, objects with two
-// owners, Secret manifests applied without decryption, and ssh sources
-// without credentials. Repositories the
+// owners, Secret manifests applied without decryption, and source URLs
+// Flux refuses or cannot fetch (ssh without credentials). Repositories the
 // simulation has no copy of, and remote kustomize resources, are reported as
 // not checked, never as failures.
 //

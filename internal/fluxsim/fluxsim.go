@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -118,6 +119,9 @@ type applied struct {
 	unit *unit
 }
 
+// gitURL is the pattern of GitRepository spec.url in the CRD.
+var gitURL = regexp.MustCompile(`^(http|https|ssh)://.*$`)
+
 // Flux API groups and kinds the simulation follows.
 const (
 	kustomizeGroup = "kustomize.toolkit.fluxcd.io"
@@ -226,6 +230,8 @@ func (s *sim) add(u *unit, o fluxbuild.Object) {
 		if err := decode(o.Body, &src.spec); err != nil {
 			s.finding(s.owner(a), o.File, "GitRepository %s: %v", a.key, err)
 			src.state, src.resolved = sourceFailed, true
+		} else if !gitURL.MatchString(src.spec.URL) {
+			s.finding(s.owner(a), o.File, "GitRepository %s: url %s: the API server refuses it (Flux takes http://, https:// and ssh:// URLs)", a.key, src.spec.URL)
 		} else if strings.HasPrefix(src.spec.URL, "ssh://") && src.spec.SecretRef == nil {
 			// Reported, but the simulation goes on so that the rest is checked too.
 			s.finding(s.owner(a), o.File, "GitRepository %s: ssh URL %s without spec.secretRef: Flux has no anonymous ssh and never fetches it",

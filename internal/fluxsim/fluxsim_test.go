@@ -330,6 +330,14 @@ func TestFindings(t *testing.T) {
 			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: ssh URL ssh://git@example.com/org/base.git without spec.secretRef: Flux has no anonymous ssh and never fetches it",
 		},
 	}, {
+		name: "scp-style GitRepository URL",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", baseURL, "git@example.com:org/base.git")
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: url git@example.com:org/base.git: the API server refuses it (Flux takes http://, https:// and ssh:// URLs)",
+		},
+	}, {
 		name: "include of a path the included repository lacks",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			tree[overlay+"/sources/config.yaml"] = []byte(includer("applications/base/services/nope"))
