@@ -14,7 +14,7 @@ func ApplyDefaults(c *config.Config) {
 		c.OpenCenter.GitOps.Repository.Branch = "main"
 	}
 	if c.OpenCenter.GitOps.BaseRepo.URL == "" {
-		c.OpenCenter.GitOps.BaseRepo.URL = "ssh://git@github.com/rackerlabs/openCenter-gitops-base.git"
+		c.OpenCenter.GitOps.BaseRepo.URL = "https://github.com/opencenter-cloud/openCenter-gitops-base.git"
 	}
 	if c.OpenCenter.GitOps.Flux.Interval == "" {
 		c.OpenCenter.GitOps.Flux.Interval = "15m"
@@ -36,6 +36,9 @@ func ApplyDefaults(c *config.Config) {
 		if c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules[i0].EncryptedRegex == "" {
 			c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules[i0].EncryptedRegex = "^(data|stringData)$"
 		}
+	}
+	if c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName == "" {
+		c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName = "sops-age"
 	}
 	if p0 := c.OpenCenter.Services.Calico; p0 != nil {
 		if p0.Namespace == "" {

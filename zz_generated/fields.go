@@ -197,8 +197,8 @@ var Fields = []table.Field{
 		Path:    "opencenter.gitops.base_repo.url",
 		Kind:    table.KindString,
 		GoType:  "string",
-		Default: "ssh://git@github.com/rackerlabs/openCenter-gitops-base.git",
-		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path.",
+		Default: "https://github.com/opencenter-cloud/openCenter-gitops-base.git",
+		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path. The default is the public repository over https, which Flux fetches without credentials; an ssh URL needs secret_name.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.URL, true
 		},
@@ -216,7 +216,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo.release",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "release is the tag of the base repository to deploy; it wins over branch.",
+		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Release, true
 		},
@@ -225,7 +225,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.base_repo.secret_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository.",
+		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository (and for services whose source override points at a fork); required for an ssh URL, since Flux has no anonymous ssh.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.SecretName, true
 		},
@@ -350,7 +350,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.secret_name",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "secret_name names the Secret holding the customer repository's SSH credentials.",
+		Doc:    "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName, true
 		},
@@ -440,6 +440,16 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "^(data|stringData)$",
 		Doc:     "encrypted_regex selects the keys to encrypt.",
+	},
+	{
+		Path:    "opencenter.gitops.overlay_units.sops.secret_name",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "sops-age",
+		Doc:     "secret_name names the Secret in flux-system holding the age key (age.agekey) that Flux decrypts with; every Flux unit applying secret material references it.",
+		Get: func(c *config.Config) (any, bool) {
+			return c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName, true
+		},
 	},
 	{
 		Path:   "opencenter.services",

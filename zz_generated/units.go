@@ -33,12 +33,11 @@ var Units = []table.Unit{
 		},
 		FluxUnits: []table.FluxUnit{
 			{
-				Name:            "alert-proxy-base",
-				Source:          "opencenter-alert-proxy",
-				Path:            "applications/base/managed-services/alert-proxy",
-				TargetNamespace: "{namespace}",
-				DependsOn:       []string{"managed-services-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "alert-proxy", Namespace: "{namespace}"}},
+				Name:         "alert-proxy-base",
+				Source:       "opencenter-alert-proxy",
+				Path:         "applications/base/managed-services/alert-proxy",
+				DependsOn:    []string{"managed-services-sources"},
+				HealthChecks: []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "alert-proxy", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "alert-proxy-override",
@@ -46,7 +45,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/managed-services/alert-proxy",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"alert-proxy-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "managed-services/alert-proxy",
@@ -78,6 +76,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "alert-proxy",
 		ValuesSecret: "alert-proxy-values-override",
+		Releases:     []string{"main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil {
 				return &s.ServiceCommon
@@ -112,9 +111,10 @@ var Units = []table.Unit{
 		},
 		FluxUnits: []table.FluxUnit{
 			{
-				Name:   "calico",
-				Source: "flux-system",
-				Path:   "{overlay}/services/calico",
+				Name:     "calico",
+				Source:   "flux-system",
+				Path:     "{overlay}/services/calico",
+				Provides: []string{"operator.tigera.io", "crd.projectcalico.org"},
 			},
 		},
 		Root: "services/calico",
@@ -183,6 +183,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "cert-manager", Namespace: "{namespace}"}},
+				Provides:        []string{"cert-manager.io", "acme.cert-manager.io"},
 			},
 			{
 				Name:            "cert-manager-override",
@@ -190,7 +191,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/cert-manager",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"cert-manager-base"},
-				Decryption:      true,
 			},
 			{
 				Name:            "cert-manager-issuers",
@@ -198,7 +198,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/cert-manager/issuers",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"cert-manager-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/cert-manager",
@@ -284,6 +283,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "cert-manager",
 		ValuesSecret: "cert-manager-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.CertManager; s != nil {
 				return &s.ServiceCommon
@@ -338,12 +338,23 @@ var Units = []table.Unit{
 				return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled
 			},
 		},
+		FluxUnits: []table.FluxUnit{
+			{
+				Name:   "customer-managed-sources",
+				Source: "flux-system",
+				Path:   "{overlay}/customer-managed/sources",
+			},
+		},
 		Root: "customer-managed",
 		Files: []table.File{
 			{
 				Path:    "fluxcd",
 				Builtin: table.BuiltinCustomerManaged,
 				Secret:  true,
+			},
+			{
+				Path:    "sources/kustomization.yaml",
+				Builtin: table.BuiltinAggregate,
 			},
 			{
 				Path:    "fluxcd/kustomization.yaml",
@@ -373,7 +384,6 @@ var Units = []table.Unit{
 				Source:          "flux-system",
 				Path:            "{overlay}/services/etcd-backup",
 				TargetNamespace: "{namespace}",
-				Decryption:      true,
 			},
 		},
 		Root: "services/etcd-backup",
@@ -458,8 +468,10 @@ var Units = []table.Unit{
 				Path:      "applications/base/services/external-snapshotter",
 				DependsOn: []string{"sources"},
 				Wait:      true,
+				Provides:  []string{"snapshot.storage.k8s.io", "groupsnapshot.storage.k8s.io"},
 			},
 		},
+		Releases: []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.ExternalSnapshotter; s != nil {
 				return &s.ServiceCommon
@@ -570,6 +582,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "envoy-gateway-api", Namespace: "{namespace}"}},
+				Provides:        []string{"gateway.networking.k8s.io", "gateway.envoyproxy.io"},
 			},
 			{
 				Name:            "gateway-api-override",
@@ -577,7 +590,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/gateway-api",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"gateway-api-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/gateway-api",
@@ -594,6 +606,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "envoy-gateway-api",
 		ValuesSecret: "envoy-gateway-api-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.GatewayAPI; s != nil {
 				return &s.ServiceCommon
@@ -635,7 +648,7 @@ var Units = []table.Unit{
 				Source:          "opencenter-harbor",
 				Path:            "applications/base/services/harbor",
 				TargetNamespace: "{namespace}",
-				DependsOn:       []string{"harbor-namespace"},
+				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
 			},
 			{
@@ -644,13 +657,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/harbor",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"harbor-base"},
-				Decryption:      true,
-			},
-			{
-				Name:      "harbor-namespace",
-				Source:    "opencenter-harbor",
-				Path:      "applications/base/services/harbor/namespace",
-				DependsOn: []string{"sources"},
 			},
 		},
 		Root: "services/harbor",
@@ -711,6 +717,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "harbor",
 		ValuesSecret: "harbor-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Harbor; s != nil {
 				return &s.ServiceCommon
@@ -764,7 +771,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/headlamp",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"headlamp-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/headlamp",
@@ -810,6 +816,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "headlamp",
 		ValuesSecret: "headlamp-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Headlamp; s != nil {
 				return &s.ServiceCommon
@@ -868,7 +875,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/istio",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"istio-sources"},
-				Decryption:      true,
 			},
 			{
 				Name:            "istio-base",
@@ -877,6 +883,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"istio-sources", "istio-override"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-base", Namespace: "{namespace}"}},
+				Provides:        []string{"networking.istio.io", "security.istio.io", "telemetry.istio.io", "extensions.istio.io"},
 			},
 			{
 				Name:            "istiod",
@@ -936,6 +943,7 @@ var Units = []table.Unit{
 				},
 			},
 		},
+		Releases: []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Istio; s != nil {
 				return &s.ServiceCommon
@@ -979,6 +987,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "strimzi-kafka-operator", Namespace: "{namespace}"}},
+				Provides:        []string{"kafka.strimzi.io", "core.strimzi.io"},
 			},
 			{
 				Name:            "kafka-cluster-override",
@@ -986,7 +995,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/kafka-cluster",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"kafka-cluster-base"},
-				Decryption:      true,
 			},
 			{
 				Name:            "kafka-cluster",
@@ -1025,6 +1033,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "strimzi-kafka-operator",
 		ValuesSecret: "kafka-api-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.KafkaCluster; s != nil {
 				return &s.ServiceCommon
@@ -1054,7 +1063,7 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Keycloak.Enabled
 			},
 		},
-		Requires: []string{"postgres-operator", "olm", "cert-manager"},
+		Requires: []string{"postgres-operator", "olm", "cert-manager", "rbac-manager"},
 		Sources: []table.Source{
 			{
 				Name: "opencenter-keycloak",
@@ -1081,6 +1090,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"keycloak-postgres", "olm-base"},
 				Wait:            true,
+				Provides:        []string{"k8s.keycloak.org"},
 			},
 			{
 				Name:            "keycloak-cr",
@@ -1088,7 +1098,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/keycloak/20-keycloak",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"keycloak-operator", "cert-manager-base"},
-				Decryption:      true,
 				HealthChecks:    []table.HealthCheck{{APIVersion: "k8s.keycloak.org/v2alpha1", Kind: "Keycloak", Name: "keycloak", Namespace: "{namespace}"}},
 			},
 			{
@@ -1216,6 +1225,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kube-prometheus-stack", Namespace: "{namespace}"}},
+				Provides:        []string{"monitoring.coreos.com"},
 			},
 			{
 				Name:            "kube-prometheus-stack-override",
@@ -1223,7 +1233,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/kube-prometheus-stack",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"kube-prometheus-stack-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/kube-prometheus-stack",
@@ -1283,6 +1292,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "kube-prometheus-stack",
 		ValuesSecret: "kube-prometheus-stack-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
 				return &s.ServiceCommon
@@ -1329,6 +1339,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kyverno", Namespace: "{namespace}"}},
+				Provides:        []string{"kyverno.io", "reports.kyverno.io", "wgpolicyk8s.io"},
 			},
 			{
 				Name:            "kyverno-override",
@@ -1336,7 +1347,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/kyverno",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"kyverno-base"},
-				Decryption:      true,
 			},
 			{
 				Name:      "kyverno-default-ruleset",
@@ -1368,6 +1378,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "kyverno",
 		ValuesSecret: "kyverno-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Kyverno; s != nil {
 				return &s.ServiceCommon
@@ -1412,7 +1423,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/loki",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"loki-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/loki",
@@ -1444,6 +1454,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "loki",
 		ValuesSecret: "loki-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Loki; s != nil {
 				return &s.ServiceCommon
@@ -1490,6 +1501,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "longhorn", Namespace: "{namespace}"}},
+				Provides:        []string{"longhorn.io"},
 			},
 			{
 				Name:            "longhorn-override",
@@ -1497,7 +1509,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/longhorn",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"longhorn-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/longhorn",
@@ -1514,6 +1525,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "longhorn",
 		ValuesSecret: "longhorn-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Longhorn; s != nil {
 				return &s.ServiceCommon
@@ -1582,6 +1594,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "metallb", Namespace: "{namespace}"}},
+				Provides:        []string{"metallb.io"},
 			},
 			{
 				Name:            "metallb-override",
@@ -1589,7 +1602,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/metallb",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"metallb-base"},
-				Decryption:      true,
 			},
 			{
 				Name:            "metallb-config",
@@ -1636,6 +1648,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "metallb",
 		ValuesSecret: "metallb-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.MetalLB; s != nil {
 				return &s.ServiceCommon
@@ -1680,7 +1693,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/mimir",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"mimir-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/mimir",
@@ -1712,6 +1724,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "mimir",
 		ValuesSecret: "mimir-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Mimir; s != nil {
 				return &s.ServiceCommon
@@ -1754,6 +1767,7 @@ var Units = []table.Unit{
 				DependsOn: []string{"observability-namespace"},
 			},
 		},
+		Releases: []string{"2026.01", "main"},
 	},
 	{
 		Name:        "olm",
@@ -1784,8 +1798,10 @@ var Units = []table.Unit{
 				Path:      "applications/base/services/olm",
 				DependsOn: []string{"sources"},
 				Wait:      true,
+				Provides:  []string{"operators.coreos.com"},
 			},
 		},
+		Releases: []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.OLM; s != nil {
 				return &s.ServiceCommon
@@ -1836,7 +1852,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/openstack-ccm",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"openstack-ccm-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/openstack-ccm",
@@ -1868,6 +1883,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "openstack-cloud-controller-manager",
 		ValuesSecret: "openstack-ccm-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
 				return &s.ServiceCommon
@@ -1921,7 +1937,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/openstack-csi",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"openstack-csi-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/openstack-csi",
@@ -1953,6 +1968,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "openstack-cinder-csi",
 		ValuesSecret: "openstack-csi-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
 				return &s.ServiceCommon
@@ -1993,6 +2009,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
+				Provides:        []string{"opentelemetry.io"},
 			},
 			{
 				Name:            "opentelemetry-kube-stack-override",
@@ -2000,7 +2017,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/opentelemetry-kube-stack",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"opentelemetry-kube-stack-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/opentelemetry-kube-stack",
@@ -2017,6 +2033,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "opentelemetry-kube-stack",
 		ValuesSecret: "opentelemetry-kube-stack-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
 				return &s.ServiceCommon
@@ -2060,6 +2077,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "postgres-operator", Namespace: "{namespace}"}},
+				Provides:        []string{"acid.zalan.do"},
 			},
 			{
 				Name:            "postgres-operator-override",
@@ -2067,7 +2085,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/postgres-operator",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"postgres-operator-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/postgres-operator",
@@ -2084,6 +2101,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "postgres-operator",
 		ValuesSecret: "postgres-operator-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.PostgresOperator; s != nil {
 				return &s.ServiceCommon
@@ -2127,6 +2145,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "rbac-manager", Namespace: "{namespace}"}},
+				Provides:        []string{"rbacmanager.reactiveops.io"},
 			},
 			{
 				Name:            "rbac-manager-override",
@@ -2134,7 +2153,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/rbac-manager",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"rbac-manager-base"},
-				Decryption:      true,
 			},
 			{
 				Name:      "rbac-manager-bindings",
@@ -2193,6 +2211,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "rbac-manager",
 		ValuesSecret: "rbac-manager-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.RBACManager; s != nil {
 				return &s.ServiceCommon
@@ -2236,6 +2255,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "sealed-secrets", Namespace: "{namespace}"}},
+				Provides:        []string{"bitnami.com"},
 			},
 			{
 				Name:            "sealed-secrets-override",
@@ -2243,7 +2263,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/sealed-secrets",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sealed-secrets-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/sealed-secrets",
@@ -2260,6 +2279,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "sealed-secrets",
 		ValuesSecret: "sealed-secrets-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.SealedSecrets; s != nil {
 				return &s.ServiceCommon
@@ -2322,7 +2342,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/tempo",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"tempo-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/tempo",
@@ -2354,6 +2373,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "tempo",
 		ValuesSecret: "tempo-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Tempo; s != nil {
 				return &s.ServiceCommon
@@ -2400,6 +2420,7 @@ var Units = []table.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
 				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "velero", Namespace: "{namespace}"}},
+				Provides:        []string{"velero.io"},
 			},
 			{
 				Name:            "velero-override",
@@ -2407,7 +2428,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/velero",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"velero-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/velero",
@@ -2439,6 +2459,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "velero",
 		ValuesSecret: "velero-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.Velero; s != nil {
 				return &s.ServiceCommon
@@ -2492,7 +2513,6 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/vsphere-csi",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"vsphere-csi-base"},
-				Decryption:      true,
 			},
 		},
 		Root: "services/vsphere-csi",
@@ -2524,6 +2544,7 @@ var Units = []table.Unit{
 		},
 		HelmRelease:  "vsphere-csi",
 		ValuesSecret: "vsphere-csi-values-override",
+		Releases:     []string{"2026.01", "main"},
 		Common: func(c *config.Config) *config.ServiceCommon {
 			if s := c.OpenCenter.Services.VSphereCSI; s != nil {
 				return &s.ServiceCommon
@@ -2562,7 +2583,6 @@ var Units = []table.Unit{
 				Source:          "flux-system",
 				Path:            "{overlay}/services/weave-gitops",
 				TargetNamespace: "{namespace}",
-				Decryption:      true,
 			},
 		},
 		Root: "services/weave-gitops",

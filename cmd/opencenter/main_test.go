@@ -42,12 +42,23 @@ func TestInvalidConfigs(t *testing.T) {
 				t.Errorf("every error names the file first; got:\n%s", stderr)
 			}
 			g.Assert(t, name, []byte(stderr))
+			// validate runs every check render runs before writing: same errors, same order.
+			rcode, _, rstderr := runCLI("render", "--check", "--repo", t.TempDir(), f)
+			if rcode != code || rstderr != stderr {
+				t.Errorf("render --check disagrees with validate: exit %d, stderr:\n%s", rcode, rstderr)
+			}
 		})
 	}
 }
 
+// TestFixtureValidates: the fixture's (fake) secrets are rendered in
+// plaintext, so validate refuses it exactly as render does, unless allowed.
 func TestFixtureValidates(t *testing.T) {
-	code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture")
+	code, _, stderr := runCLI("validate", "--repo", "../../testdata/fixture")
+	if code != exitBadInput || !strings.Contains(stderr, "--allow-plaintext-secrets") {
+		t.Errorf("without the flag: exit %d, want 2 naming --allow-plaintext-secrets\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCLI("validate", "--allow-plaintext-secrets", "--repo", "../../testdata/fixture")
 	if code != 0 || strings.Count(stdout, ": valid\n") != 5 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}

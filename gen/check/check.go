@@ -10,6 +10,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/table"
 )
@@ -32,6 +33,8 @@ type Input struct {
 	// Failed names units whose descriptor did not decode: their files are not
 	// reported as unowned (that would only repeat the decoding error).
 	Failed []string
+	// Base holds the index of every supported base release.
+	Base []*baseindex.Index
 }
 
 type checker struct {
@@ -56,6 +59,7 @@ func Check(in Input) ([]*Unit, error) {
 	}
 	slices.SortFunc(c.units, func(a, b *Unit) int { return strings.Compare(a.Name, b.Name) })
 	c.crossUnit()
+	c.base()
 	c.ownership()
 	c.templates()
 	return c.units, c.diags.Err()
@@ -247,7 +251,6 @@ func (c *checker) standard(u *Unit) {
 		Path:            "{overlay}/" + layerDir + "/" + u.Name,
 		TargetNamespace: "{namespace}",
 		DependsOn:       []string{u.Name + "-base"},
-		Decryption:      "sops",
 	}
 	var fus []FluxUnit
 	for _, p := range []descriptor.FluxUnit{base, override} {
@@ -290,7 +293,12 @@ func mergeFlux(p FluxUnit, own FluxUnit) FluxUnit {
 	m.Source = cmpOr(o.Source, p.Source)
 	m.Path = cmpOr(o.Path, p.Path)
 	m.TargetNamespace = cmpOr(o.TargetNamespace, p.TargetNamespace)
-	m.Decryption = cmpOr(o.Decryption, p.Decryption)
+	if o.TargetNamespace == descriptor.NoTargetNamespace {
+		m.TargetNamespace = ""
+	}
+	if o.Provides != nil {
+		m.Provides = o.Provides
+	}
 	m.Wait = o.Wait || p.Wait
 	if o.DependsOn != nil {
 		m.DependsOn = o.DependsOn
@@ -417,7 +425,7 @@ func (c *checker) fluxFields(d *descriptor.Loaded, at string, f descriptor.FluxU
 	if strings.HasPrefix(f.Path, "/") || strings.Contains(f.Path, "..") {
 		c.errorf(d, at+".path", "path %q must be relative to the source root, without ..", f.Path)
 	}
-	if ns := f.TargetNamespace; ns != "" && ns != "{namespace}" && !dnsLabel.MatchString(ns) {
+	if ns := f.TargetNamespace; ns != "" && ns != "{namespace}" && ns != descriptor.NoTargetNamespace && !dnsLabel.MatchString(ns) {
 		c.errorf(d, at+".target_namespace", "target_namespace %q: expected {namespace} or a DNS-1123 label", ns)
 	}
 	for i, h := range f.HealthChecks {

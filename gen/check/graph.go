@@ -58,9 +58,6 @@ func (c *checker) crossUnit() {
 				continue
 			}
 			flux[f.Name] = owner{u, at}
-			if f.Decryption != "" && f.Decryption != "sops" {
-				c.errorf(u.D, at+".decryption", "decryption %q: the only provider is sops", f.Decryption)
-			}
 			if f.Path == "" {
 				c.errorf(u.D, at+".path", "flux unit %s needs a path", f.Name)
 			}

@@ -26,6 +26,9 @@ type Unit struct {
 	Files        []File
 	HelmRelease  string
 	ValuesSecret string
+	// Releases lists the base releases holding every base path the unit's
+	// Flux units apply; nil when the unit applies no base path.
+	Releases []string
 }
 
 // FluxUnit is a checked Flux unit.

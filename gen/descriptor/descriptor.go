@@ -88,11 +88,16 @@ type FluxUnit struct {
 	Path            string        `json:"path,omitempty"`
 	TargetNamespace string        `json:"target_namespace,omitempty"`
 	DependsOn       []string      `json:"depends_on,omitempty"`
-	Decryption      string        `json:"decryption,omitempty"`
 	Wait            bool          `json:"wait,omitempty"`
 	HealthChecks    []HealthCheck `json:"health_checks,omitempty"`
 	When            *Condition    `json:"when,omitempty"`
+	// Provides lists the API groups whose CRDs the Flux unit installs.
+	Provides []string `json:"provides,omitempty"`
 }
+
+// NoTargetNamespace, as a Flux unit's target_namespace, drops the standard
+// pattern's target namespace: the base places its objects itself.
+const NoTargetNamespace = "none"
 
 // HealthCheck names an object Flux waits for.
 type HealthCheck struct {

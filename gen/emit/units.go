@@ -123,6 +123,9 @@ func unit(u *check.Unit) jen.Code {
 		add("HelmRelease", jen.Lit(u.HelmRelease))
 		add("ValuesSecret", jen.Lit(u.ValuesSecret))
 	}
+	if u.Releases != nil {
+		add("Releases", strs(u.Releases))
+	}
 	if u.ServiceNode != nil {
 		add("Common", commonFunc(u.ServiceNode))
 		add("Data", dataFunc(u.ServiceNode, u.SecretsNode))
@@ -142,9 +145,6 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	if len(fu.DependsOn) > 0 {
 		ff = append(ff, jen.Id("DependsOn").Op(":").Add(strs(fu.DependsOn)))
 	}
-	if fu.Decryption != "" {
-		ff = append(ff, jen.Id("Decryption").Op(":").True())
-	}
 	if fu.Wait {
 		ff = append(ff, jen.Id("Wait").Op(":").True())
 	}
@@ -162,6 +162,9 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	}
 	if fu.When != nil {
 		ff = append(ff, jen.Id("When").Op(":").Add(cond([]*check.Cond{fu.When})))
+	}
+	if len(fu.Provides) > 0 {
+		ff = append(ff, jen.Id("Provides").Op(":").Add(strs(fu.Provides)))
 	}
 	return values(ff...)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/gen/emit"
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
 
@@ -51,8 +52,13 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	base, err := loadBase(filepath.Join(o.Root, o.Descriptors, "base-index"))
+	if err != nil {
+		return nil, err
+	}
 	m = m.Clone() // the namespace defaults below are this catalog's, not the caller's
 	units, cerr := check.Check(check.Input{
+		Base:        base,
 		Model:       m,
 		Descriptors: descs,
 		Dir:         o.Descriptors,
@@ -81,6 +87,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		"defaults.go": func() ([]byte, error) { return emit.Defaults(m) },
 		"schema.json": func() ([]byte, error) { return emit.Schema(m) },
 		"schema.go":   schemaGo,
+		"base.go":     func() ([]byte, error) { return emit.Base(base) },
 	}
 	for name, fn := range emitters {
 		b, err := fn()
@@ -91,6 +98,25 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 	}
 	if o.Catalog != "" {
 		out[o.Catalog] = emit.Catalog(units)
+	}
+	return out, nil
+}
+
+// loadBase reads the index of every supported base release, in file name
+// order; a catalog without a base-index folder is checked without them.
+func loadBase(dir string) ([]*baseindex.Index, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(files)
+	var out []*baseindex.Index
+	for _, f := range files {
+		x, err := baseindex.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
 	}
 	return out, nil
 }

@@ -35,6 +35,12 @@ var invalidCases = []string{
 	"unknown-service-gate",    // keycloack, with did-you-mean
 	"requires-unknown-unit",   // clustr, with did-you-mean
 	"standard-without-values", // a standard unit without helm-values/override-values.yaml
+	// Against the base index.
+	"base-path-missing",                  // cert-manger, with did-you-mean
+	"base-health-check-unknown",          // a Deployment the base does not create
+	"base-values-secret-unread",          // the HelmRelease reads another override Secret
+	"base-target-namespace-moves-source", // the HelmRepository its HelmRelease reads from flux-system
+	"base-namespace-mismatch",            // namespace certs, the base's HelmRelease is in cert-manager
 	// Overlay files.
 	"unowned-template",     // a file under files/ no descriptor lists
 	"output-collision",     // x.yaml and x.yaml.tpl

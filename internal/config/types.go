@@ -109,13 +109,30 @@ type Repository struct {
 // BaseRepo is the shared base repository the overlays build on.
 type BaseRepo struct {
 	// URL of the base repository: ssh://, https:// or scp-style git@host:path.
-	URL string `json:"url,omitempty" format:"git-url" default:"ssh://git@github.com/rackerlabs/openCenter-gitops-base.git"`
+	// The default is the public repository over https, which Flux fetches
+	// without credentials; an ssh URL needs secret_name.
+	URL string `json:"url,omitempty" format:"git-url" default:"https://github.com/opencenter-cloud/openCenter-gitops-base.git"`
 	// Branch of the base repository, used when release is empty.
 	Branch string `json:"branch,omitempty"`
 	// Release is the tag of the base repository to deploy; it wins over branch.
+	// When neither release nor branch is set, the release is 2026.01.
 	Release string `json:"release,omitempty"`
-	// SecretName names the Secret in flux-system holding credentials for the base repository.
+	// SecretName names the Secret in flux-system holding credentials for the
+	// base repository (and for services whose source override points at a
+	// fork); required for an ssh URL, since Flux has no anonymous ssh.
 	SecretName string `json:"secret_name,omitempty"`
+}
+
+// DefaultBaseRelease is the base release used when base_repo sets neither
+// release nor branch.
+const DefaultBaseRelease = "2026.01"
+
+// Ref is the tag or branch the base repository is followed at.
+func (b *BaseRepo) Ref() string {
+	if b.Release != "" {
+		return b.Release
+	}
+	return b.Branch
 }
 
 // SourceOverride points one service at another repository or ref than base_repo.
@@ -160,7 +177,8 @@ type CustomerManaged struct {
 	Branch string `json:"branch,omitempty" default:"main"`
 	// Interval overrides gitops.flux.interval for the customer units.
 	Interval string `json:"interval,omitempty" format:"duration"`
-	// SecretName names the Secret holding the customer repository's SSH credentials.
+	// SecretName names the Secret in flux-system holding the customer
+	// repository's credentials; required for an ssh URL.
 	SecretName string `json:"secret_name,omitempty"`
 	// EmitSecret renders that Secret from secrets.overlay_units.customer_managed.
 	EmitSecret bool `json:"emit_secret,omitempty"`
@@ -184,6 +202,10 @@ type SOPS struct {
 	Enabled bool `json:"enabled,omitempty"`
 	// Rules are the creation rules of .sops.yaml, first match wins.
 	Rules []SOPSRule `json:"rules,omitempty"`
+	// SecretName names the Secret in flux-system holding the age key
+	// (age.agekey) that Flux decrypts with; every Flux unit applying secret
+	// material references it.
+	SecretName string `json:"secret_name,omitempty" format:"dns-label" default:"sops-age"`
 }
 
 // SOPSRule is one creation rule of .sops.yaml.

@@ -106,9 +106,7 @@ func Validate(f *File) diag.List {
 		v.RepoURL("opencenter.gitops.repository.url", g.Repository.URL)
 	}
 	v.RepoURL("opencenter.gitops.base_repo.url", g.BaseRepo.URL)
-	if g.BaseRepo.Release == "" && g.BaseRepo.Branch == "" {
-		v.Errorf("opencenter.gitops.base_repo", "set release (a tag of the base repo, such as 2026.01) or branch: both are empty")
-	}
+	v.SSHIdentity("opencenter.gitops.base_repo.url", g.BaseRepo.URL, g.BaseRepo.SecretName, "opencenter.gitops.base_repo.secret_name")
 	v.Duration("opencenter.gitops.flux.interval", g.Flux.Interval)
 	v.Duration("opencenter.gitops.flux.retry_interval", g.Flux.RetryInterval)
 	v.Duration("opencenter.gitops.flux.timeout", g.Flux.Timeout)
@@ -118,10 +116,26 @@ func Validate(f *File) diag.List {
 	return v.diags
 }
 
-// SourceOverride checks a service's source override at path p.
+// SourceOverride checks a service's source override at path p. Its
+// credentials are base_repo.secret_name's.
 func (v *Validator) SourceOverride(p string, s *SourceOverride) {
 	if s != nil {
 		v.RepoURL(p+".repo", s.Repo)
+		b := &v.f.Config.OpenCenter.GitOps.BaseRepo
+		v.SSHIdentity(p+".repo", s.Repo, b.SecretName, "opencenter.gitops.base_repo.secret_name")
+	}
+}
+
+// IsSSH reports whether a Git URL is fetched over ssh (ssh:// or scp-style).
+func IsSSH(url string) bool {
+	return strings.HasPrefix(url, "ssh://") || (gitURL.MatchString(url) && !strings.HasPrefix(url, "https://"))
+}
+
+// SSHIdentity reports an ssh URL at p whose GitRepository would have no
+// secretRef: Flux has no anonymous ssh, so it would never fetch.
+func (v *Validator) SSHIdentity(p, url, secret, secretPath string) {
+	if secret == "" && IsSSH(url) {
+		v.Errorf(p, "%q is an ssh URL but %s is empty: Flux has no anonymous ssh; set it to a Secret in flux-system holding identity and known_hosts, or use an https URL", url, secretPath)
 	}
 }
 
@@ -136,6 +150,7 @@ func validateCustomerManaged(v *Validator, c *Config) {
 	}
 	if v.Required(p+".repository_url", cm.RepositoryURL, "the URL of the customer repository") {
 		v.RepoURL(p+".repository_url", cm.RepositoryURL)
+		v.SSHIdentity(p+".repository_url", cm.RepositoryURL, cm.SecretName, p+".secret_name")
 	}
 	v.Duration(p+".interval", cm.Interval)
 	if len(cm.Kustomizations) == 0 {

@@ -38,6 +38,9 @@ func Bytes(name string, data []byte) (*config.File, error) {
 // Check applies defaults to a decoded file and validates it.
 func Check(f *config.File) error {
 	zz_generated.ApplyDefaults(f.Config)
+	if b := &f.Config.OpenCenter.GitOps.BaseRepo; b.Release == "" && b.Branch == "" {
+		b.Release = config.DefaultBaseRelease
+	}
 	diags := config.Validate(f)
 	v := config.NewValidator(f)
 	for i := range zz_generated.Units {

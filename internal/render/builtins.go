@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -20,13 +21,19 @@ type builtinFile struct {
 }
 
 // builtins computes the files derived from the plan or from config lists, in
-// dependency order: customer-managed and sops first, then the aggregates
-// (which list what is in their directory), then the root.
-func (b *builder) builtins(active []*table.Unit) {
+// dependency order. Before the Flux units (aggregates false): customer-managed,
+// sops and the standard kustomizations, which Flux units apply; after them:
+// the aggregates (which list what is in their directory), then the root.
+func (b *builder) builtins(active []*table.Unit, aggregatesToo bool) {
 	var aggregates, standards, roots []builtinFile
 	for _, u := range active {
 		for _, f := range u.Files {
 			if f.Builtin == "" || !f.When.Holds(b.c) {
+				continue
+			}
+			// Only what lists the Flux unit files waits for them.
+			late := f.Builtin == table.BuiltinRoot || (f.Builtin == table.BuiltinAggregate && path.Base(path.Dir(joinRoot(u.Root, f.Path))) == "fluxcd")
+			if late != aggregatesToo {
 				continue
 			}
 			switch f.Builtin {
@@ -113,7 +120,7 @@ func standardKustomization(ns, secret string, resources []string) []byte {
 		"kind":             "Kustomization",
 		"namespace":        ns,
 		"generatorOptions": map[string]any{"disableNameSuffixHash": true},
-		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{"override.yaml=" + valuesFile}}},
+		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{table.OverrideValuesKey + "=" + valuesFile}}},
 	}
 	if len(list) > 0 {
 		k["resources"] = list
@@ -134,9 +141,11 @@ func (b *builder) sops(u *table.Unit, p string) {
 	b.add(u, p, yamlenc.Marshal(map[string]any{"creation_rules": rules}), false)
 }
 
-// customerManaged renders the customer GitRepository, its optional Secret and
-// its Kustomizations into dir.
+// customerManaged renders the customer Kustomizations into dir, and the
+// customer GitRepository and its optional Secret into the sources directory
+// beside it.
 func (b *builder) customerManaged(u *table.Unit, dir string) {
+	sources := path.Join(path.Dir(dir), "sources")
 	cm := &b.c.OpenCenter.GitOps.OverlayUnits.CustomerManaged
 	g := &b.c.OpenCenter.GitOps
 	iv, err := duration(cmpOr(cm.Interval, g.Flux.Interval))
@@ -160,7 +169,7 @@ func (b *builder) customerManaged(u *table.Unit, dir string) {
 	if cm.SecretName != "" {
 		repo.Spec.SecretRef = &meta.LocalObjectReference{Name: cm.SecretName}
 	}
-	b.addObject(u, dir+"/"+cm.RepositoryName+".yaml", &repo, false)
+	b.addObject(u, sources+"/"+cm.RepositoryName+".yaml", &repo, false)
 	if b.sources[cm.RepositoryName] {
 		b.errorf(u, "customer_managed.repository_name %q is also the name of a platform source: pick another name", cm.RepositoryName)
 	}
@@ -173,13 +182,14 @@ func (b *builder) customerManaged(u *table.Unit, dir string) {
 			Type:       corev1.SecretTypeOpaque,
 			StringData: map[string]string{"identity": s.Identity, "identity.pub": s.IdentityPub, "known_hosts": s.KnownHosts},
 		}
-		b.addObject(u, dir+"/"+cm.SecretName+".yaml", &secret, true)
+		b.addObject(u, sources+"/"+cm.SecretName+".yaml", &secret, true)
 	}
 
 	sopsOn := b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled
-	for _, ck := range cm.Kustomizations {
+	for i, ck := range cm.Kustomizations {
 		if b.flux[ck.Name] {
-			b.errorf(u, "customer_managed kustomization %q has the name of a platform Flux unit: pick another name", ck.Name)
+			b.diags = append(b.diags, b.f.Diag(fmt.Sprintf("%s.kustomizations[%d].name", configPath(u), i),
+				"%q is the name of a platform Flux unit: pick another name", ck.Name))
 			continue
 		}
 		k := kustomizev1.Kustomization{
@@ -196,7 +206,7 @@ func (b *builder) customerManaged(u *table.Unit, dir string) {
 			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
 		}
 		if sopsOn {
-			k.Spec.Decryption = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: SOPSSecret}}
+			k.Spec.Decryption = b.decryption() // the customer repository may hold SOPS files
 		}
 		b.addObject(u, dir+"/"+ck.Name+".yaml", &k, false)
 	}

@@ -16,9 +16,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// SOPSSecret is the Secret in flux-system holding the age key Flux decrypts with.
-const SOPSSecret = "sops-age"
-
 func (b *builder) labels(part string) map[string]string {
 	l := map[string]string{}
 	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
@@ -111,7 +108,8 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 }
 
 // kustomization builds a Flux Kustomization of a unit.
-func (b *builder) kustomization(u *table.Unit, fu table.FluxUnit) ([]byte, error) {
+func (b *builder) kustomization(fp *fluxPlan) ([]byte, error) {
+	u, fu := fp.u, fp.fu
 	k := kustomizev1.Kustomization{
 		TypeMeta:   metav1.TypeMeta{APIVersion: kustomizev1.GroupVersion.String(), Kind: kustomizev1.KustomizationKind},
 		ObjectMeta: b.objectMeta(fu.Name, u.Name),
@@ -122,11 +120,11 @@ func (b *builder) kustomization(u *table.Unit, fu table.FluxUnit) ([]byte, error
 	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
 	k.Spec.Path = "./" + strings.TrimPrefix(b.expand(u, fu.Path), "./")
 	k.Spec.TargetNamespace = b.expand(u, fu.TargetNamespace)
-	for _, d := range fu.DependsOn {
+	for _, d := range fp.dependsOn() {
 		k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
 	}
-	if fu.Decryption {
-		k.Spec.Decryption = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: SOPSSecret}}
+	if b.decrypts(fp) {
+		k.Spec.Decryption = b.decryption()
 	}
 	k.Spec.Wait = fu.Wait
 	for _, h := range fu.HealthChecks {
@@ -135,6 +133,11 @@ func (b *builder) kustomization(u *table.Unit, fu table.FluxUnit) ([]byte, error
 		})
 	}
 	return marshal(&k)
+}
+
+// decryption is the spec.decryption of Flux units applying secret material.
+func (b *builder) decryption() *kustomizev1.Decryption {
+	return &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: b.c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName}}
 }
 
 // fluxSpec fills the reconciliation settings of gitops.flux (interval

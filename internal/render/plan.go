@@ -106,8 +106,11 @@ func Build(f *config.File, o Options) (*Plan, error) {
 			b.sources[s.Name] = true
 		}
 	}
+	b.checkReleases(active)
 	b.renderUnits(active)
-	b.builtins(active)
+	b.builtins(active, false)
+	b.fluxUnits(b.planFlux(active))
+	b.builtins(active, true)
 	b.validate(active)
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
@@ -346,17 +349,6 @@ func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
 		}
 		emit(dir+"/sources/"+s.Name+".yaml", obj, false)
 	}
-	for _, fu := range u.FluxUnits {
-		if !fu.When.Holds(b.c) {
-			continue
-		}
-		obj, err := b.kustomization(u, fu)
-		if err != nil {
-			errorf("unit %s: flux unit %s: %v", u.Name, fu.Name, err)
-			continue
-		}
-		emit(dir+"/fluxcd/"+fu.Name+".yaml", obj, false)
-	}
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
@@ -372,6 +364,63 @@ func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
 		emit(joinRoot(u.Root, f.Path), body, f.Secret)
 	}
 	return out
+}
+
+// fluxUnits renders the Flux Kustomizations, once the files they apply are
+// known.
+func (b *builder) fluxUnits(plans []*fluxPlan) {
+	for _, fp := range plans {
+		obj, err := b.kustomization(fp)
+		if err != nil {
+			b.errorf(fp.u, "unit %s: flux unit %s: %v", fp.u.Name, fp.fu.Name, err)
+			continue
+		}
+		b.add(fp.u, fp.u.Layer.Dir()+"/fluxcd/"+fp.fu.Name+".yaml", obj, false)
+	}
+}
+
+// checkReleases reports active units that the pinned base release does not
+// hold, and a base release the catalog has no index for.
+func (b *builder) checkReleases(active []*table.Unit) {
+	var known []string
+	for _, r := range zz_generated.BaseReleases {
+		known = append(known, r.Ref)
+	}
+	base := &b.c.OpenCenter.GitOps.BaseRepo
+	if ref := base.Ref(); !slices.Contains(known, ref) {
+		field := "opencenter.gitops.base_repo.release"
+		if base.Release == "" {
+			field = "opencenter.gitops.base_repo.branch"
+		}
+		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", ref, strings.Join(known, ", ")))
+	}
+	for _, u := range active {
+		if u.Releases == nil {
+			continue
+		}
+		rel := b.baseRelease(u)
+		if rel == nil || slices.Contains(u.Releases, rel.Ref) {
+			continue
+		}
+		b.errorf(u, "%s is not in base release %s: its base paths exist only in %s; follow one of those for it (%s.source.release or .branch) or disable it",
+			u.Name, rel.Ref, strings.Join(u.Releases, ", "), configPath(u))
+	}
+	for _, u := range active {
+		// A base that places its objects itself cannot follow a namespace override.
+		c := (*config.ServiceCommon)(nil)
+		if u.Common != nil {
+			c = u.Common(b.c)
+		}
+		if c == nil || c.Namespace == "" || c.Namespace == u.Namespace {
+			continue
+		}
+		for _, fu := range u.FluxUnits {
+			if repo, _, _ := b.sourceRepo(fu.Source); repo == table.RepoBase && fu.TargetNamespace == "" && !strings.Contains(fu.Path, "{") {
+				b.diags = append(b.diags, b.f.Diag(configPath(u)+".namespace", "%s's base (%s) places its objects in namespace %s itself: the namespace cannot be overridden", u.Name, fu.Path, u.Namespace))
+				break
+			}
+		}
+	}
 }
 
 // renderUnits renders the active units on up to GOMAXPROCS goroutines and

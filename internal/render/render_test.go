@@ -111,7 +111,7 @@ func TestSecretModeAndRefusal(t *testing.T) {
 	if err := renderTo(t, repo, testConfig("customer"), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	info, err := os.Stat(filepath.Join(repo, OverlayDir("customer"), "customer-managed/fluxcd/customer-apps-ssh.yaml"))
+	info, err := os.Stat(filepath.Join(repo, OverlayDir("customer"), "customer-managed/sources/customer-apps-ssh.yaml"))
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("secret file mode: %v %v", info, err)
 	}
@@ -126,7 +126,7 @@ func TestSecretModeAfterCheckout(t *testing.T) {
 	if err := renderTo(t, repo, testConfig("customer"), WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	secret := filepath.Join(repo, OverlayDir("customer"), "customer-managed/fluxcd/customer-apps-ssh.yaml")
+	secret := filepath.Join(repo, OverlayDir("customer"), "customer-managed/sources/customer-apps-ssh.yaml")
 	os.Chmod(secret, 0o644)
 	p := plan(t, testConfig("customer"))
 	changes, err := Diff(repo, p, WriteOptions{})

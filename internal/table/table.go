@@ -1,6 +1,10 @@
 package table
 
-import "github.com/opencenter-dev/opencenter/internal/config"
+import (
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+)
 
 // Layer groups units; it decides where their Flux objects are written.
 type Layer string
@@ -105,6 +109,27 @@ type Unit struct {
 	Common func(c *config.Config) *config.ServiceCommon
 	// Data returns the service's config and secrets for templates (either may be nil).
 	Data func(c *config.Config) (service, secrets any)
+	// Releases lists the base releases that hold every base path the unit
+	// applies; nil when it applies none (it exists in every release).
+	Releases []string
+}
+
+// BaseRelease is the index of one base release, compiled from
+// descriptors/base-index.
+type BaseRelease struct {
+	// Ref is the tag or branch; Commit what it named at extraction.
+	Ref, Commit string
+	// Dirs maps each kustomization directory to the objects its build creates.
+	Dirs map[string][]BaseObject
+}
+
+// BaseObject is an object a base directory creates.
+type BaseObject struct {
+	APIVersion, Kind, Name, Namespace string
+	// CRDGroup is the API group a CustomResourceDefinition defines.
+	CRDGroup string
+	// Generated marks generator output, which is not a committed manifest.
+	Generated bool
 }
 
 // Source is one GitRepository.
@@ -139,8 +164,6 @@ type FluxUnit struct {
 	TargetNamespace string
 	// DependsOn names Flux units that must be ready first.
 	DependsOn []string
-	// Decryption enables SOPS decryption.
-	Decryption bool
 	// Wait waits for every applied object to be ready.
 	Wait bool
 	// HealthChecks are the objects whose readiness makes the unit ready.
@@ -205,3 +228,29 @@ type Data struct {
 	// Unit describes the unit being rendered.
 	Unit Info
 }
+
+// OverrideValuesKey is the key of a standard unit's override Secret that its
+// base HelmRelease reads (valuesFrom valuesKey).
+const OverrideValuesKey = "override.yaml"
+
+// clusterScoped are the kinds, among those the catalog and the base
+// repository apply, whose objects have no namespace.
+var clusterScoped = map[string]bool{
+	"Namespace": true, "CustomResourceDefinition": true, "ClusterRole": true, "ClusterRoleBinding": true,
+	"StorageClass": true, "PriorityClass": true, "ClusterIssuer": true, "GatewayClass": true,
+	"ClusterPolicy": true, "MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true,
+	"APIService": true, "PersistentVolume": true, "VolumeSnapshotClass": true, "CSIDriver": true,
+	"IngressClass": true,
+}
+
+// Group is the object's API group ("" for the core group).
+func (o BaseObject) Group() string {
+	g, _, ok := strings.Cut(o.APIVersion, "/")
+	if !ok {
+		return ""
+	}
+	return g
+}
+
+// ClusterScoped reports whether objects of kind have no namespace.
+func ClusterScoped(kind string) bool { return clusterScoped[kind] }

@@ -1,0 +1,52 @@
+package emit
+
+import (
+	"slices"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opencenter-dev/opencenter/internal/baseindex"
+)
+
+// Base emits the index of every supported base release as runtime tables:
+// the objects each base directory creates, for the render's CRD ordering,
+// object ownership and release checks.
+func Base(xs []*baseindex.Index) ([]byte, error) {
+	f := newFile()
+	f.Comment("BaseReleases is the index of every supported base release, from descriptors/base-index.")
+	var rels []jen.Code
+	for _, x := range xs {
+		var keys []string
+		byPath := map[string]baseindex.Dir{}
+		for _, d := range x.Dirs {
+			keys = append(keys, d.Path)
+			byPath[d.Path] = d
+		}
+		slices.Sort(keys)
+		var entries []jen.Code
+		for _, k := range keys {
+			var objs []jen.Code
+			for _, o := range byPath[k].Objects {
+				f := []jen.Code{jen.Id("APIVersion").Op(":").Lit(o.APIVersion), jen.Id("Kind").Op(":").Lit(o.Kind), jen.Id("Name").Op(":").Lit(o.Name)}
+				if o.Namespace != "" {
+					f = append(f, jen.Id("Namespace").Op(":").Lit(o.Namespace))
+				}
+				if o.CRDGroup != "" {
+					f = append(f, jen.Id("CRDGroup").Op(":").Lit(o.CRDGroup))
+				}
+				if o.Generated {
+					f = append(f, jen.Id("Generated").Op(":").True())
+				}
+				objs = append(objs, jen.Line().Values(f...))
+			}
+			entries = append(entries, jen.Line().Lit(k).Op(":").Values(append(objs, jen.Line())...))
+		}
+		rels = append(rels, values(
+			jen.Id("Ref").Op(":").Lit(x.Ref),
+			jen.Id("Commit").Op(":").Lit(x.Commit),
+			jen.Id("Dirs").Op(":").Map(jen.String()).Index().Qual(TablePkg, "BaseObject").Values(append(entries, jen.Line())...),
+		))
+	}
+	f.Var().Id("BaseReleases").Op("=").Index().Qual(TablePkg, "BaseRelease").Add(values(rels...))
+	return render(f)
+}

@@ -1,0 +1,359 @@
+package render
+
+import (
+	"bytes"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// object is one Kubernetes object a Flux unit applies, as the plan knows it:
+// from the rendered files, or from the base index for base paths.
+type object struct {
+	group, kind, name, namespace string
+	// crdGroup is the group a CustomResourceDefinition defines.
+	crdGroup string
+	// file is where the object comes from: an overlay file, or a base directory.
+	file string
+}
+
+func (o object) id() string {
+	return o.group + "/" + o.kind + " " + strings.TrimPrefix(o.namespace+"/"+o.name, "/")
+}
+
+// applied is what one Flux unit applies.
+type applied struct {
+	objects []object
+	// secretFiles lists the rendered files of secret material it applies,
+	// and the base directories holding Secret manifests.
+	secretFiles []string
+}
+
+// builtinGroups are API groups served without a CRD, or installed by flux
+// bootstrap: no Flux unit has to come first for them.
+var builtinGroups = map[string]bool{
+	"": true, "apps": true, "batch": true, "policy": true, "autoscaling": true,
+	"rbac.authorization.k8s.io": true, "networking.k8s.io": true, "storage.k8s.io": true,
+	"apiextensions.k8s.io": true, "admissionregistration.k8s.io": true, "scheduling.k8s.io": true,
+	"coordination.k8s.io": true, "discovery.k8s.io": true, "node.k8s.io": true,
+	"certificates.k8s.io": true, "apiregistration.k8s.io": true,
+	"source.toolkit.fluxcd.io": true, "kustomize.toolkit.fluxcd.io": true, "helm.toolkit.fluxcd.io": true,
+	"notification.toolkit.fluxcd.io": true, "image.toolkit.fluxcd.io": true,
+}
+
+// baseRelease returns the index of the base release a unit's base sources
+// follow, nil when the ref is not an indexed release.
+func (b *builder) baseRelease(u *table.Unit) *table.BaseRelease {
+	ref := b.c.OpenCenter.GitOps.BaseRepo.Ref()
+	if u.Common != nil {
+		if c := u.Common(b.c); c != nil && c.Source != nil {
+			ref = cmpOr(c.Source.Release, cmpOr(c.Source.Branch, ref))
+		}
+	}
+	for i := range zz_generated.BaseReleases {
+		if r := &zz_generated.BaseReleases[i]; r.Ref == ref {
+			return r
+		}
+	}
+	return nil
+}
+
+// sourceRepo returns the repo of an active source.
+func (b *builder) sourceRepo(name string) (table.Repo, *table.Source, *table.Unit) {
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		for j := range u.Sources {
+			if u.Sources[j].Name == name {
+				return u.Sources[j].Repo, &u.Sources[j], u
+			}
+		}
+	}
+	return "", nil, nil
+}
+
+// appliedBy works out what a Flux unit applies: for a base path, the
+// objects the base index lists; for an overlay path, the objects of the
+// rendered files its kustomizations reach (and of the base directories a
+// source include brings in). Namespaces are resolved the way kustomize and
+// Flux do: the target namespace wins, then the outermost kustomization's.
+func (b *builder) appliedBy(u *table.Unit, fu table.FluxUnit) applied {
+	var a applied
+	target := b.expand(u, fu.TargetNamespace)
+	p := strings.TrimPrefix(b.expand(u, fu.Path), "./")
+	repo, src, srcUnit := b.sourceRepo(fu.Source)
+	if fu.Source == flux_system {
+		repo = table.RepoCluster
+	}
+	switch {
+	case repo == table.RepoBase:
+		b.baseObjects(&a, b.baseRelease(u), p, target)
+	case strings.HasPrefix(p, b.p.Overlay+"/"):
+		var includes []table.Include
+		if src != nil {
+			includes = src.Include
+		}
+		b.walk(&a, strings.TrimPrefix(p, b.p.Overlay+"/"), target, includes, srcUnit, u, map[string]bool{})
+	}
+	if target != "" {
+		for i := range a.objects {
+			if o := &a.objects[i]; !table.ClusterScoped(o.kind) {
+				o.namespace = target
+			}
+		}
+	}
+	return a
+}
+
+func (b *builder) baseObjects(a *applied, rel *table.BaseRelease, dir, ns string) {
+	if rel == nil {
+		return
+	}
+	for _, o := range rel.Dirs[dir] {
+		obj := object{group: o.Group(), kind: o.Kind, name: o.Name, namespace: o.Namespace, crdGroup: o.CRDGroup, file: dir}
+		if ns != "" && !table.ClusterScoped(o.Kind) {
+			obj.namespace = ns
+		}
+		a.objects = append(a.objects, obj)
+		if o.Kind == "Secret" && o.Group() == "" && !o.Generated && !slices.Contains(a.secretFiles, dir) {
+			a.secretFiles = append(a.secretFiles, dir) // a Secret the base commits as a manifest
+		}
+	}
+}
+
+// walk collects the objects of the kustomization in dir (overlay-relative).
+func (b *builder) walk(a *applied, dir, ns string, includes []table.Include, srcUnit, u *table.Unit, seen map[string]bool) {
+	if seen[dir] {
+		return
+	}
+	seen[dir] = true
+	f, ok := b.files[dir+"/kustomization.yaml"]
+	if !ok {
+		return
+	}
+	k, err := kustomizationOf(f.Data)
+	if err != nil {
+		return // checkResources reports it
+	}
+	ns = cmpOr(ns, k.Namespace)
+	for _, r := range k.Resources {
+		if strings.Contains(r, "://") {
+			continue
+		}
+		t := path.Clean(path.Join(dir, r))
+		if rf, ok := b.files[t]; ok {
+			for _, o := range manifestObjects(rf.Data) {
+				o.file = b.p.Overlay + "/" + t
+				if ns != "" && !table.ClusterScoped(o.kind) {
+					o.namespace = ns
+				}
+				a.objects = append(a.objects, o)
+			}
+			if rf.Secret {
+				a.secretFiles = append(a.secretFiles, t)
+			}
+			continue
+		}
+		if _, ok := b.files[t+"/kustomization.yaml"]; ok {
+			b.walk(a, t, ns, includes, srcUnit, u, seen)
+			continue
+		}
+		for _, inc := range includes {
+			to := strings.TrimPrefix(b.expand(srcUnit, inc.To), b.p.Overlay+"/")
+			if rest, ok := strings.CutPrefix(t, to); ok && (rest == "" || rest[0] == '/') {
+				b.baseObjects(a, b.baseRelease(u), inc.From+rest, ns)
+			}
+		}
+	}
+}
+
+// kustomizationFile is the part of a kustomization.yaml that decides what
+// it applies and where.
+type kustomizationFile struct {
+	Namespace string   `yaml:"namespace"`
+	Resources []string `yaml:"resources"`
+}
+
+var (
+	kfMu    sync.Mutex
+	kfCache = map[string]kustomizationFile{}
+)
+
+func kustomizationOf(data []byte) (kustomizationFile, error) {
+	kfMu.Lock()
+	k, ok := kfCache[string(data)]
+	kfMu.Unlock()
+	if ok {
+		return k, nil
+	}
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		return k, err
+	}
+	kfMu.Lock()
+	if len(kfCache) >= refsCacheMax {
+		clear(kfCache)
+	}
+	kfCache[string(data)] = k
+	kfMu.Unlock()
+	return k, nil
+}
+
+// manifestObjects returns the objects of a rendered manifest file.
+func manifestObjects(data []byte) []object {
+	var out []object
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc struct {
+			APIVersion string `yaml:"apiVersion"`
+			Kind       string `yaml:"kind"`
+			Metadata   struct {
+				Name      string `yaml:"name"`
+				Namespace string `yaml:"namespace"`
+			} `yaml:"metadata"`
+			Spec struct {
+				Group string `yaml:"group"`
+			} `yaml:"spec"`
+		}
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		if doc.Kind == "" {
+			continue
+		}
+		g, _, ok := strings.Cut(doc.APIVersion, "/")
+		if !ok {
+			g = ""
+		}
+		o := object{group: g, kind: doc.Kind, name: doc.Metadata.Name, namespace: doc.Metadata.Namespace}
+		if doc.Kind == "CustomResourceDefinition" {
+			o.crdGroup = doc.Spec.Group
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// fluxPlan is an active Flux unit with what it applies.
+type fluxPlan struct {
+	u       *table.Unit
+	fu      table.FluxUnit
+	applied applied
+	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
+	extraDeps []string
+}
+
+// planFlux works out what every active Flux unit applies, orders each after
+// the Flux units providing the CRDs of the objects it applies, and checks
+// that no object has two owners and that secret material is decrypted.
+func (b *builder) planFlux(active []*table.Unit) []*fluxPlan {
+	var plans []*fluxPlan
+	byName := map[string]*fluxPlan{}
+	for _, u := range active {
+		for _, fu := range u.FluxUnits {
+			if !fu.When.Holds(b.c) {
+				continue
+			}
+			fp := &fluxPlan{u: u, fu: fu, applied: b.appliedBy(u, fu)}
+			plans = append(plans, fp)
+			byName[fu.Name] = fp
+		}
+	}
+	providers := map[string]string{} // API group -> Flux unit
+	provide := func(g, name string) {
+		if prev, ok := providers[g]; ok && prev != name {
+			b.errorf(byName[name].u, "%s and %s both install the CRDs of API group %s", prev, name, g)
+			return
+		}
+		providers[g] = name
+	}
+	for _, fp := range plans {
+		for _, g := range fp.fu.Provides {
+			provide(g, fp.fu.Name)
+		}
+		for _, o := range fp.applied.objects {
+			if o.crdGroup != "" {
+				provide(o.crdGroup, fp.fu.Name)
+			}
+		}
+	}
+	closure := func(fp *fluxPlan) map[string]bool {
+		seen := map[string]bool{}
+		var visit func(n string)
+		visit = func(n string) {
+			if seen[n] {
+				return
+			}
+			seen[n] = true
+			if d := byName[n]; d != nil {
+				for _, dep := range d.fu.DependsOn {
+					visit(dep)
+				}
+			}
+		}
+		for _, d := range fp.fu.DependsOn {
+			visit(d)
+		}
+		return seen
+	}
+	owners := map[string]*fluxPlan{}
+	for _, fp := range plans {
+		before := closure(fp)
+		missing := map[string]string{} // group -> first object
+		for _, o := range fp.applied.objects {
+			if builtinGroups[o.group] {
+				continue
+			}
+			p, ok := providers[o.group]
+			switch {
+			case !ok:
+				if _, seen := missing[o.group]; !seen {
+					missing[o.group] = o.kind + " " + o.name
+					b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
+						fp.fu.Name, o.kind, o.name, o.file, o.group)
+				}
+			case p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
+				fp.extraDeps = append(fp.extraDeps, p)
+			}
+		}
+		slices.Sort(fp.extraDeps)
+		for _, o := range fp.applied.objects {
+			if o.kind == "CustomResourceDefinition" {
+				continue // CRDs shared by charts are applied with server-side apply by design
+			}
+			if prev, dup := owners[o.id()]; dup && prev.fu.Name != fp.fu.Name {
+				b.errorf(fp.u, "%s %s is applied by both %s (%s) and %s (%s): an object has one owner",
+					o.kind, strings.TrimPrefix(o.namespace+"/"+o.name, "/"), prev.fu.Name, prev.sourceOf(o.id()), fp.fu.Name, o.file)
+				continue
+			}
+			owners[o.id()] = fp
+		}
+	}
+	return plans
+}
+
+// sourceOf names the file an object of the plan comes from.
+func (fp *fluxPlan) sourceOf(id string) string {
+	for _, o := range fp.applied.objects {
+		if o.id() == id {
+			return o.file
+		}
+	}
+	return "?"
+}
+
+// dependsOn is the Flux unit's dependsOn: the descriptor's, then the CRD
+// providers it needs, sorted.
+func (fp *fluxPlan) dependsOn() []string {
+	return append(slices.Clone(fp.fu.DependsOn), fp.extraDeps...)
+}
+
+// decrypts reports whether the Flux unit gets spec.decryption: when sops is
+// on and it applies secret material.
+func (b *builder) decrypts(fp *fluxPlan) bool {
+	return b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled && len(fp.applied.secretFiles) > 0
+}

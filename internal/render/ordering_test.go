@@ -1,0 +1,126 @@
+package render
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/baseindex"
+	"github.com/opencenter-dev/opencenter/internal/verify"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// TestCRDOrdering checks, independently of how the renderer derives it,
+// that every fixture Flux unit comes after the Flux unit installing the CRDs
+// of what it applies: objects are taken from a kustomize build of overlay
+// paths and from the committed base index for base paths; providers from
+// the catalog's provides and the CRDs the base commits.
+func TestCRDOrdering(t *testing.T) {
+	indexes := map[string]*baseindex.Index{}
+	files, _ := filepath.Glob("../../descriptors/base-index/*.json")
+	for _, f := range files {
+		x, err := baseindex.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexes[x.Ref] = x
+	}
+	for _, n := range fixtureConfigs(t) {
+		p := plan(t, n)
+		tree := verify.Tree{}
+		repos := map[string]map[string]any{}
+		units := map[string]map[string]any{}
+		for _, f := range p.Files {
+			tree[p.Overlay+"/"+f.Path] = f.Data
+			for _, obj := range documents(t, f.Path, f.Data) {
+				switch {
+				case str(obj, "kind") == "GitRepository":
+					repos[str(obj, "metadata", "name")] = obj
+				case strings.HasPrefix(str(obj, "apiVersion"), "kustomize.toolkit.fluxcd.io"):
+					units[str(obj, "metadata", "name")] = obj
+				}
+			}
+		}
+		providers := map[string]string{}
+		for _, u := range zz_generated.Units {
+			for _, fu := range u.FluxUnits {
+				if units[fu.Name] != nil {
+					for _, g := range fu.Provides {
+						providers[g] = fu.Name
+					}
+				}
+			}
+		}
+		groups := map[string][]string{} // Flux unit -> API groups it applies
+		for name, k := range units {
+			path := strings.TrimPrefix(str(k, "spec", "path"), "./")
+			if strings.HasPrefix(path, p.Overlay+"/") {
+				out, err := verify.Kustomize(tree, path, p.Overlay+"/services/base")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, doc := range strings.Split(string(out), "\n---\n") {
+					var o struct {
+						APIVersion string `json:"apiVersion"`
+					}
+					if sigsyaml.Unmarshal([]byte(doc), &o) == nil {
+						groups[name] = append(groups[name], o.APIVersion)
+					}
+				}
+				continue
+			}
+			src := repos[str(k, "spec", "sourceRef", "name")]
+			x := indexes[str(src, "spec", "ref", "tag")+str(src, "spec", "ref", "branch")]
+			if x == nil || !strings.Contains(str(src, "spec", "url"), "openCenter-gitops-base") {
+				continue // the customer's repository: not known offline
+			}
+			d, ok := x.Dir(path)
+			if !ok {
+				t.Fatalf("%s: %s applies %s, which base %s does not hold", p.Cluster, name, path, x.Ref)
+			}
+			for _, o := range d.Objects {
+				groups[name] = append(groups[name], o.APIVersion)
+				if o.CRDGroup != "" {
+					providers[o.CRDGroup] = name
+				}
+			}
+		}
+		ordered := 0
+		for name, apiVersions := range groups {
+			after := closure(units, name)
+			for _, av := range apiVersions {
+				g, _, ok := strings.Cut(av, "/")
+				if !ok {
+					continue
+				}
+				if prov, ok := providers[g]; ok && prov != name {
+					if !after[prov] {
+						t.Errorf("%s: %s applies %s objects before %s has installed their CRDs", p.Cluster, name, g, prov)
+					}
+					ordered++
+				}
+			}
+		}
+		if ordered == 0 {
+			t.Errorf("%s: no object of a CRD-provided group found: the test checked nothing", p.Cluster)
+		}
+	}
+}
+
+// closure is every Flux unit name reachable through dependsOn from name.
+func closure(units map[string]map[string]any, name string) map[string]bool {
+	seen := map[string]bool{}
+	var visit func(string)
+	visit = func(n string) {
+		deps, _ := field(units[n], "spec", "dependsOn").([]any)
+		for _, d := range deps {
+			if dn := str(d.(map[string]any), "name"); !seen[dn] {
+				seen[dn] = true
+				visit(dn)
+			}
+		}
+	}
+	visit(name)
+	return seen
+}
