@@ -23,6 +23,7 @@ func (c *checker) crossUnit() {
 	units := map[string]*Unit{}
 	sources := map[string]owner{FluxSystem: {}}
 	flux := map[string]owner{}
+	provides := map[string]owner{} // API group -> the Flux unit installing its CRDs
 	var unitNames []string
 	for _, u := range c.units {
 		units[u.Name] = u
@@ -58,6 +59,13 @@ func (c *checker) crossUnit() {
 				continue
 			}
 			flux[f.Name] = owner{u, at}
+			for i, g := range f.Provides {
+				if prev, dup := provides[g]; dup {
+					c.errorf(u.D, fmt.Sprintf("%s.provides[%d]", at, i), "API group %s is provided twice: CRDs have one installer%s", g, prevWhere(prev))
+					continue
+				}
+				provides[g] = owner{u, at}
+			}
 			if f.Path == "" {
 				c.errorf(u.D, at+".path", "flux unit %s needs a path", f.Name)
 			}

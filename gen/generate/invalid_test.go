@@ -56,6 +56,7 @@ var invalidCases = []string{
 	"duplicate-flux-unit",     // two descriptors emit sources
 	"unknown-repo",            // bsae
 	"unknown-include-source",  // with did-you-mean
+	"provides-twice",          // two Flux units install one API group's CRDs
 	// Templates.
 	"template-unknown-field",      // .Service.Hostnme, with did-you-mean
 	"template-unknown-data-field", // .Unti, with did-you-mean
