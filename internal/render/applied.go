@@ -203,8 +203,144 @@ func kustomizationOf(data []byte) (kustomizationFile, error) {
 	return k, nil
 }
 
-// manifestObjects returns the objects of a rendered manifest file.
+// manifestObjects returns the objects of a rendered manifest file. The
+// renderer's own block-style YAML is read line by line, which costs a
+// fraction of a parse; anything else (flow style, anchors, escapes, tabs)
+// goes through the YAML parser.
 func manifestObjects(data []byte) []object {
+	if objs, ok := scanObjects(data); ok {
+		return objs
+	}
+	return parseObjects(data)
+}
+
+// scanObjects reads apiVersion, kind, metadata.name, metadata.namespace and
+// spec.group of each document from block-style YAML whose identifying values
+// are plain or simply quoted scalars; ok is false when the file is not of
+// that shape.
+func scanObjects(data []byte) (objs []object, ok bool) {
+	var cur *object
+	var apiVersion string
+	section := "" // the top-level key whose children are being read
+	childIndent := 0
+	flush := func() {
+		if cur != nil && cur.kind != "" {
+			g, _, found := strings.Cut(apiVersion, "/")
+			if !found {
+				g = ""
+			}
+			cur.group = g
+			objs = append(objs, *cur)
+		}
+		cur, apiVersion, section = &object{}, "", ""
+	}
+	flush()
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if bytes.IndexByte(line, '\t') >= 0 || bytes.IndexByte(line, '\r') >= 0 {
+			return nil, false
+		}
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
+			flush()
+			continue
+		}
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		indent := len(line) - len(trimmed)
+		key, value, isKey := bytes.Cut(trimmed, []byte(":"))
+		if indent == 0 {
+			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {
+				return nil, false
+			}
+			section, childIndent = string(key), 0
+			switch section {
+			case "apiVersion", "kind":
+				v, ok := scalar(value)
+				if !ok {
+					return nil, false
+				}
+				if section == "apiVersion" {
+					apiVersion = v
+				} else {
+					cur.kind = v
+				}
+			case "metadata", "spec":
+				if len(bytes.TrimSpace(value)) > 0 {
+					return nil, false // flow style
+				}
+			}
+			continue
+		}
+		if section != "metadata" && section != "spec" {
+			continue
+		}
+		if childIndent == 0 {
+			childIndent = indent
+		}
+		if indent != childIndent || !isKey {
+			continue
+		}
+		name := string(key)
+		if (section == "metadata" && (name == "name" || name == "namespace")) || (section == "spec" && name == "group") {
+			v, ok := scalar(value)
+			if !ok {
+				return nil, false
+			}
+			switch {
+			case section == "spec":
+				cur.crdGroup = v
+			case name == "name":
+				cur.name = v
+			default:
+				cur.namespace = v
+			}
+		}
+	}
+	flush()
+	for i := range objs {
+		if objs[i].kind != "CustomResourceDefinition" {
+			objs[i].crdGroup = ""
+		}
+	}
+	return objs, true
+}
+
+// scalar reads a plain or quoted scalar without escapes; ok is false for
+// anything else.
+func scalar(v []byte) (string, bool) {
+	v = bytes.TrimSpace(v)
+	if i := bytes.Index(v, []byte(" #")); i >= 0 {
+		v = bytes.TrimSpace(v[:i])
+	}
+	if len(v) == 0 {
+		return "", false
+	}
+	switch v[0] {
+	case '"':
+		if len(v) < 2 || v[len(v)-1] != '"' || bytes.ContainsAny(v[1:len(v)-1], "\\\"") {
+			return "", false
+		}
+		return string(v[1 : len(v)-1]), true
+	case '\'':
+		if len(v) < 2 || v[len(v)-1] != '\'' || bytes.IndexByte(v[1:len(v)-1], '\'') >= 0 {
+			return "", false
+		}
+		return string(v[1 : len(v)-1]), true
+	case '{', '[', '&', '*', '!', '|', '>', '%', '@', '`':
+		return "", false
+	}
+	return string(v), true
+}
+
+// parseObjects is manifestObjects through the YAML parser.
+func parseObjects(data []byte) []object {
 	var out []object
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,4 +124,40 @@ func closure(units map[string]map[string]any, name string) map[string]bool {
 	}
 	visit(name)
 	return seen
+}
+
+// TestScanObjectsAgreesWithParser: the line scanner reads every rendered
+// file of the fixture and the test configs exactly as the YAML parser does.
+func TestScanObjectsAgreesWithParser(t *testing.T) {
+	names := fixtureConfigs(t)
+	more, _ := filepath.Glob("testdata/configs/*.yaml")
+	scanned := 0
+	for _, n := range append(names, more...) {
+		p := plan(t, n)
+		for _, f := range p.Files {
+			got, ok := scanObjects(f.Data)
+			want := parseObjects(f.Data)
+			if !ok {
+				continue
+			}
+			scanned++
+			if !slices.Equal(got, want) {
+				t.Errorf("%s/%s: scanned %+v, parsed %+v", p.Overlay, f.Path, got, want)
+			}
+		}
+	}
+	if scanned < 500 {
+		t.Errorf("the scanner read only %d files: it should handle the renderer's own output", scanned)
+	}
+	// Shapes the scanner must leave to the parser.
+	for _, doc := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flow}\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"esc\\u0041ped\"\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &anchor x\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: tab\n",
+	} {
+		if _, ok := scanObjects([]byte(doc)); ok {
+			t.Errorf("scanned %q; want the parser", doc)
+		}
+	}
 }
