@@ -40,7 +40,7 @@ kind: CustomResourceDefinition
 metadata: {name: widgets.demo.example.com}
 spec: {group: demo.example.com, names: {kind: Widget, plural: widgets}, scope: Namespaced, versions: []}
 `),
-	"applications/base/services/crds/secret.yaml": []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: committed, namespace: demo}\n"),
+	"applications/base/services/crds/secret.yaml":          []byte("apiVersion: v1\nkind: Secret\nmetadata: {name: committed, namespace: demo}\n"),
 	"applications/base/services/broken/kustomization.yaml": []byte("resources: [missing.yaml]\n"),
 	"docs/kustomization.yaml":                              []byte("resources: [outside-the-index.yaml]\n"),
 }
