@@ -9,9 +9,16 @@ all: verify-generated lint test
 build:
 	$(GO) build -o bin/opencenter ./cmd/opencenter
 
-## test: the whole test suite (what .ci/run runs after verify-generated).
-test:
-	$(GO) test ./...
+## test: the whole test suite (what .ci/run runs after verify-generated),
+## with the pinned sops CLI for the internal/sops interop tests.
+test: bin/sops
+	OPENCENTER_SOPS=$(abspath bin/sops) $(GO) test ./...
+
+## bin/sops: the sops CLI pinned in tools/sops (a separate module, so the
+## main module never depends on sops); rebuilt only when the pin changes.
+bin/sops: tools/sops/go.mod tools/sops/go.sum
+	cd tools/sops && $(GO) build -o ../../bin/sops github.com/getsops/sops/v3/cmd/sops
+	@touch $@
 
 ## lint: go vet, and gofmt must list nothing.
 lint:
