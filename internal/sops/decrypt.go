@@ -1,0 +1,166 @@
+package sops
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+)
+
+// Decrypt decrypts a sops YAML file with the given identities, verifies its
+// MAC, and returns the plaintext document as `sops --decrypt` prints it
+// (four-space indentation, comments decrypted, no sops: block).
+//
+// The errors wrap ErrNotEncrypted, ErrNoMatchingIdentity, ErrTamperedValue or
+// ErrMACMismatch, name the file's recipients or the path of the failing
+// value, and never include a secret value.
+func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
+	doc, meta, err := readFile(data)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+	key, err := meta.unwrapDataKey(ids)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+	match, err := meta.Rules.compile()
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
+	}
+	mac := newMAC(meta.MACOnlyEncrypted)
+	err = walk(doc, func(leaf any, path []string) (any, error) {
+		encrypted := match.encrypts(path)
+		out := leaf
+		if encrypted {
+			var err error
+			if out, err = decryptLeaf(leaf, key, path); err != nil {
+				return nil, err
+			}
+		}
+		// A comment in a sequence arrives as an ENC[...] string and leaves as
+		// a comment; what it decrypted to decides whether it counts.
+		return out, hashLeaf(mac, meta.Rules, out, encrypted)
+	})
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
+	}
+	// sops binds the MAC to lastmodified as re-formatted after parsing, so
+	// fractional seconds would not count; files written by sops have none.
+	stored, err := decryptValue(meta.mac, key, meta.LastModified.Format(time.RFC3339))
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("sops: %w: the stored MAC does not decrypt (the mac or lastmodified field was changed)", ErrMACMismatch)
+	}
+	if stored != macText(mac) {
+		return nil, Metadata{}, fmt.Errorf("sops: %w: the file was changed after it was encrypted (a value, a key, or their order)", ErrMACMismatch)
+	}
+	plain, err := emitDocument(doc)
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
+	}
+	meta.DataKey = key
+	return plain, meta.Metadata, nil
+}
+
+// decryptLeaf decrypts one leaf that the rules say is encrypted.
+func decryptLeaf(leaf any, key []byte, path []string) (any, error) {
+	ad := additionalData(path)
+	switch leaf := leaf.(type) {
+	case comment:
+		v, err := decryptValue(leaf.text, key, ad)
+		if err != nil {
+			// sops keeps a comment that does not decrypt: it was written
+			// in plaintext, by hand or by an older sops.
+			return leaf, nil
+		}
+		if s, ok := v.(string); ok {
+			return comment{text: s, inline: leaf.inline}, nil
+		}
+		if c, ok := v.(comment); ok {
+			// Not inline any more: sops 3.13 prints a decrypted inline
+			// comment on its own line above the value, and Decrypt
+			// prints what sops prints.
+			return c, nil
+		}
+		return nil, fmt.Errorf("%w: %s: a comment decrypted to a %T", ErrTamperedValue, pathString(path), v)
+	case string:
+		v, err := decryptValue(leaf, key, ad)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %w", ErrTamperedValue, pathString(path), err)
+		}
+		return v, nil
+	}
+	return nil, fmt.Errorf("%w: %s should be encrypted but is a plaintext %T", ErrTamperedValue, pathString(path), leaf)
+}
+
+// ReadMetadata returns what the sops: block of an encrypted file says, without
+// any key (so DataKey is nil).
+func ReadMetadata(data []byte) (Metadata, error) {
+	_, meta, err := readFile(data)
+	if err != nil {
+		return Metadata{}, err
+	}
+	return meta.Metadata, nil
+}
+
+// IsEncrypted reports whether data is a YAML document with a top-level sops:
+// key, the test sops itself uses before refusing to encrypt twice.
+func IsEncrypted(data []byte) bool {
+	doc, err := parseDocument(data)
+	if err != nil {
+		return false
+	}
+	for _, e := range doc {
+		if e.key == metadataKey {
+			return true
+		}
+	}
+	return false
+}
+
+func readFile(data []byte) (mapping, *fileMetadata, error) {
+	doc, err := parseDocument(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sops: %w", err)
+	}
+	doc, meta, err := splitMetadata(doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sops: %w", err)
+	}
+	return doc, meta, nil
+}
+
+// unwrapDataKey decrypts the data key from the first age entry one of ids
+// opens.
+func (m *fileMetadata) unwrapDataKey(ids []age.Identity) ([]byte, error) {
+	for _, s := range m.age {
+		if len(ids) == 0 {
+			break
+		}
+		r, err := age.Decrypt(armor.NewReader(strings.NewReader(s.enc)), ids...)
+		var noMatch *age.NoIdentityMatchError
+		if errors.As(err, &noMatch) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("sops: the age entry for %s is damaged: %w", s.recipient, err)
+		}
+		key, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("sops: the age entry for %s is damaged: %w", s.recipient, err)
+		}
+		if len(key) != DataKeySize {
+			return nil, fmt.Errorf("sops: the age entry for %s holds a %d-byte data key, want %d", s.recipient, len(key), DataKeySize)
+		}
+		return key, nil
+	}
+	also := ""
+	if len(m.OtherKeyTypes) > 0 {
+		also = " (and " + strings.Join(m.OtherKeyTypes, ", ") + " keys, which this tool does not use)"
+	}
+	return nil, fmt.Errorf("sops: %w: tried %d identities; the file is encrypted for %s%s",
+		ErrNoMatchingIdentity, len(ids), strings.Join(m.Recipients, ", "), also)
+}

@@ -1,0 +1,252 @@
+package sops
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+)
+
+// Version is the sops version Encrypt records in the files it writes, and the
+// version of the sops CLI the interop tests run (tools/sops/go.mod pins it).
+const Version = "3.13.3"
+
+// DataKeySize is the length of the AES-256 data key.
+const DataKeySize = 32
+
+// EncryptOptions say whom a document is encrypted for and which of its values.
+type EncryptOptions struct {
+	// Recipients are age public keys (age1...); each gets its own copy of the
+	// data key, as sops writes one age: entry per recipient.
+	Recipients []string
+	// Rules choose the encrypted values. The zero value is sops's default:
+	// every value except under keys ending in _unencrypted.
+	Rules
+	// DataKey reuses an existing 32-byte data key (Metadata.DataKey of the
+	// previous version of the file); nil generates a new one.
+	DataKey []byte
+	// LastModified is recorded in the file and binds the MAC; it is written in
+	// UTC to the second. The zero time means now.
+	LastModified time.Time
+	// Rand supplies the data key and the IVs; nil means crypto/rand. The age
+	// stanzas always use crypto/rand (age allows nothing else), so only the
+	// enc: fields differ between two runs with the same Rand.
+	Rand io.Reader
+}
+
+// Errors a caller may want to tell apart; the returned errors wrap them and
+// add which file part or recipients are concerned, never a secret value.
+var (
+	// ErrNotEncrypted: the document has no sops: metadata.
+	ErrNotEncrypted = errors.New("not a sops-encrypted file (no top-level sops: key)")
+	// ErrAlreadyEncrypted: Encrypt was given a document that has sops: metadata.
+	ErrAlreadyEncrypted = errors.New("the document is already encrypted (it has a top-level sops: key)")
+	// ErrNoMatchingIdentity: no given age identity can decrypt the data key.
+	ErrNoMatchingIdentity = errors.New("no age identity matches a recipient of the file")
+	// ErrTamperedValue: an encrypted value does not authenticate, or a value
+	// that should be encrypted is not.
+	ErrTamperedValue = errors.New("an encrypted value was changed")
+	// ErrMACMismatch: the values decrypted, but the file as a whole is not
+	// what was encrypted (a value, key or order changed, a plaintext value
+	// was edited, or the mac or lastmodified fields were).
+	ErrMACMismatch = errors.New("MAC mismatch")
+)
+
+// macOnlyEncryptedSeed starts the MAC when only encrypted values count, so the
+// two kinds of MAC never coincide. It is SHA-256("sops"), as in sops.
+var macOnlyEncryptedSeed = sha256.Sum256([]byte("sops"))
+
+func newMAC(onlyEncrypted bool) hash.Hash {
+	h := sha512.New()
+	if onlyEncrypted {
+		h.Write(macOnlyEncryptedSeed[:])
+	}
+	return h
+}
+
+// hashLeaf adds one leaf to the MAC: its plaintext, as text, without
+// separators. Comments do not count, nor plaintext values under
+// mac_only_encrypted.
+func hashLeaf(h hash.Hash, r Rules, leaf any, encrypted bool) error {
+	if _, isComment := leaf.(comment); isComment || (r.MACOnlyEncrypted && !encrypted) {
+		return nil
+	}
+	b, _, err := plainBytes(leaf)
+	if err != nil {
+		return err
+	}
+	h.Write(b)
+	return nil
+}
+
+// macText is the MAC as sops stores it: upper-case hex, then encrypted like a
+// value with lastmodified as the additional data.
+func macText(h hash.Hash) string {
+	return fmt.Sprintf("%X", h.Sum(nil))
+}
+
+// Encrypt encrypts one YAML document as `sops --encrypt` does and returns the
+// file sops would write: values encrypted in place, comments encrypted with
+// their values, four-space indentation, and the sops: block appended to the
+// top-level mapping.
+//
+// One deliberate difference: an encrypted comment line inside a sequence
+// stays a comment (#ENC[...]). sops 3.13.3 writes it as an extra ENC[...]
+// list item instead, and sops 3.13.2, which Flux's kustomize-controller
+// v1.9.6 links, then fails that file's MAC check; both read the comment form.
+// And a bare '#' line inside an encrypted list is dropped, because sops
+// would decrypt it into an extra "" item.
+func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
+	if len(opts.Recipients) == 0 {
+		return nil, errors.New("sops: no age recipients to encrypt for")
+	}
+	recipients := make([]age.Recipient, len(opts.Recipients))
+	names := make([]string, len(opts.Recipients))
+	for i, s := range opts.Recipients {
+		var err error
+		names[i] = strings.TrimSpace(s)
+		if recipients[i], err = ParseRecipient(names[i]); err != nil {
+			return nil, fmt.Errorf("sops: %w", err)
+		}
+	}
+	rules := opts.Rules.withDefault()
+	match, err := rules.compile()
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
+	}
+	doc, err := parseDocument(plain)
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
+	}
+	if slices.ContainsFunc(doc, func(e entry) bool { return e.key == metadataKey }) {
+		return nil, fmt.Errorf("sops: %w", ErrAlreadyEncrypted)
+	}
+	rnd := opts.Rand
+	if rnd == nil {
+		rnd = rand.Reader
+	}
+	key := opts.DataKey
+	if key == nil {
+		key = make([]byte, DataKeySize)
+		if _, err := io.ReadFull(rnd, key); err != nil {
+			return nil, fmt.Errorf("sops: generating the data key: %w", err)
+		}
+	} else if len(key) != DataKeySize {
+		return nil, fmt.Errorf("sops: the data key has %d bytes, want %d", len(key), DataKeySize)
+	}
+
+	dropEmptySequenceComments(doc, nil, match)
+	mac := newMAC(rules.MACOnlyEncrypted)
+	err = walk(doc, func(leaf any, path []string) (any, error) {
+		encrypted := match.encrypts(path)
+		if err := hashLeaf(mac, rules, leaf, encrypted); err != nil {
+			return nil, err
+		}
+		if !encrypted {
+			return leaf, nil
+		}
+		return encryptValue(leaf, key, additionalData(path), rnd)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
+	}
+
+	lastModified := opts.LastModified
+	if lastModified.IsZero() {
+		lastModified = time.Now()
+	}
+	meta := &fileMetadata{Metadata: Metadata{
+		Recipients:   names,
+		LastModified: lastModified.UTC().Truncate(time.Second),
+		Rules:        rules,
+		Version:      Version,
+	}}
+	meta.mac, err = encryptValue(macText(mac), key, meta.LastModified.Format(time.RFC3339), rnd)
+	if err != nil {
+		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
+	}
+	for i, r := range recipients {
+		enc, err := wrapDataKey(key, r)
+		if err != nil {
+			return nil, fmt.Errorf("sops: encrypting the data key to %s: %w", names[i], err)
+		}
+		meta.age = append(meta.age, ageStanza{recipient: names[i], enc: enc})
+	}
+	doc = append(doc, entry{key: metadataKey, value: meta.block()})
+	out, err := emitDocument(doc)
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
+	}
+	return out, nil
+}
+
+// dropEmptySequenceComments removes bare '#' lines from lists whose values
+// are encrypted: sops decrypts such a line into an extra "" list item, which
+// would change the manifest Flux applies. They carry nothing to lose.
+func dropEmptySequenceComments(v any, path []string, match *matcher) any {
+	switch v := v.(type) {
+	case mapping:
+		for i, e := range v {
+			if k, ok := e.key.(string); ok {
+				v[i].value = dropEmptySequenceComments(e.value, append(path[:len(path):len(path)], k), match)
+			}
+		}
+	case []any:
+		encrypted := match.encrypts(path)
+		kept := v[:0]
+		for _, item := range v {
+			if c, ok := item.(comment); ok && c.text == "" && encrypted {
+				continue
+			}
+			kept = append(kept, dropEmptySequenceComments(item, path, match))
+		}
+		return kept
+	}
+	return v
+}
+
+// wrapDataKey encrypts the data key to one recipient as an armored age file,
+// the form of sops's enc: field.
+func wrapDataKey(key []byte, r age.Recipient) (string, error) {
+	var b bytes.Buffer
+	aw := armor.NewWriter(&b)
+	w, err := age.Encrypt(aw, r)
+	if err != nil {
+		return "", err
+	}
+	if _, err := w.Write(key); err != nil {
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	if err := aw.Close(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// ParseRecipient parses an age public key: X25519 (age1...) or post-quantum
+// hybrid (age1pq1...). sops also takes SSH keys and plugin recipients; this
+// package does not.
+func ParseRecipient(s string) (age.Recipient, error) {
+	switch {
+	case strings.HasPrefix(s, "age1pq1"):
+		return age.ParseHybridRecipient(s)
+	case strings.HasPrefix(s, "age1") && strings.Count(s, "1") > 1:
+		return nil, fmt.Errorf("age plugin recipient %q is not supported", s)
+	case strings.HasPrefix(s, "age1"):
+		return age.ParseX25519Recipient(s)
+	}
+	return nil, fmt.Errorf("%q is not an age public key (age1...)", s)
+}

@@ -1,0 +1,28 @@
+package sops
+
+import (
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// fingerprintInfo labels the HKDF derivation, so the fingerprint key is not
+// the data key and cannot be confused with any other key derived from it.
+const fingerprintInfo = "opencenter sops fingerprint v1"
+
+// Fingerprint returns hex HMAC-SHA256 of plaintext under a key derived from
+// the data key with HKDF-SHA256. Comparing fingerprints tells whether a
+// re-rendered secret changed, so an unchanged file can keep its ciphertext;
+// without the data key nobody can compute one, so a fingerprint stored next
+// to the ciphertext does not let anyone test guesses of the secret.
+func Fingerprint(dataKey, plaintext []byte) string {
+	key, err := hkdf.Key(sha256.New, dataKey, nil, fingerprintInfo, sha256.Size)
+	if err != nil {
+		// hkdf.Key fails only for an output longer than 255 hashes.
+		panic(err)
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write(plaintext)
+	return hex.EncodeToString(mac.Sum(nil))
+}

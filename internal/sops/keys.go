@@ -1,0 +1,162 @@
+package sops
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"filippo.io/age"
+)
+
+// Where sops looks for age private keys.
+const (
+	// KeyEnv holds age private keys, separated by spaces or newlines.
+	KeyEnv = "SOPS_AGE_KEY"
+	// KeyFileEnv names a keys file, one key a line, '#' comments allowed.
+	KeyFileEnv = "SOPS_AGE_KEY_FILE"
+	// DefaultKeyFile is the keys file under the user config directory
+	// ($XDG_CONFIG_HOME or ~/.config on Linux, also $XDG_CONFIG_HOME on macOS
+	// when set, ~/Library/Application Support otherwise).
+	DefaultKeyFile = "sops/age/keys.txt"
+)
+
+// LoadIdentities finds age private keys the way sops does: from SOPS_AGE_KEY,
+// from the file SOPS_AGE_KEY_FILE names, and from the default keys file, all
+// of them together. It fails only when it finds none, naming every place it
+// looked and what was wrong with each.
+//
+// sops also reads SOPS_AGE_KEY_CMD, SSH keys (SOPS_AGE_SSH_PRIVATE_KEY_FILE,
+// ~/.ssh/id_ed25519, ~/.ssh/id_rsa), passphrase-protected key files and
+// plugin identities; this package does not, and says so when it finds only
+// those.
+func LoadIdentities() ([]age.Identity, error) {
+	var (
+		ids      []age.Identity
+		looked   []string
+		problems []string
+	)
+	add := func(where string, r io.Reader, manyPerLine bool) {
+		found, err := parseIdentities(r, manyPerLine)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v", where, err))
+		case len(found) == 0:
+			problems = append(problems, where+": no keys in it")
+		}
+		ids = append(ids, found...)
+	}
+
+	if v, ok := os.LookupEnv(KeyEnv); ok {
+		add("$"+KeyEnv, strings.NewReader(v), true)
+	} else {
+		looked = append(looked, "$"+KeyEnv+" (unset)")
+	}
+	if path, ok := os.LookupEnv(KeyFileEnv); ok {
+		if f, err := os.Open(path); err != nil {
+			problems = append(problems, fmt.Sprintf("$%s: %v", KeyFileEnv, err))
+		} else {
+			add(path+" ($"+KeyFileEnv+")", f, false)
+			f.Close()
+		}
+	} else {
+		looked = append(looked, "$"+KeyFileEnv+" (unset)")
+	}
+	if dir, err := userConfigDir(); err != nil {
+		problems = append(problems, fmt.Sprintf("default keys file: %v", err))
+	} else {
+		path := filepath.Join(dir, filepath.FromSlash(DefaultKeyFile))
+		f, err := os.Open(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			looked = append(looked, path+" (absent)")
+		case err != nil:
+			problems = append(problems, err.Error())
+		default:
+			add(path, f, false)
+			f.Close()
+		}
+	}
+	if len(ids) > 0 {
+		return ids, nil
+	}
+	for _, unsupported := range []string{"SOPS_AGE_KEY_CMD", "SOPS_AGE_SSH_PRIVATE_KEY_FILE", "SOPS_AGE_SSH_PRIVATE_KEY_CMD"} {
+		if _, ok := os.LookupEnv(unsupported); ok {
+			problems = append(problems, "$"+unsupported+" is set but not supported here; put the age key in $"+KeyFileEnv+" instead")
+		}
+	}
+	msg := "sops: no age private key found; looked at " + strings.Join(looked, ", ")
+	if len(problems) > 0 {
+		msg += "; " + strings.Join(problems, "; ")
+	}
+	return nil, errors.New(msg)
+}
+
+// userConfigDir is os.UserConfigDir, except that on macOS sops honours
+// XDG_CONFIG_HOME too.
+func userConfigDir() (string, error) {
+	if runtime.GOOS == "darwin" {
+		if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" {
+			return dir, nil
+		}
+	}
+	return os.UserConfigDir()
+}
+
+// parseIdentities reads age private keys, one a line (or several a line,
+// space-separated, for SOPS_AGE_KEY), skipping blank lines and '#' comments.
+// Errors name the line, never its content.
+func parseIdentities(r io.Reader, manyPerLine bool) ([]age.Identity, error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(14); string(head) == "age-encryption" || string(head) == "-----BEGIN AGE" {
+		return nil, errors.New("passphrase-protected key files are not supported")
+	}
+	var ids []age.Identity
+	sc := bufio.NewScanner(br)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		words := []string{line}
+		if manyPerLine {
+			words = strings.Fields(line)
+		}
+		for _, w := range words {
+			id, err := parseIdentity(w)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", n, err)
+			}
+			ids = append(ids, id)
+		}
+	}
+	return ids, sc.Err()
+}
+
+// errMalformedKey replaces age's parse errors, which may quote key material.
+var errMalformedKey = errors.New("malformed age private key")
+
+func parseIdentity(s string) (age.Identity, error) {
+	var (
+		id  age.Identity
+		err error
+	)
+	switch {
+	case strings.HasPrefix(s, "AGE-SECRET-KEY-PQ-1"):
+		id, err = age.ParseHybridIdentity(s)
+	case strings.HasPrefix(s, "AGE-SECRET-KEY-1"):
+		id, err = age.ParseX25519Identity(s)
+	case strings.HasPrefix(s, "AGE-PLUGIN-"):
+		return nil, errors.New("age plugin identities are not supported")
+	default:
+		return nil, errors.New("not an age private key (AGE-SECRET-KEY-1...)")
+	}
+	if err != nil {
+		return nil, errMalformedKey
+	}
+	return id, nil
+}

@@ -1,0 +1,114 @@
+package sops
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// DefaultUnencryptedSuffix is what sops writes as unencrypted_suffix when no
+// rule is given: every value is encrypted except under a key ending with it.
+const DefaultUnencryptedSuffix = "_unencrypted"
+
+// Rules choose which values of a document are encrypted. At most one of the
+// four selectors may be set, as in sops; when none is, sops (and Encrypt)
+// uses unencrypted_suffix: _unencrypted.
+//
+// Every selector is tested against each key on the path to a value, not only
+// the last one, and a regular expression matches anywhere in a key (it is not
+// anchored). So encrypted_regex '^secrets$' also encrypts a value nested
+// under a key named exactly "secrets" at any depth.
+type Rules struct {
+	// UnencryptedSuffix leaves a value plaintext when a key on its path ends with it.
+	UnencryptedSuffix string
+	// EncryptedSuffix encrypts a value only when a key on its path ends with it.
+	EncryptedSuffix string
+	// UnencryptedRegex leaves a value plaintext when a key on its path matches it.
+	UnencryptedRegex string
+	// EncryptedRegex encrypts a value only when a key on its path matches it.
+	EncryptedRegex string
+	// MACOnlyEncrypted computes the MAC over encrypted values only, so
+	// plaintext values may be edited without sops; it is off by default.
+	MACOnlyEncrypted bool
+}
+
+// selectors pairs each selector with its metadata key, in the order of
+// sops's error message.
+func (r Rules) selectors() [][2]string {
+	return [][2]string{
+		{"encrypted_suffix", r.EncryptedSuffix},
+		{"unencrypted_suffix", r.UnencryptedSuffix},
+		{"encrypted_regex", r.EncryptedRegex},
+		{"unencrypted_regex", r.UnencryptedRegex},
+	}
+}
+
+// withDefault returns r with sops's default selector filled in when none is set.
+func (r Rules) withDefault() Rules {
+	for _, s := range r.selectors() {
+		if s[1] != "" {
+			return r
+		}
+	}
+	r.UnencryptedSuffix = DefaultUnencryptedSuffix
+	return r
+}
+
+// matcher is Rules compiled for the tree walk.
+type matcher struct {
+	Rules
+	unencrypted, encrypted *regexp.Regexp
+}
+
+func (r Rules) compile() (*matcher, error) {
+	var set []string
+	for _, s := range r.selectors() {
+		if s[1] != "" {
+			set = append(set, s[0])
+		}
+	}
+	if len(set) > 1 {
+		return nil, fmt.Errorf("only one of encrypted_suffix, unencrypted_suffix, encrypted_regex, unencrypted_regex may be set, got %s", strings.Join(set, " and "))
+	}
+	m := &matcher{Rules: r}
+	var err error
+	// sops ignores a regular expression that does not compile, so a typo in
+	// encrypted_regex would leave everything in plaintext; refuse instead.
+	if r.UnencryptedRegex != "" {
+		if m.unencrypted, err = regexp.Compile(r.UnencryptedRegex); err != nil {
+			return nil, fmt.Errorf("unencrypted_regex: %w", err)
+		}
+	}
+	if r.EncryptedRegex != "" {
+		if m.encrypted, err = regexp.Compile(r.EncryptedRegex); err != nil {
+			return nil, fmt.Errorf("encrypted_regex: %w", err)
+		}
+	}
+	return m, nil
+}
+
+// encrypts reports whether the value at path (keys only) is encrypted.
+func (m *matcher) encrypts(path []string) bool {
+	anyKey := func(match func(string) bool) bool {
+		for _, k := range path {
+			if match(k) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case m.UnencryptedSuffix != "":
+		return !anyKey(func(k string) bool { return strings.HasSuffix(k, m.UnencryptedSuffix) })
+	case m.EncryptedSuffix != "":
+		return anyKey(func(k string) bool { return strings.HasSuffix(k, m.EncryptedSuffix) })
+	case m.unencrypted != nil:
+		return !anyKey(m.unencrypted.MatchString)
+	case m.encrypted != nil:
+		return anyKey(m.encrypted.MatchString)
+	}
+	return true
+}
+
+var errCommentRules = errors.New("encrypted_comment_regex and unencrypted_comment_regex are not supported")

@@ -1,0 +1,341 @@
+package sops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The document model below is sops's own: an ordered mapping whose entries are
+// either key/value pairs or comment lines, sequences whose items may be comment
+// lines, and scalars decoded by yaml.v3 into Go values (string, int, float64,
+// bool, time.Time, nil). sops encrypts comments and re-emits every scalar
+// through yaml.v3, so only the same model gives byte-identical output; the
+// comment placement rules here reproduce where sops 3.13 puts comments back.
+
+// mapping is an ordered YAML mapping. An entry whose key is a comment is a
+// comment line standing between entries; its value is nil.
+type mapping []entry
+
+type entry struct {
+	key   any // string, or comment
+	value any // mapping, []any, scalar, or nil
+}
+
+// comment is one comment line without its leading '#'. Inline comments followed
+// a value on its line.
+type comment struct {
+	text   string
+	inline bool
+}
+
+// parseDocument reads exactly one YAML document whose root is a mapping (or
+// empty), as sops's YAML store does.
+func parseDocument(data []byte) (mapping, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("the document is empty (sops cannot encrypt an empty file)")
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("several YAML documents in one file are not supported")
+	}
+	m, err := appendNode(nil, &doc, false)
+	if err != nil {
+		return nil, err
+	}
+	// yaml.v3 reports duplicate keys only when decoding into a map; sops runs
+	// the same check, so a duplicate key is an error and not a silent
+	// last-one-wins.
+	if err := doc.Decode(make(map[string]any)); err != nil {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	return m, nil
+}
+
+// commentLines turns a yaml.v3 comment block ("# a\n# b") into comment lines.
+// Like sops, it drops the first character of each line (the '#') and keeps
+// the rest verbatim, leading space included.
+func commentLines(block string, inline bool) []comment {
+	var out []comment
+	for line := range strings.SplitSeq(block, "\n") {
+		if line != "" {
+			out = append(out, comment{text: line[1:], inline: inline})
+		}
+	}
+	return out
+}
+
+func (m mapping) withComments(block string, inline bool) mapping {
+	for _, c := range commentLines(block, inline) {
+		m = append(m, entry{key: c})
+	}
+	return m
+}
+
+func withSequenceComments(s []any, block string, inline bool) []any {
+	for _, c := range commentLines(block, inline) {
+		s = append(s, c)
+	}
+	return s
+}
+
+// appendNode appends the entries of a document or mapping node to m.
+// commentsTaken says the caller already recorded the node's own head, line and
+// foot comments.
+func appendNode(m mapping, n *yaml.Node, commentsTaken bool) (mapping, error) {
+	if !commentsTaken {
+		m = m.withComments(n.HeadComment, false)
+		m = m.withComments(n.LineComment, false)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			var err error
+			if m, err = appendNode(m, c, false); err != nil {
+				return nil, err
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			m = m.withComments(k.HeadComment, false)
+			m = m.withComments(k.LineComment, false)
+			// Comments around a scalar value belong to this mapping; a
+			// nested mapping or sequence keeps its own.
+			scalar := v.Kind == yaml.ScalarNode || v.Kind == yaml.AliasNode
+			if scalar {
+				m = m.withComments(v.HeadComment, false)
+				m = m.withComments(v.LineComment, true)
+			}
+			var key any
+			if err := k.Decode(&key); err != nil {
+				return nil, fmt.Errorf("line %d: %w", k.Line, err)
+			}
+			ks, ok := key.(string)
+			if !ok {
+				return nil, fmt.Errorf("line %d: key %q is a %T; sops supports only string keys (quote it)", k.Line, k.Value, key)
+			}
+			val, err := nodeValue(v, scalar)
+			if err != nil {
+				return nil, err
+			}
+			m = append(m, entry{key: ks, value: val})
+			if scalar {
+				m = m.withComments(v.FootComment, false)
+			}
+			m = m.withComments(k.FootComment, false)
+		}
+	case yaml.SequenceNode:
+		return nil, errors.New("a YAML document that is a sequence is not supported; the root must be a mapping")
+	case yaml.ScalarNode:
+		if n.ShortTag() != "!!null" {
+			return nil, errors.New("a YAML document that is a single value is not supported; the root must be a mapping")
+		}
+	case yaml.AliasNode:
+		var err error
+		if m, err = appendNode(m, n.Alias, false); err != nil {
+			return nil, err
+		}
+	}
+	if !commentsTaken {
+		m = m.withComments(n.FootComment, false)
+	}
+	return m, nil
+}
+
+func nodeValue(n *yaml.Node, commentsTaken bool) (any, error) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return appendNode(mapping{}, n, commentsTaken)
+	case yaml.SequenceNode:
+		var s []any
+		if !commentsTaken {
+			s = withSequenceComments(s, n.HeadComment, false)
+			s = withSequenceComments(s, n.LineComment, false)
+		}
+		for _, item := range n.Content {
+			s = withSequenceComments(s, item.HeadComment, false)
+			s = withSequenceComments(s, item.LineComment, true)
+			v, err := nodeValue(item, true)
+			if err != nil {
+				return nil, err
+			}
+			s = append(s, v)
+			s = withSequenceComments(s, item.FootComment, false)
+		}
+		if !commentsTaken {
+			s = withSequenceComments(s, n.FootComment, false)
+		}
+		return s, nil
+	case yaml.ScalarNode:
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return nil, fmt.Errorf("line %d: %w", n.Line, err)
+		}
+		return v, nil
+	case yaml.AliasNode:
+		return nodeValue(n.Alias, false)
+	}
+	return nil, fmt.Errorf("line %d: unexpected YAML node kind %v", n.Line, n.Kind)
+}
+
+// emitDocument writes m as sops writes YAML: four-space indentation, every
+// scalar re-encoded by yaml.v3, comments put back as head, line or foot
+// comments.
+func emitDocument(m mapping) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(4)
+	root, err := mappingNode(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
+		return nil, fmt.Errorf("writing YAML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("writing YAML: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func joinComments(lines []string) string {
+	return "#" + strings.Join(lines, "\n#")
+}
+
+func addHead(n *yaml.Node, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	if n.HeadComment != "" {
+		n.HeadComment = joinComments(lines) + "\n" + n.HeadComment
+	} else {
+		n.HeadComment = joinComments(lines)
+	}
+}
+
+func addLine(n *yaml.Node, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	if n.LineComment != "" {
+		n.LineComment += "\n" + joinComments(lines)
+	} else {
+		n.LineComment = joinComments(lines)
+	}
+}
+
+func addFoot(n *yaml.Node, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	if n.FootComment != "" {
+		n.FootComment += "\n" + joinComments(lines)
+	} else {
+		n.FootComment = joinComments(lines)
+	}
+}
+
+// mappingNode and sequenceNode attach pending comment lines to the next item:
+// head comments before the first item go on the collection itself, inline
+// comments go on the value that follows them (where sops parsed them from),
+// and trailing comments become the foot of the last item.
+func mappingNode(m mapping) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	var head, inline []string
+	started := false
+	for _, e := range m {
+		if c, ok := e.key.(comment); ok {
+			if c.inline {
+				inline = append(inline, c.text)
+			} else {
+				head = append(head, c.text)
+			}
+			continue
+		}
+		if !started {
+			addHead(n, head)
+			head, started = nil, true
+		}
+		k := &yaml.Node{}
+		if err := k.Encode(e.key); err != nil {
+			return nil, err
+		}
+		addHead(k, head)
+		head = nil
+		v, err := valueNode(e.value)
+		if err != nil {
+			return nil, err
+		}
+		addLine(v, inline)
+		inline = nil
+		n.Content = append(n.Content, k, v)
+	}
+	if rest := append(head, inline...); len(rest) > 0 {
+		if started {
+			addFoot(n.Content[len(n.Content)-2], rest)
+		} else {
+			addHead(n, rest)
+		}
+	}
+	return n, nil
+}
+
+func sequenceNode(s []any) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	var head, inline []string
+	started := false
+	for _, item := range s {
+		if c, ok := item.(comment); ok {
+			if c.inline {
+				inline = append(inline, c.text)
+			} else {
+				head = append(head, c.text)
+			}
+			continue
+		}
+		if !started {
+			addHead(n, head)
+			head, started = nil, true
+		}
+		v, err := valueNode(item)
+		if err != nil {
+			return nil, err
+		}
+		addHead(v, head)
+		addLine(v, inline)
+		head, inline = nil, nil
+		n.Content = append(n.Content, v)
+	}
+	if rest := append(head, inline...); len(rest) > 0 {
+		if started {
+			addFoot(n.Content[len(n.Content)-1], rest)
+		} else {
+			addHead(n, rest)
+		}
+	}
+	return n, nil
+}
+
+func valueNode(v any) (*yaml.Node, error) {
+	switch v := v.(type) {
+	case mapping:
+		return mappingNode(v)
+	case []any:
+		return sequenceNode(v)
+	}
+	n := &yaml.Node{}
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return n, nil
+}

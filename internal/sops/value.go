@@ -1,0 +1,169 @@
+package sops
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ivSize is the GCM nonce length sops uses: 32 bytes, not the usual 12. Go's
+// GCM accepts it through NewGCMWithNonceSize, and sops reads the length back
+// from the value, so it must be exactly this for other tools' sake.
+const ivSize = 32
+
+const (
+	encPrefix = "ENC[AES256_GCM,data:"
+	encSuffix = "]"
+)
+
+// additionalData is what every value is authenticated with: the keys leading
+// to it joined by ':' with a trailing ':'. Sequence indexes are not part of
+// it, so moving a value within a list keeps it valid; the MAC catches that.
+func additionalData(path []string) string {
+	return strings.Join(path, ":") + ":"
+}
+
+// plainBytes is the text sops encrypts for a scalar and feeds to the MAC,
+// with the type tag it records. Floats use the shortest decimal form and
+// booleans are capitalised because the first, Python, sops did so.
+func plainBytes(v any) ([]byte, string, error) {
+	switch v := v.(type) {
+	case string:
+		return []byte(v), "str", nil
+	case int:
+		return []byte(strconv.Itoa(v)), "int", nil
+	case float64:
+		return []byte(strconv.FormatFloat(v, 'f', -1, 64)), "float", nil
+	case bool:
+		if v {
+			return []byte("True"), "bool", nil
+		}
+		return []byte("False"), "bool", nil
+	case time.Time:
+		b, err := v.MarshalText()
+		return b, "time", err
+	case comment:
+		return []byte(v.text), "comment", nil
+	case []byte:
+		// Only a decrypted "bytes" value is a []byte; it counts in the MAC.
+		return v, "bytes", nil
+	}
+	return nil, "", fmt.Errorf("a %T value cannot be encrypted", v)
+}
+
+// encryptValue returns the ENC[...] form of v. Empty strings and empty
+// comments stay empty, unencrypted, as in sops: there is nothing to hide and
+// sops decrypts "" to "".
+func encryptValue(v any, key []byte, ad string, rand io.Reader) (string, error) {
+	plain, typ, err := plainBytes(v)
+	if err != nil {
+		return "", err
+	}
+	if len(plain) == 0 && (typ == "str" || typ == "comment") {
+		return "", nil
+	}
+	iv := make([]byte, ivSize)
+	if _, err := io.ReadFull(rand, iv); err != nil {
+		return "", fmt.Errorf("reading random IV: %w", err)
+	}
+	gcm, err := newGCM(key)
+	if err != nil {
+		return "", err
+	}
+	sealed := gcm.Seal(nil, iv, plain, []byte(ad))
+	data, tag := sealed[:len(sealed)-gcm.Overhead()], sealed[len(sealed)-gcm.Overhead():]
+	enc := base64.StdEncoding
+	return encPrefix + enc.EncodeToString(data) +
+		",iv:" + enc.EncodeToString(iv) +
+		",tag:" + enc.EncodeToString(tag) +
+		",type:" + typ + encSuffix, nil
+}
+
+func newGCM(key []byte) (cipher.AEAD, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("data key: %w", err)
+	}
+	return cipher.NewGCMWithNonceSize(block, ivSize)
+}
+
+// errNotEncrypted and errAuthentication tell the caller whether a value was
+// never an ENC[...] value or failed to authenticate; neither message carries
+// the value.
+var (
+	errNotEncrypted   = errors.New("is not an ENC[AES256_GCM,...] value")
+	errAuthentication = errors.New("does not authenticate with the data key (changed, moved to another key, or encrypted with another data key)")
+)
+
+// decryptValue reverses encryptValue, returning the typed value recorded in
+// the type field. "" decrypts to "".
+func decryptValue(s string, key []byte, ad string) (any, error) {
+	if s == "" {
+		return "", nil
+	}
+	if !strings.HasPrefix(s, encPrefix) || !strings.HasSuffix(s, encSuffix) {
+		return nil, errNotEncrypted
+	}
+	body := strings.TrimSuffix(strings.TrimPrefix(s, encPrefix), encSuffix)
+	data, rest, ok1 := strings.Cut(body, ",iv:")
+	ivText, rest, ok2 := strings.Cut(rest, ",tag:")
+	tagText, typ, ok3 := strings.Cut(rest, ",type:")
+	if !ok1 || !ok2 || !ok3 {
+		return nil, errNotEncrypted
+	}
+	enc := base64.StdEncoding
+	ciphertext, err1 := enc.DecodeString(data)
+	iv, err2 := enc.DecodeString(ivText)
+	tag, err3 := enc.DecodeString(tagText)
+	if err := errors.Join(err1, err2, err3); err != nil || len(iv) == 0 {
+		return nil, errNotEncrypted
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("data key: %w", err)
+	}
+	// sops reads the IV length from the value rather than assuming 32.
+	gcm, err := cipher.NewGCMWithNonceSize(block, len(iv))
+	if err != nil {
+		return nil, errNotEncrypted
+	}
+	plain, err := gcm.Open(nil, iv, append(ciphertext, tag...), []byte(ad))
+	if err != nil {
+		return nil, errAuthentication
+	}
+	v, err := typedValue(plain, typ)
+	if err != nil {
+		// strconv errors quote their input: never let the plaintext through.
+		return nil, fmt.Errorf("decrypted value does not parse as its recorded type %q", typ)
+	}
+	return v, nil
+}
+
+func typedValue(plain []byte, typ string) (any, error) {
+	text := string(plain)
+	switch typ {
+	case "str":
+		return text, nil
+	case "int":
+		return strconv.Atoi(text)
+	case "float":
+		return strconv.ParseFloat(text, 64)
+	case "bool":
+		return strconv.ParseBool(text)
+	case "bytes":
+		return plain, nil
+	case "time":
+		var t time.Time
+		err := t.UnmarshalText(plain)
+		return t, err
+	case "comment":
+		return comment{text: text}, nil
+	}
+	return nil, errors.New("unknown type")
+}
