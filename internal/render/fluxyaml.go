@@ -38,7 +38,11 @@ func (w *yw) meta(apiVersion, kind string, m *metav1.ObjectMeta) {
 	if len(m.Labels) > 0 {
 		w.line(2, "labels", "")
 		for _, k := range slices.Sorted(maps.Keys(m.Labels)) {
-			w.line(4, yamlenc.Scalar(k), yamlenc.Scalar(m.Labels[k]))
+			w.WriteString("    ")
+			w.Write(yamlenc.AppendKey(w.AvailableBuffer(), k, 4))
+			w.WriteString(": ")
+			w.Write(yamlenc.AppendScalar(w.AvailableBuffer(), m.Labels[k]))
+			w.WriteByte('\n')
 		}
 	}
 	w.line(2, "name", yamlenc.Scalar(m.Name))

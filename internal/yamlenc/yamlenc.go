@@ -1,15 +1,9 @@
-// Package yamlenc writes JSON-shaped values (maps with string keys, slices,
-// strings, numbers, bools, nil: what runtime.DefaultUnstructuredConverter
-// produces) as block-style YAML with sorted keys. It is what
-// sigs.k8s.io/yaml.Marshal produces for such values, without its JSON round
-// trip and YAML re-parse, which dominated the cost of planning an overlay.
 package yamlenc
 
 import (
 	"bytes"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,7 +61,7 @@ func mapping(b *bytes.Buffer, m map[string]any, depth int, inline bool) {
 		if i > 0 || !inline {
 			indent(b, depth)
 		}
-		b.WriteString(quoteKey(k))
+		b.Write(AppendKey(b.AvailableBuffer(), k, depth))
 		b.WriteByte(':')
 		value(b, m[k], depth, false)
 	}
@@ -134,93 +128,21 @@ func scalar(b *bytes.Buffer, v any, depth int) {
 	case Number:
 		b.WriteString(string(x))
 	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		switch {
+		case math.IsNaN(x):
+			b.WriteString(".nan")
+		case math.IsInf(x, 1):
+			b.WriteString(".inf")
+		case math.IsInf(x, -1):
+			b.WriteString("-.inf")
+		case x == math.Trunc(x) && math.Abs(x) < 1e15:
 			b.WriteString(strconv.FormatInt(int64(x), 10))
-		} else {
+		default:
 			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 		}
 	default:
 		panic(fmt.Sprintf("yamlenc: unsupported type %T", v))
 	}
-}
-
-// needsQuote matches strings a YAML parser would not read back as the same
-// plain string: other types (bool, null, numbers, including YAML 1.1 forms),
-// leading indicators, and characters that start comments or mappings.
-var (
-	special  = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+]?(\.inf|\.nan)|=|<<)$`)
-	numberRE = regexp.MustCompile(`^[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$`)
-)
-
-func plainOK(s string) bool {
-	if s == "" {
-		return false
-	}
-	if simple(s) {
-		return true
-	}
-	if special.MatchString(s) || numberRE.MatchString(s) {
-		return false
-	}
-	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@` \t") || strings.ContainsAny(s[len(s)-1:], " \t:") {
-		return s[0] == '-' && len(s) > 1 && s[1] != ' ' && plainRest(s) && !numberRE.MatchString(s)
-	}
-	return plainRest(s)
-}
-
-// simple is the fast path: a string that starts with a letter, holds only
-// letters, digits and . / _ - , and is not one of the YAML 1.1 words that
-// read as booleans or null, is always plain.
-func simple(s string) bool {
-	if len(s) <= 5 && yaml11Word(s) {
-		return false
-	}
-	start := 1
-	switch c := s[0]; {
-	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/':
-	case c == '.' && len(s) > 1 && s[1] == '/': // ./path
-	case c >= '0' && c <= '9' && !numberish(s): // 15m0s
-	default:
-		return false
-	}
-	for i := start; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// numberish reports whether every byte of s could belong to a YAML 1.1
-// number (decimal, hex, octal, binary, sexagesimal, exponent).
-func numberish(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("+-._:xXoO", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-func plainRest(s string) bool {
-	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") || strings.HasSuffix(s, " ") {
-		return false
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '\ufeff' || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
-			return false
-		}
-	}
-	return true
-}
-
-func quoteKey(k string) string {
-	if plainOK(k) && !strings.Contains(k, "\n") {
-		return k
-	}
-	return strconv.Quote(k)
 }
 
 func str(b *bytes.Buffer, s string, depth int) {
@@ -242,17 +164,16 @@ func str(b *bytes.Buffer, s string, depth int) {
 			b.WriteByte('\n')
 		}
 		b.Truncate(b.Len() - 1) // the caller ends the line
-	case plainOK(s):
-		b.WriteString(s)
 	default:
-		b.WriteString(strconv.Quote(s))
+		b.Write(AppendScalar(b.AvailableBuffer(), s))
 	}
 }
 
 // literalOK reports whether a multi-line string survives a literal block:
-// no leading space on its first line, no trailing spaces, no control characters.
+// no leading space or tab on its first line, no trailing spaces, and
+// nothing but RawOK characters and tabs.
 func literalOK(s string) bool {
-	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\n") {
+	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.HasPrefix(s, "\n") || !utf8.ValidString(s) {
 		return false
 	}
 	for _, line := range strings.Split(s, "\n") {
@@ -260,35 +181,10 @@ func literalOK(s string) bool {
 			return false
 		}
 		for _, r := range line {
-			if (r < 0x20 && r != '\t') || r == 0x7f || r == '\ufeff' {
+			if r != '\t' && !RawOK(r) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-// yaml11Word reports whether s is a word YAML 1.1 reads as a bool or null, in any case.
-func yaml11Word(s string) bool {
-	var low [5]byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	switch string(low[:len(s)]) {
-	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
-		return true
-	}
-	return false
-}
-
-// Scalar returns s as a YAML scalar (plain or quoted) for a value on one line.
-func Scalar(s string) string {
-	if plainOK(s) {
-		return s
-	}
-	return strconv.Quote(s)
 }

@@ -1,10 +1,14 @@
 package yamlenc
 
 import (
+	"bytes"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -105,6 +109,118 @@ func TestParseJSON(t *testing.T) {
 	for _, bad := range []string{`{`, `{"a"}`, `[1,]`, `"x`, `{"a":1} x`, `tru`, `{"a":-}`} {
 		if _, err := ParseJSON([]byte(bad)); err == nil {
 			t.Errorf("%s: want an error", bad)
+		}
+	}
+}
+
+// TestQuotedIsRaw checks what AppendQuoted relies on: every character
+// strconv leaves unescaped is one the writer may write raw.
+func TestQuotedIsRaw(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if strconv.IsPrint(r) && !RawOK(r) {
+			t.Errorf("strconv writes %U raw, which RawOK refuses", r)
+		}
+	}
+	for _, r := range []rune{0, '\t', '\n', '\r', 0x7f, 0x85, 0x9f, 0x2028, 0x2029, 0xfeff, 0xfdd0, 0xfffe, 0xffff, 0x10ffff} {
+		if RawOK(r) {
+			t.Errorf("RawOK(%U) = true", r)
+		}
+	}
+}
+
+// scalarBack parses doc with go.yaml.in/yaml/v3 and returns the one string
+// scalar at path (mapping keys; "?" is the key of the only pair).
+func scalarBack(t *testing.T, doc []byte, path ...string) string {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal(doc, &n); err != nil {
+		t.Fatalf("not YAML: %v\n%q", err, doc)
+	}
+	if n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
+		t.Fatalf("want one document:\n%q", doc)
+	}
+	cur := n.Content[0]
+	for _, k := range path {
+		if cur.Kind != yaml.MappingNode || len(cur.Content) != 2 {
+			t.Fatalf("want a mapping of one pair at %s:\n%q", k, doc)
+		}
+		if k == "?" {
+			cur = cur.Content[0]
+			continue
+		}
+		if cur.Content[0].Value != k {
+			t.Fatalf("key %q, want %q:\n%q", cur.Content[0].Value, k, doc)
+		}
+		cur = cur.Content[1]
+	}
+	if cur.Kind != yaml.ScalarNode || cur.ShortTag() != "!!str" {
+		t.Fatalf("want one string scalar, got kind %v tag %s:\n%q", cur.Kind, cur.ShortTag(), doc)
+	}
+	return cur.Value
+}
+
+// noRaw fails when out holds a character the writer must escape; newlines
+// are allowed where literal says so.
+func noRaw(t *testing.T, out []byte, newlines bool) {
+	t.Helper()
+	for _, r := range string(out) {
+		if !RawOK(r) && !(r == '\n' && newlines) && !(r == '\t' && newlines) {
+			t.Fatalf("raw %U in output:\n%q", r, out)
+		}
+	}
+}
+
+func FuzzScalar(f *testing.F) {
+	for _, s := range []string{"", "a", "true", "null", "*anchor", "---", "...", "a: b", "a #b", "x\ny: z", "\u2028", "\u2029", "\u0085", "\r", "\x00", "\ufeff", "\uffff", "2026-01-02", "1_000", "- x", "\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			t.Skip("YAML holds only UTF-8 text; the renderer's strings come from UTF-8 YAML and JSON")
+		}
+		line := AppendScalar([]byte("key: "), s)
+		noRaw(t, line, false)
+		if got := scalarBack(t, append(line, '\n'), "key"); got != s {
+			t.Fatalf("AppendScalar: read back %q, want %q:\n%q", got, s, line)
+		}
+		seq := AppendScalar([]byte("- "), s)
+		var items []string
+		if err := yaml.Unmarshal(seq, &items); err != nil || len(items) != 1 || items[0] != s {
+			t.Fatalf("AppendScalar in a sequence: read back %q (%v), want [%q]:\n%q", items, err, s, seq)
+		}
+		key := AppendKey([]byte("  "), s, 2)
+		noRaw(t, key[:bytes.LastIndexByte(key, '\n')+1], true) // "\n" only in the explicit form
+		noRaw(t, key[bytes.LastIndexByte(key, '\n')+1:], false)
+		key = append(key, ": v\n"...)
+		if s != "" {
+			var m map[string]string
+			if err := yaml.Unmarshal(key, &m); err != nil || len(m) != 1 || m[s] != "v" {
+				t.Fatalf("AppendKey: read back %q (%v), want {%q: v}:\n%q", m, err, s, key)
+			}
+		}
+		doc := Marshal(map[string]any{"key": s})
+		noRaw(t, doc, true)
+		if got := scalarBack(t, doc, "key"); got != s {
+			t.Fatalf("Marshal: read back %q, want %q:\n%q", got, s, doc)
+		}
+		if s != "" {
+			doc = Marshal(map[string]any{s: map[string]any{"k": []any{"v"}}})
+			noRaw(t, doc, true)
+			var m map[string]map[string][]string
+			if err := yaml.Unmarshal(doc, &m); err != nil || len(m) != 1 || len(m[s]["k"]) != 1 {
+				t.Fatalf("Marshal with key %q: read back %v (%v):\n%q", s, m, err, doc)
+			}
+		}
+	})
+}
+
+func TestLongKey(t *testing.T) {
+	long := strings.Repeat("k", 100_000)
+	for _, k := range []string{long, long + ": x", long + "\n"} {
+		out := append(AppendKey([]byte("a:\n  "), k, 2), ": v\n"...)
+		var m map[string]map[string]string
+		if err := yaml.Unmarshal(out, &m); err != nil || m["a"][k] != "v" {
+			t.Fatalf("a key of %d bytes does not read back (%v)", len(k), err)
 		}
 	}
 }

@@ -1,0 +1,184 @@
+package yamlenc
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// RawOK reports whether r may be written unescaped: YAML's printable set
+// without the characters parsers read as line breaks (U+0085, U+2028,
+// U+2029) or strip (U+FEFF), and without the non-characters. Tab is not
+// RawOK either; the writers that allow it say so.
+func RawOK(r rune) bool {
+	switch {
+	case r >= 0x20 && r < 0x7f:
+		return true
+	case r < 0xa0: // C0, DEL and C1, U+0085 among them
+		return false
+	case r == 0x2028 || r == 0x2029 || r == 0xfeff:
+		return false
+	case r >= 0xfdd0 && r <= 0xfdef || r&0xfffe == 0xfffe:
+		return false // non-characters
+	case r >= 0xd800 && r <= 0xdfff || r > utf8.MaxRune:
+		return false
+	}
+	return true
+}
+
+// needsQuote matches strings a YAML parser would not read back as the same
+// plain string: other types (bool, null, numbers and timestamps, including
+// YAML 1.1 forms, which Helm's parser still reads), and merge keys.
+var (
+	special   = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+]?(\.inf|\.nan)|=|<<)$`)
+	numberRE  = regexp.MustCompile(`^[-+]?(\.?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)$`)
+	timestamp = regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?`)
+)
+
+// PlainOK reports whether s can be written as a plain scalar in block
+// context and read back as the same string.
+func PlainOK(s string) bool {
+	if s == "" {
+		return false
+	}
+	if simple(s) {
+		return true
+	}
+	if !utf8.ValidString(s) || special.MatchString(s) || numberRE.MatchString(s) || timestamp.MatchString(s) {
+		return false
+	}
+	// Document markers start a new document at the start of a line.
+	if strings.HasPrefix(s, "---") || strings.HasPrefix(s, "...") {
+		return false
+	}
+	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@` \t") || strings.ContainsAny(s[len(s)-1:], " \t:") {
+		return s[0] == '-' && len(s) > 1 && s[1] != ' ' && plainRest(s) && !numberRE.MatchString(s)
+	}
+	return plainRest(s)
+}
+
+// simple is the fast path: a string that starts with a letter, holds only
+// letters, digits and . / _ - , and is not one of the YAML 1.1 words that
+// read as booleans or null, is always plain.
+func simple(s string) bool {
+	if len(s) <= 5 && yaml11Word(s) {
+		return false
+	}
+	start := 1
+	switch c := s[0]; {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/':
+	case c == '.' && len(s) > 1 && s[1] == '/': // ./path
+	case c >= '0' && c <= '9' && !numberish(s) && !timestamp.MatchString(s): // 15m0s
+	default:
+		return false
+	}
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// numberish reports whether every byte of s could belong to a YAML 1.1
+// number (decimal, hex, octal, binary, sexagesimal, exponent).
+func numberish(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("+-._:xXoO", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func plainRest(s string) bool {
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") || strings.HasSuffix(s, " ") {
+		return false
+	}
+	for _, r := range s {
+		if !RawOK(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// yaml11Word reports whether s is a word YAML 1.1 reads as a bool or null, in any case.
+func yaml11Word(s string) bool {
+	var low [5]byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	switch string(low[:len(s)]) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		return true
+	}
+	return false
+}
+
+// Scalar returns s as a YAML scalar (plain or quoted) for a value on one line.
+func Scalar(s string) string {
+	if PlainOK(s) {
+		return s
+	}
+	return string(AppendQuoted(nil, s))
+}
+
+// AppendScalar appends s as a one-line YAML scalar: plain when YAML reads
+// that back as the same string, double-quoted otherwise.
+func AppendScalar(dst []byte, s string) []byte {
+	if PlainOK(s) {
+		return append(dst, s...)
+	}
+	return AppendQuoted(dst, s)
+}
+
+// AppendQuoted appends s as a double-quoted YAML scalar. Every character
+// that is not RawOK is escaped, so the scalar is one line whatever s holds.
+// Go's escapes (\n, \x7f, \u2028, ...) are YAML's; invalid UTF-8, which
+// YAML cannot hold, is written as U+FFFD.
+func AppendQuoted(dst []byte, s string) []byte {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\ufffd")
+	}
+	// strconv leaves raw only what Go deems printable; RawOK is stricter
+	// for no character that IsPrint accepts, so its output is our output.
+	return strconv.AppendQuote(dst, s)
+}
+
+// maxImplicitKey bounds the length of a key written before its colon: YAML
+// parsers refuse implicit keys longer than 1024 characters.
+const maxImplicitKey = 512
+
+// AppendKey appends the mapping key k, to be followed by ":". col is the
+// column the key starts at: a key too long for the implicit form is written
+// as an explicit one ("? key", then a new line indented to col), after which
+// the ":" still reads as its value indicator.
+func AppendKey(dst []byte, k string, col int) []byte {
+	if PlainOK(k) {
+		if len(k) <= maxImplicitKey {
+			return append(dst, k...)
+		}
+		dst = append(append(dst, "? "...), k...)
+	} else {
+		start := len(dst)
+		dst = AppendQuoted(dst, k)
+		if len(dst)-start <= maxImplicitKey {
+			return dst
+		}
+		dst = append(dst[:start], "? "...)
+		dst = AppendQuoted(dst, k)
+	}
+	dst = append(dst, '\n')
+	for range col {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
