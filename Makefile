@@ -46,7 +46,8 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/load ./internal/render ./cmd/opencenter
 
-## render-example: render the five-cluster fixture into out/example (see README).
+## render-example: render the five-cluster fixture into out/example (see README),
+## decrypting its configs with the fixture's TEST-ONLY age key.
 render-example:
-	rm -rf out/example && mkdir -p out/example && cp $(FIXTURE)/.*-config.yaml out/example/
-	$(GO) run ./cmd/opencenter render --repo out/example --allow-plaintext-secrets
+	rm -rf out/example && mkdir -p out/example && cp $(FIXTURE)/.*-config.yaml $(FIXTURE)/.sops.yaml out/example/
+	SOPS_AGE_KEY_FILE=$(abspath testdata/keys/fixture.TEST-ONLY.agekey) $(GO) run ./cmd/opencenter render --repo out/example

@@ -2,19 +2,108 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // runCLI runs the CLI in-process and returns exit code, stdout and stderr.
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb)
+	outputs.Lock()
+	outputs.all = append(outputs.all, strings.Join(args, " ")+"\n"+out.String()+errb.String())
+	outputs.Unlock()
 	return code, out.String(), errb.String()
+}
+
+// outputs records what every CLI invocation of the suite printed.
+var outputs struct {
+	sync.Mutex
+	all []string
+}
+
+// TestMain runs the suite with the fixture's TEST-ONLY key, then scans the
+// stdout and stderr of every CLI invocation for the fixture's secret values:
+// no command may print one.
+func TestMain(m *testing.M) {
+	if err := fixturekey.Use(); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	if code == 0 {
+		if leaks := leakedSecrets(); len(leaks) > 0 {
+			fmt.Fprintln(os.Stderr, "FAIL: secret values printed:\n"+strings.Join(leaks, "\n"))
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// leakedSecrets returns the fixture's secret values found in any output.
+func leakedSecrets() []string {
+	files, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	ids, err := sops.LoadIdentities()
+	if err != nil || len(files) == 0 {
+		return []string{fmt.Sprintf("cannot read the fixture's secrets: %v", err)}
+	}
+	var values []string
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		plain, _, err := sops.Decrypt(data, ids)
+		if err != nil {
+			return []string{f + ": " + err.Error()}
+		}
+		var doc struct {
+			Secrets any `json:"secrets"`
+		}
+		if err := sigsyaml.Unmarshal(plain, &doc); err != nil {
+			return []string{f + ": " + err.Error()}
+		}
+		values = appendLeaves(values, doc.Secrets)
+	}
+	var leaks []string
+	outputs.Lock()
+	defer outputs.Unlock()
+	for _, v := range values {
+		for _, o := range outputs.all {
+			if strings.Contains(o, v) {
+				leaks = append(leaks, fmt.Sprintf("%q in the output of: %s", v, strings.SplitN(o, "\n", 2)[0]))
+				break
+			}
+		}
+	}
+	return leaks
+}
+
+func appendLeaves(out []string, v any) []string {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, c := range v {
+			out = appendLeaves(out, c)
+		}
+	case []any:
+		for _, c := range v {
+			out = appendLeaves(out, c)
+		}
+	case string:
+		// Every line of a multi-line value (an SSH key) is a value of its own.
+		for _, line := range strings.Split(v, "\n") {
+			if len(strings.TrimSpace(line)) >= 8 {
+				out = append(out, strings.TrimSpace(line))
+			}
+		}
+	}
+	return out
 }
 
 // TestInvalidConfigs: every file in testdata/invalid exits 2 with exactly
@@ -51,19 +140,18 @@ func TestInvalidConfigs(t *testing.T) {
 	}
 }
 
-// TestFixtureValidates: the fixture's (fake) secrets are rendered in
-// plaintext, so validate refuses it exactly as render does, unless allowed.
+// TestFixtureValidates: the fixture's secrets are encrypted, so it validates
+// without the plaintext flag, and without a key too.
 func TestFixtureValidates(t *testing.T) {
-	code, _, stderr := runCLI("validate", "--repo", "../../testdata/fixture")
-	if code != exitBadInput || !strings.Contains(stderr, "--allow-plaintext-secrets") {
-		t.Errorf("without the flag: exit %d, want 2 naming --allow-plaintext-secrets\n%s", code, stderr)
-	}
-	code, stdout, stderr := runCLI("validate", "--allow-plaintext-secrets", "--repo", "../../testdata/fixture")
-	if code != 0 || strings.Count(stdout, ": valid\n") != 5 {
+	code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture")
+	if code != 0 || strings.Count(stdout, ": valid\n") != 5 || strings.Contains(stderr, "plaintext") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
+	t.Setenv(sops.KeyFileEnv, filepath.Join(t.TempDir(), "no-such-key"))
+	if code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture"); code != 0 || strings.Count(stdout, ": valid\n") != 5 {
+		t.Fatalf("without a key: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 }
-
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"bogus"}, {"render", "--only", "no-such-unit"}, {"validate", "--repo", t.TempDir()}, {"render", "--check", "--diff", "x.yaml"}} {
 		if code, _, stderr := runCLI(args...); code != exitBadInput || stderr == "" {
@@ -92,36 +180,30 @@ func copyFixtureConfigs(t *testing.T) string {
 func TestRenderExitCodes(t *testing.T) {
 	repo := copyFixtureConfigs(t)
 
-	// Secrets without the flag: exit 2, naming the flag, nothing written.
-	code, _, stderr := runCLI("render", "--repo", repo)
-	if code != exitBadInput || !strings.Contains(stderr, "--allow-plaintext-secrets") {
-		t.Fatalf("render without the plaintext flag: exit %d\n%s", code, stderr)
-	}
-	if _, err := os.Stat(filepath.Join(repo, "applications")); !os.IsNotExist(err) {
-		t.Fatal("a refused render wrote files")
-	}
-
-	code, stdout, stderr := runCLI("render", "--repo", repo, "--allow-plaintext-secrets")
-	if code != 0 || strings.Count(stdout, "applications/overlays/") != 5 || !strings.Contains(stderr, "warning:") {
+	// The fixture's secrets are encrypted, and so is what is rendered from them.
+	code, stdout, stderr := runCLI("render", "--repo", repo)
+	if code != 0 || strings.Count(stdout, "applications/overlays/") != 5 || strings.Contains(stderr, "warning:") {
 		t.Fatalf("render: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if code, stdout, _ := runCLI("render", "--repo", repo, "--allow-plaintext-secrets", "--check"); code != 0 || stdout != "" {
+	if code, stdout, _ := runCLI("render", "--repo", repo, "--check"); code != 0 || stdout != "" {
 		t.Fatalf("--check after a render: exit %d, %q", code, stdout)
 	}
-
+	if code, stdout, _ := runCLI("render", "--repo", repo); code != 0 || strings.Count(stdout, " 0 created, 0 updated, 0 deleted") != 5 {
+		t.Fatalf("a second render writes nothing, encrypted files included: exit %d\n%s", code, stdout)
+	}
 	// Change a config: --check and --diff report it, exit 1, write nothing.
 	cfg := filepath.Join(repo, ".k8s-prod-config.yaml")
 	b, _ := os.ReadFile(cfg)
-	if !bytes.Contains(b, []byte("interval: ")) {
+	if !bytes.Contains(b, []byte("interval: ")) { // outside secrets: (mac_only_encrypted)
 		t.Fatal("the prod fixture should set gitops.flux.interval")
 	}
 	changed := bytes.Replace(b, []byte("interval: "), []byte("interval: 7m #"), 1)
 	os.WriteFile(cfg, changed, 0o644)
-	code, stdout, _ = runCLI("render", "--repo", repo, "--allow-plaintext-secrets", "--check", cfg)
+	code, stdout, _ = runCLI("render", "--repo", repo, "--check", cfg)
 	if code != exitDiffers || !strings.Contains(stdout, "update applications/overlays/k8s-prod/") {
 		t.Fatalf("--check after a change: exit %d\n%s", code, stdout)
 	}
-	code, stdout, _ = runCLI("render", "--repo", repo, "--allow-plaintext-secrets", "--diff", cfg)
+	code, stdout, _ = runCLI("render", "--repo", repo, "--diff", cfg)
 	if code != exitDiffers || !strings.Contains(stdout, "+  interval: 7m0s") || !strings.Contains(stdout, "--- a/applications/overlays/k8s-prod/") {
 		t.Fatalf("--diff: exit %d\n%s", code, stdout)
 	}
@@ -129,14 +211,14 @@ func TestRenderExitCodes(t *testing.T) {
 	// A foreign file under an owned path: exit 3, listed, intact.
 	foreign := filepath.Join(repo, "applications/overlays/k8s-prod/services/README.md")
 	os.WriteFile(foreign, []byte("mine\n"), 0o644)
-	code, _, stderr = runCLI("render", "--repo", repo, "--allow-plaintext-secrets", cfg)
+	code, _, stderr = runCLI("render", "--repo", repo, cfg)
 	if code != exitRefused || !strings.Contains(stderr, "services/README.md: foreign") {
 		t.Fatalf("foreign file: exit %d\n%s", code, stderr)
 	}
 	if _, err := os.Stat(foreign); err != nil {
 		t.Fatal("the foreign file was touched")
 	}
-	if code, _, stderr = runCLI("render", "--repo", repo, "--allow-plaintext-secrets", "--force", cfg); code != 0 {
+	if code, _, stderr = runCLI("render", "--repo", repo, "--force", cfg); code != 0 {
 		t.Fatalf("--force: exit %d\n%s", code, stderr)
 	}
 }

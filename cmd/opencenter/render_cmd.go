@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/udiff"
@@ -79,7 +80,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 
 // renderOne loads, plans, compares and (unless --check/--diff) writes one cluster.
 func (c *RenderCmd) renderOne(name string, r *result) {
-	f, err := load.File(name)
+	f, err := load.File(name, config.LoadOptions{AllowLocked: c.Check || c.Diff})
 	if err != nil {
 		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
 		r.code = exitBadInput
@@ -102,6 +103,14 @@ func (c *RenderCmd) renderOne(name string, r *result) {
 		}
 		return
 	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(&r.err, "warning: %s\n", w)
+	}
+	for _, ch := range changes {
+		if ch.Op == render.OpUnchecked {
+			fmt.Fprintf(&r.err, "note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)\n", plan.Overlay, ch.Path)
+		}
+	}
 	if !c.Check && !c.Diff {
 		for _, p := range plan.SecretFiles {
 			fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
@@ -123,7 +132,14 @@ func (c *RenderCmd) renderOne(name string, r *result) {
 			if ch.Op == render.OpDelete {
 				b = "/dev/null"
 			}
-			r.out.WriteString(udiff.Unified(a, b, ch.Old, ch.New))
+			old, new := ch.Old, ch.New
+			if render.IsSecret(plan, ch) {
+				old, new = render.Redact(old), render.Redact(new)
+			}
+			if ch.New == nil && ch.Op != render.OpDelete {
+				new = []byte("(encrypted: its content is known only with the key)\n")
+			}
+			r.out.WriteString(udiff.Unified(a, b, old, new))
 		}
 	default:
 		if err := render.Apply(c.Repo, plan, changes); err != nil {

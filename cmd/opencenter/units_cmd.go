@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/table"
@@ -33,7 +34,7 @@ type unitJSON struct {
 func (c *UnitsCmd) Run(s *Streams) error {
 	var status []render.UnitStatus
 	if c.Config != "" {
-		f, err := load.File(c.Config)
+		f, err := load.File(c.Config, config.LoadOptions{AllowLocked: true})
 		if err != nil {
 			return badInput(err)
 		}

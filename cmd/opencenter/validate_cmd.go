@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
@@ -18,6 +19,7 @@ type ValidateCmd struct {
 // Run validates every config and reports all problems at once: loading,
 // defaults and validation, then everything render checks before it writes
 // (requirements, the base release, Flux ordering and ownership, secrets).
+// Encrypted secrets need no key: their values are the only thing not checked.
 func (c *ValidateCmd) Run(s *Streams) error {
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
@@ -25,7 +27,11 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	}
 	var all diag.List
 	for _, f := range files {
-		all = append(all, check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})...)
+		diags, warnings := check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
+		all = append(all, diags...)
+		for _, w := range warnings {
+			fmt.Fprintf(s.Err, "warning: %s\n", w)
+		}
 	}
 	if len(all) > 0 {
 		return badInput(all)
@@ -36,15 +42,20 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	return nil
 }
 
-// check runs the checks render runs before writing, in render's order: a
-// config that does not load is not planned.
-func check(name string, o render.Options) diag.List {
-	f, err := load.File(name)
+// check runs the checks render runs before writing, in render's order (a
+// config that does not load is not planned), and returns the warnings too.
+func check(name string, o render.Options) (diag.List, []string) {
+	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		return load.Errors(name, err)
+		return load.Errors(name, err), nil
 	}
-	if _, err := render.Build(f, o); err != nil {
-		return load.Errors(name, err)
+	var warnings []string
+	if f.Encryption.PlaintextSecrets {
+		warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", name, name))
 	}
-	return nil
+	p, err := render.Build(f, o)
+	if err != nil {
+		return load.Errors(name, err), warnings
+	}
+	return nil, append(warnings, p.Warnings...)
 }

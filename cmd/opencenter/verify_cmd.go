@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
@@ -127,7 +128,7 @@ func providers() map[string][]string {
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
-	f, err := load.File(name)
+	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
 		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
 		r.code = exitBadInput

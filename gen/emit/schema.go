@@ -21,6 +21,12 @@ func Schema(m *model.Model) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The sops: block of a config whose secrets are encrypted in place is
+	// not config: the loader decrypts with it and drops it.
+	root["properties"].(map[string]any)["sops"] = map[string]any{
+		"type":        "object",
+		"description": "SOPS metadata of a config whose secrets: are encrypted in place (written by sops or `opencenter secrets encrypt`); opencenter decrypts with the age keys sops would use.",
+	}
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	root["$id"] = SchemaID
 	root["title"] = "opencenter cluster config (.<cluster>-config.yaml)"

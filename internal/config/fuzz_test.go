@@ -2,10 +2,12 @@ package config_test
 
 import (
 	"errors"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/load"
 )
@@ -47,8 +49,16 @@ func TestFixturesLoad(t *testing.T) {
 		t.Fatalf("want the five fixture configs, got %v", files)
 	}
 	for _, name := range files {
-		if _, err := load.File(name); err != nil {
+		if _, err := load.File(name, config.LoadOptions{}); err != nil {
 			t.Errorf("%s:\n%v", name, err)
 		}
 	}
+}
+
+// TestMain loads the fixture with its TEST-ONLY key, as a user would with theirs.
+func TestMain(m *testing.M) {
+	if err := fixturekey.Use(); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
 }

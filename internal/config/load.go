@@ -10,31 +10,41 @@ import (
 type File struct {
 	// Name is the path of the file as the user named it.
 	Name string
-	// Config is the decoded config.
+	// Config is the decoded config, its encrypted values decrypted.
 	Config *Config
-	pos    *yamlfile.Positions
+	// Encryption says how its values were stored.
+	Encryption Encryption
+	pos        *yamlfile.Positions
 }
 
-// Load reads and strictly decodes a config file. Defaults are not applied and
-// nothing is validated beyond the shape of the document; the error, if any, is
-// a diag.List with every problem of the file.
-func Load(name string) (*File, error) {
-	var c Config
-	pos, err := yamlfile.ReadFile(name, &c)
+// Load reads and strictly decodes a config file, decrypting values SOPS
+// encrypted in place (with the age keys sops would use). Defaults are not
+// applied and nothing is validated beyond the shape of the document; the
+// error, if any, is a diag.List with every problem of the file.
+func Load(name string, o LoadOptions) (*File, error) {
+	data, err := yamlfile.Read(name)
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: name, Config: &c, pos: pos}, nil
+	return Parse(name, data, o)
 }
 
-// Parse strictly decodes data, naming it name in diagnostics.
-func Parse(name string, data []byte) (*File, error) {
-	var c Config
-	pos, err := yamlfile.Decode(name, data, &c)
+// Parse is Load for data in memory, named name in diagnostics.
+func Parse(name string, data []byte, o LoadOptions) (*File, error) {
+	root, err := yamlfile.Parse(name, data)
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: name, Config: &c, pos: pos}, nil
+	enc, err := open(name, data, root, o)
+	if err != nil {
+		return nil, err
+	}
+	var c Config
+	pos, err := yamlfile.DecodeNode(name, root, &c)
+	if err != nil {
+		return nil, err
+	}
+	return &File{Name: name, Config: &c, Encryption: enc, pos: pos}, nil
 }
 
 // DiagAt returns a diagnostic about YAML path p placed at the key of YAML

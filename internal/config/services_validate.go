@@ -400,7 +400,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	}
 	if hash == "" {
 		v.secretRequired("weave-gitops", "admin_password_hash", hash, "when weave-gitops is enabled: the bcrypt hash of the admin user's password")
-	} else if !strings.HasPrefix(hash, "$2") {
+	} else if hash != Placeholder && !strings.HasPrefix(hash, "$2") { // an encrypted value is checked where its key is
 		v.Errorf("secrets.services.weave-gitops.admin_password_hash", "is not a bcrypt hash: expected $2a$..., $2b$... or $2y$... (htpasswd -nbBC 10 '' <password>)")
 	}
 }

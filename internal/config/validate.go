@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 var (
@@ -218,6 +219,8 @@ func validateSOPS(v *Validator, s *SOPS) {
 		for j, a := range r.AgeRecipients {
 			if !ageRecipient.MatchString(a) {
 				v.Errorf(fmt.Sprintf("%s.age_recipients[%d]", rp, j), "%q is not an age public key: expected age1 followed by 58 bech32 characters", a)
+			} else if _, err := sops.ParseRecipient(a); err != nil {
+				v.Errorf(fmt.Sprintf("%s.age_recipients[%d]", rp, j), "%q is not an age public key: its checksum is wrong (a typo?)", a)
 			}
 		}
 	}

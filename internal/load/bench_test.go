@@ -1,12 +1,21 @@
 package load
 
-import "testing"
+import (
+	"testing"
 
-// BenchmarkLoad decodes, defaults and validates the k8s-dev fixture config.
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+)
+
+// BenchmarkLoad decrypts, decodes, defaults and validates the k8s-dev
+// fixture config (its secrets: are SOPS-encrypted).
 func BenchmarkLoad(b *testing.B) {
+	if err := fixturekey.Use(); err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := File("../../testdata/fixture/.k8s-dev-config.yaml"); err != nil {
+		if _, err := File("../../testdata/fixture/.k8s-dev-config.yaml", config.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -18,8 +18,8 @@ type serviceValidator interface {
 
 // File loads, defaults and validates one config file. The error is a
 // diag.List with every problem of the file.
-func File(name string) (*config.File, error) {
-	f, err := config.Load(name)
+func File(name string, o config.LoadOptions) (*config.File, error) {
+	f, err := config.Load(name, o)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func File(name string) (*config.File, error) {
 
 // Bytes is File for data already in memory, named name in diagnostics.
 func Bytes(name string, data []byte) (*config.File, error) {
-	f, err := config.Parse(name, data)
+	f, err := config.Parse(name, data, config.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -15,14 +15,16 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/verify"
 )
 
 // loadConfig loads and checks a test config.
 func loadConfig(t testing.TB, name string) *config.File {
 	t.Helper()
-	f, err := load.File(name)
+	f, err := load.File(name, config.LoadOptions{})
 	if err != nil {
 		t.Fatalf("loading %s:\n%v", name, err)
 	}
@@ -39,16 +41,32 @@ func plan(t testing.TB, name string) *Plan {
 	return p
 }
 
-// treeText is a plan as one reviewable text: every file with its path and mode.
-func treeText(p *Plan) []byte {
+// treeText is a plan as one reviewable text: every file with its path and
+// mode. Encryption is randomised, so an encrypted file shows its recipients
+// and what it decrypts to with the fixture's key (which must be one of them).
+func treeText(t testing.TB, p *Plan) []byte {
+	t.Helper()
 	var b bytes.Buffer
 	for _, f := range p.Files {
 		mode := "0644"
 		if f.Secret {
 			mode = "0600"
 		}
+		data := f.Data
+		if f.Fingerprint != "" {
+			ids, err := sops.LoadIdentities()
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, meta, err := sops.Decrypt(body(f.Data), ids)
+			if err != nil {
+				t.Fatalf("%s: %v", f.Path, err)
+			}
+			mode += ", sops for " + strings.Join(meta.Recipients, ",") + " selecting " + meta.EncryptedRegex
+			data = plain
+		}
 		b.WriteString("=== " + f.Path + " (" + mode + ", unit " + f.Unit + ") ===\n")
-		b.Write(f.Data)
+		b.Write(data)
 	}
 	return b.Bytes()
 }
@@ -223,4 +241,11 @@ func checkNoOrphans(t *testing.T, p *Plan, dirs []string) {
 			t.Errorf("%s: orphan file, listed by no kustomization Flux applies", f.Path)
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	if err := fixturekey.Use(); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"path"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -36,6 +37,14 @@ type File struct {
 	Unit string
 	// Aggregate marks computed kustomization.yaml files (root and aggregates).
 	Aggregate bool
+	// Fingerprint identifies the plaintext of a SOPS-encrypted file; a file
+	// on disk with the same fingerprint is kept as it is.
+	Fingerprint string
+	// Recipients are the age keys an encrypted file is (to be) encrypted for.
+	Recipients []string
+	// Unverified marks a secret file of a config whose secrets no key opened:
+	// its content is unknown, and only its presence and recipients can be checked.
+	Unverified bool
 	// refs are the resources of a computed kustomization, known without parsing.
 	refs []string
 }
@@ -58,8 +67,12 @@ type Plan struct {
 	Files []File
 	// Units lists every unit with its status, sorted by name.
 	Units []UnitStatus
-	// SecretFiles lists files carrying secret material (only with AllowPlaintextSecrets).
+	// SecretFiles lists files carrying secret material in plaintext (only
+	// with AllowPlaintextSecrets).
 	SecretFiles []string
+	// Warnings are problems that do not stop a render, such as a sops rule
+	// that matches no rendered file.
+	Warnings []string
 }
 
 // File returns the plan's file at path p.
@@ -87,6 +100,8 @@ type builder struct {
 	// withheld holds secret files refused for lack of --allow-plaintext-secrets,
 	// so that kustomizations listing them do not fail a second time.
 	withheld map[string]bool
+	// rules are the sops rules' path regexps, compiled once.
+	rules []*regexp.Regexp
 }
 
 // Build renders the config's overlay in memory and validates it. f must have
@@ -112,12 +127,13 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	b.fluxUnits(b.planFlux(active))
 	b.builtins(active, true)
 	b.validate(active)
+	b.encryptSecrets()
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
 	}
 	for _, f := range b.files {
 		b.p.Files = append(b.p.Files, *f)
-		if f.Secret {
+		if f.Secret && f.Recipients == nil {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
 	}
@@ -139,6 +155,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		sources:  map[string]bool{flux_system: true},
 		include:  map[string]bool{},
 		withheld: map[string]bool{},
+		rules:    compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
 	}
 }
 
@@ -267,7 +284,7 @@ func (b *builder) expand(u *table.Unit, s string) string {
 
 // add puts a file into the plan, checking its path.
 func (b *builder) add(u *table.Unit, p string, body []byte, secret bool) {
-	b.addRendered(u, rendered{p, withHeader(path.Base(b.f.Name), u.Name, p, body), secret})
+	b.addRendered(u, rendered{p, withHeader(b.cfgName(), u.Name, p, body), secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
@@ -282,9 +299,13 @@ func (b *builder) addRendered(u *table.Unit, r rendered) {
 		b.errorf(u, "unit %s renders %s, which unit %s renders too", u.Name, p, prev.Unit)
 		return
 	}
-	if secret && !b.o.AllowPlaintextSecrets {
+	if secret && !b.o.AllowPlaintextSecrets && b.sopsRule(p) == nil {
 		b.withheld[p] = true
-		b.errorf(u, "unit %s would write secret material to %s in plaintext: pass --allow-plaintext-secrets to allow it, or remove the values under %s", u.Name, p, secretsPath(u))
+		why := "sops is not enabled (opencenter.gitops.overlay_units.sops)"
+		if b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled {
+			why = "no sops rule's path_regex matches it (rules match paths relative to the overlay, like " + p + ")"
+		}
+		b.errorf(u, "unit %s would write secret material to %s in plaintext, because %s: cover it with a sops rule, pass --allow-plaintext-secrets, or remove the values under %s", u.Name, p, why, secretsPath(u))
 		return
 	}
 	b.files[p] = &File{Path: p, Data: r.data, Secret: secret, Unit: u.Name}
@@ -338,7 +359,7 @@ func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
 	emit := func(p string, body []byte, secret bool) {
-		out.files = append(out.files, rendered{p, withHeader(path.Base(b.f.Name), u.Name, p, body), secret})
+		out.files = append(out.files, rendered{p, withHeader(b.cfgName(), u.Name, p, body), secret})
 	}
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {

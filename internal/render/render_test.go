@@ -23,7 +23,7 @@ func TestGoldenTrees(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/trees"), goldie.WithNameSuffix(".golden"))
 	for _, c := range cases {
 		t.Run(c, func(t *testing.T) {
-			g.Assert(t, c, treeText(plan(t, testConfig(c))))
+			g.Assert(t, c, treeText(t, plan(t, testConfig(c))))
 		})
 	}
 }
@@ -38,7 +38,7 @@ func TestRealTools(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	for _, c := range cases {
-		a, b := treeText(plan(t, testConfig(c))), treeText(plan(t, testConfig(c)))
+		a, b := treeText(t, plan(t, testConfig(c))), treeText(t, plan(t, testConfig(c)))
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: two plans differ", c)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // devConfig loads the k8s-dev fixture for a test to change in Go.
@@ -184,11 +185,16 @@ func TestCertManagerIssuers(t *testing.T) {
 		}
 	}
 	secret, ok := p.File("services/cert-manager/issuers/cloudflare-api-token-secret.yaml")
-	if !ok || !secret.Secret || !strings.Contains(string(secret.Data), "fake-token") {
-		t.Error("the Cloudflare token comes from secrets: into a secret file")
+	if !ok || !secret.Secret || strings.Contains(string(secret.Data), "fake-token") {
+		t.Fatal("the Cloudflare token comes from secrets: into a secret file, encrypted (sops is on in the fixture)")
 	}
+	ids, _ := sops.LoadIdentities()
+	if plain, _, err := sops.Decrypt(body(secret.Data), ids); err != nil || !strings.Contains(string(plain), "fake-token") {
+		t.Errorf("the encrypted token decrypts to it: %v", err)
+	}
+	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
 	if _, err := Build(f, Options{}); err == nil || !strings.Contains(err.Error(), "--allow-plaintext-secrets") {
-		t.Error("without the flag the token is refused")
+		t.Error("without sops and without the flag the token is refused")
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // OwnedFiles are the files at the overlay root the renderer owns; OwnedDirs
@@ -32,6 +34,10 @@ const (
 	// OpMode only restores a file's mode (a Secret checked out by git as
 	// 0644): not a difference for --check and --diff, since git keeps no modes.
 	OpMode Op = "mode"
+	// OpUnchecked is an encrypted file that is present, owned and encrypted
+	// for the right recipients, but whose content was not compared: no key
+	// opened the config's secrets. Not a difference.
+	OpUnchecked Op = "not compared (no key)"
 )
 
 // Change is one file the render would create, update or delete.
@@ -105,6 +111,10 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		if f.Secret {
 			mode = 0o600
 		}
+		data := f.Data
+		if f.Unverified {
+			data = nil // placeholders: what would be written is not known
+		}
 		full := filepath.Join(root, filepath.FromSlash(f.Path))
 		exists, err := dirs.check(path.Join(p.Overlay, path.Dir(f.Path)))
 		if err != nil {
@@ -112,12 +122,12 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		}
 		if !exists {
 			// Nothing can be in a directory that is not there: no stat needed.
-			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: f.Data, Mode: mode})
+			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
 			continue
 		}
 		info, err := os.Lstat(full)
 		if errors.Is(err, fs.ErrNotExist) {
-			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: f.Data, Mode: mode})
+			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
 			continue
 		}
 		if err != nil {
@@ -131,17 +141,25 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bytes.Equal(old, f.Data) {
+		st, _ := ownership(old)
+		same := bytes.Equal(old, f.Data) ||
+			// An unchanged secret keeps the bytes it was encrypted to.
+			(f.Fingerprint != "" && st == Owned && headerFingerprint(old) == f.Fingerprint)
+		if f.Unverified && st == Owned && sameRecipients(body(old), f.Recipients) {
+			changes = append(changes, Change{Path: f.Path, Op: OpUnchecked})
+			continue
+		}
+		if same && !f.Unverified {
 			if info.Mode().Perm() != mode {
 				changes = append(changes, Change{Path: f.Path, Op: OpMode, Mode: mode})
 			}
 			continue
 		}
-		if st, _ := ownership(old); st != Owned && !o.Force {
+		if st != Owned && !o.Force {
 			refused = append(refused, Refusal{f.Path, st, OpUpdate})
 			continue
 		}
-		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: f.Data, Mode: mode})
+		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode})
 	}
 	for _, d := range disk {
 		if _, ok := p.File(d.path); ok {
@@ -278,6 +296,11 @@ func (d *dirChecker) check(dir string) (bool, error) {
 // file; durability is that of the file system's rename. Owned directories
 // left empty by deletions are removed.
 func Apply(repo string, p *Plan, changes []Change) error {
+	for _, c := range changes {
+		if (c.Op == OpCreate || c.Op == OpUpdate) && c.New == nil {
+			return fmt.Errorf("%s/%s: the config's secrets are encrypted and no key opened them, so this secret file cannot be written: set %s", p.Overlay, c.Path, sops.KeyFileEnv)
+		}
+	}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
 	made := map[string]bool{}
 	var emptied []string
@@ -294,6 +317,8 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			if err := os.Chmod(full, c.Mode); err != nil {
 				return err
 			}
+			continue
+		case OpUnchecked:
 			continue
 		}
 		if dir := filepath.Dir(full); !made[dir] {
@@ -366,9 +391,23 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 func Differences(changes []Change) []Change {
 	out := changes[:0:0]
 	for _, c := range changes {
-		if c.Op != OpMode {
+		if c.Op != OpMode && c.Op != OpUnchecked {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// sameRecipients reports whether data is SOPS-encrypted for exactly the
+// given recipients.
+func sameRecipients(data []byte, want []string) bool {
+	m, err := sops.ReadMetadata(data)
+	if err != nil {
+		return false
+	}
+	got := slices.Clone(m.Recipients)
+	want = slices.Clone(want)
+	slices.Sort(got)
+	slices.Sort(want)
+	return slices.Equal(got, want)
 }

@@ -75,6 +75,16 @@ func Parent(p string) string {
 // ReadFile reads a file of at most MaxFileSize bytes and decodes it into out
 // (a pointer), as Decode does.
 func ReadFile(name string, out any) (*Positions, error) {
+	data, err := Read(name)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(name, data, out)
+}
+
+// Read reads a file of at most MaxFileSize bytes (one byte more tells Parse
+// it is too large).
+func Read(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
@@ -84,7 +94,7 @@ func ReadFile(name string, out any) (*Positions, error) {
 	if err != nil {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
-	return Decode(name, data, out)
+	return data, nil
 }
 
 func unwrapPath(err error) error {
@@ -99,6 +109,16 @@ func unwrapPath(err error) error {
 // with json tags), naming the input name in diagnostics. The error is a
 // diag.List holding every problem found.
 func Decode(name string, data []byte, out any) (*Positions, error) {
+	root, err := Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeNode(name, root, out)
+}
+
+// Parse reads one YAML document of at most MaxFileSize bytes and returns its
+// root node, for callers that change the tree before decoding it.
+func Parse(name string, data []byte) (*yaml.Node, error) {
 	if len(data) > MaxFileSize {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
 	}
@@ -116,18 +136,21 @@ func Decode(name string, data []byte, out any) (*Positions, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, diag.List{syntaxDiag(name, err)}
 	}
-
-	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
+	return root, nil
+}
+
+// DecodeNode strictly decodes a document's root node into out, as Decode does.
+func DecodeNode(name string, root *yaml.Node, out any) (*Positions, error) {
+	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
 	w.walk(root, reflect.TypeOf(out).Elem(), "")
 	if len(w.diags) > 0 {
 		return nil, w.diags.Err()
 	}
 	var j bytes.Buffer
-	j.Grow(len(data))
 	err := toJSON(&j, root)
 	if err == nil {
 		dec := json.NewDecoder(&j)

@@ -1,0 +1,218 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/sops"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
+)
+
+// Encryption says how a config's values were stored.
+type Encryption struct {
+	// Recipients are the age public keys the file is encrypted for; none
+	// when it is plaintext.
+	Recipients []string
+	// DataKey is the file's SOPS data key, nil when the file is plaintext or
+	// Locked. Only key holders have it, which makes it the key of the
+	// fingerprints of rendered secrets.
+	DataKey []byte
+	// Locked means the values are encrypted and no key opened them: each
+	// encrypted value holds a placeholder of its type, so everything but
+	// the secret values themselves can be checked.
+	Locked bool
+	// PlaintextSecrets reports values under secrets: stored in plaintext.
+	PlaintextSecrets bool
+}
+
+// LoadOptions changes how Load treats an encrypted config.
+type LoadOptions struct {
+	// AllowLocked loads a config whose secrets no available key decrypts,
+	// with placeholders (for --check, --diff, validate and verify in CI).
+	AllowLocked bool
+}
+
+// Placeholder is the value an encrypted string holds in a Locked config.
+const Placeholder = "(encrypted)"
+
+// open decrypts, in the node tree, what sops encrypted in data, keeping the
+// file's own lines for diagnostics, and removes the sops: block.
+func open(name string, data []byte, root *yaml.Node, o LoadOptions) (Encryption, error) {
+	var enc Encryption
+	if root.Kind != yaml.MappingNode {
+		return enc, nil
+	}
+	at := -1
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "sops" {
+			at = i
+		}
+	}
+	if at < 0 {
+		enc.PlaintextSecrets = hasValues(child(root, "secrets"))
+		return enc, nil
+	}
+	sopsKey := root.Content[at]
+	fail := func(format string, args ...any) (Encryption, error) {
+		return enc, diag.List{{File: name, Line: sopsKey.Line, Col: sopsKey.Column, Path: "sops", Msg: fmt.Sprintf(format, args...)}}
+	}
+	meta, err := sops.ReadMetadata(data)
+	if err != nil {
+		return fail("this sops block cannot be read: %v", strings.TrimPrefix(err.Error(), "sops: "))
+	}
+	enc.Recipients = meta.Recipients
+	ids, idErr := sops.LoadIdentities()
+	var plain []byte
+	var opened sops.Metadata
+	if idErr == nil {
+		plain, opened, err = sops.Decrypt(data, ids)
+	}
+	switch {
+	case idErr != nil || errors.Is(err, sops.ErrNoMatchingIdentity):
+		if !o.AllowLocked {
+			where := "no age key of yours matches"
+			if idErr != nil {
+				where = "no age key was found (" + sops.KeyFileEnv + ", " + sops.KeyEnv + ", or sops's keys file)"
+			}
+			return fail("the values are SOPS-encrypted for %s, and %s: point %s at the key file of one of those recipients",
+				strings.Join(meta.Recipients, ", "), where, sops.KeyFileEnv)
+		}
+		enc.Locked = true
+		if err := lock(root, sopsKey); err != nil {
+			return fail("%v", err)
+		}
+	case err != nil:
+		return fail("%s", strings.TrimPrefix(err.Error(), "sops: "))
+	default:
+		clear, perr := yamlfile.Parse(name, plain)
+		if perr != nil {
+			return fail("the decrypted document does not parse: %v", perr)
+		}
+		if err := graft(root, clear); err != nil {
+			return fail("%v", err)
+		}
+		enc.DataKey = opened.DataKey
+	}
+	root.Content = append(root.Content[:at:at], root.Content[at+2:]...)
+	return enc, nil
+}
+
+func child(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// hasValues reports whether a tree holds a non-empty scalar.
+func hasValues(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode {
+		return n.Value != "" && n.Tag != "!!null"
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			continue
+		}
+		if hasValues(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// graft copies the decrypted scalars of clear into the file's own tree, which
+// has the same shape.
+func graft(own, clear *yaml.Node) error {
+	if own.Kind != clear.Kind || len(own.Content) != len(clear.Content) && own.Kind != yaml.MappingNode {
+		return fmt.Errorf("the decrypted values do not have the shape of the file (line %d)", own.Line)
+	}
+	switch own.Kind {
+	case yaml.ScalarNode:
+		own.Value, own.Tag, own.Style = clear.Value, clear.Tag, clear.Style
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(own.Content); i += 2 {
+			if own.Content[i].Value == "sops" {
+				continue
+			}
+			c := child(clear, own.Content[i].Value)
+			if c == nil {
+				return fmt.Errorf("the decrypted values lack key %q (line %d)", own.Content[i].Value, own.Content[i].Line)
+			}
+			if err := graft(own.Content[i+1], c); err != nil {
+				return err
+			}
+		}
+	default:
+		for i := range own.Content {
+			if err := graft(own.Content[i], clear.Content[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// lock puts a placeholder of its type in each encrypted value; encrypted
+// values outside secrets: would leave the config unreadable, so they need
+// the key.
+func lock(root, sopsKey *yaml.Node) error {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if k == sopsKey {
+			continue
+		}
+		if err := placeholders(root.Content[i+1], k.Value == "secrets"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func placeholders(n *yaml.Node, underSecrets bool) error {
+	if n.Kind == yaml.ScalarNode {
+		if !strings.HasPrefix(n.Value, "ENC[AES256_GCM,") {
+			return nil
+		}
+		if !underSecrets {
+			return fmt.Errorf("line %d holds an encrypted value outside secrets:, which needs the key to read", n.Line)
+		}
+		n.Style = 0
+		switch t := encType(n.Value); t {
+		case "int":
+			n.Value, n.Tag = "0", "!!int"
+		case "float":
+			n.Value, n.Tag = "0", "!!float"
+		case "bool":
+			n.Value, n.Tag = "true", "!!bool"
+		default:
+			n.Value, n.Tag = Placeholder, "!!str"
+		}
+		return nil
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			continue
+		}
+		if err := placeholders(c, underSecrets); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func encType(v string) string {
+	_, t, _ := strings.Cut(v, ",type:")
+	return strings.TrimSuffix(t, "]")
+}

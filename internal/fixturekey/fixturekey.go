@@ -1,0 +1,43 @@
+package fixturekey
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/opencenter-dev/opencenter/internal/sops"
+)
+
+// Path is the absolute path of the fixture's key file.
+func Path() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "keys", "fixture.TEST-ONLY.agekey")
+}
+
+// Use makes the fixture's key the only one sops lookups find (call it from
+// TestMain): SOPS_AGE_KEY_FILE names it, SOPS_AGE_KEY is cleared, and the
+// user's default keys file is hidden behind an empty config directory.
+func Use() error {
+	dir, err := os.MkdirTemp("", "opencenter-keys-")
+	if err != nil {
+		return err
+	}
+	for k, v := range map[string]string{sops.KeyFileEnv: Path(), "XDG_CONFIG_HOME": dir} {
+		if err := os.Setenv(k, v); err != nil {
+			return err
+		}
+	}
+	return os.Unsetenv(sops.KeyEnv)
+}
+
+// SopsCLI returns the real sops binary the Makefile builds (bin/sops, or
+// $OPENCENTER_SOPS), and false when it is not built.
+func SopsCLI() (string, bool) {
+	bin := os.Getenv("OPENCENTER_SOPS")
+	if bin == "" {
+		_, file, _, _ := runtime.Caller(0)
+		bin = filepath.Join(filepath.Dir(file), "..", "..", "bin", "sops")
+	}
+	_, err := os.Stat(bin)
+	return bin, err == nil
+}

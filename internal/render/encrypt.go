@@ -1,0 +1,98 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/sops"
+)
+
+// compileRules compiles the path regexps of the sops rules when sops is
+// enabled (validation has checked that they compile).
+func compileRules(s *config.SOPS) []*regexp.Regexp {
+	if !s.Enabled {
+		return nil
+	}
+	out := make([]*regexp.Regexp, len(s.Rules))
+	for i, r := range s.Rules {
+		out[i], _ = regexp.Compile(r.PathRegex)
+	}
+	return out
+}
+
+// sopsRule returns the rule sops would pick for a file at p (relative to the
+// overlay, where .sops.yaml is): the first whose path_regex matches.
+func (b *builder) sopsRule(p string) *config.SOPSRule {
+	for i, re := range b.rules {
+		if re != nil && re.MatchString(p) {
+			return &b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules[i]
+		}
+	}
+	return nil
+}
+
+// plaintextKey keys the fingerprints of a config whose secrets are in
+// plaintext: they are in git for anyone to read already, so a fingerprint
+// has nothing to hide.
+var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
+
+// encryptSecrets encrypts every secret file a sops rule covers for that
+// rule's recipients, in the format sops writes, and reports sops rules that
+// match no rendered file. A config whose secrets no key opened has only
+// placeholders: its secret files are marked Unverified instead.
+func (b *builder) encryptSecrets() {
+	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
+	used := make([]bool, len(b.rules))
+	for _, p := range sortedKeys(b.files) {
+		for i, re := range b.rules {
+			if re != nil && re.MatchString(p) {
+				used[i] = true
+				break
+			}
+		}
+		f := b.files[p]
+		rule := b.sopsRule(p)
+		if !f.Secret || rule == nil {
+			continue
+		}
+		f.Recipients = rule.AgeRecipients
+		if b.f.Encryption.Locked {
+			f.Unverified = true
+			continue
+		}
+		plain := body(f.Data)
+		out, err := sops.Encrypt(plain, sops.EncryptOptions{
+			Recipients: rule.AgeRecipients,
+			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
+		})
+		if err != nil {
+			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))
+			continue
+		}
+		if !bytes.Contains(out, []byte("ENC[AES256_GCM,")) {
+			b.errorf(unitByName(f.Unit), "the sops rule for %s (path_regex %q) encrypts none of its values (encrypted_regex %q): widen encrypted_regex, such as ^(data|stringData)$", p, rule.PathRegex, rule.EncryptedRegex)
+			continue
+		}
+		key := b.f.Encryption.DataKey
+		if key == nil {
+			key = plaintextKey
+		}
+		// The recipients and selector are part of what is fingerprinted, so
+		// changing either re-encrypts.
+		what := fmt.Appendf(bytes.Clone(plain), "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
+		f.Fingerprint = sops.Fingerprint(key, what)
+		f.Data = withSOPSHeader(b.cfgName(), f.Unit, out, f.Fingerprint)
+	}
+	for i, ok := range used {
+		if !ok {
+			b.p.Warnings = append(b.p.Warnings, fmt.Sprintf("%s: sops rule %d (path_regex %q) matches no file of the overlay: paths are relative to the overlay, where .sops.yaml is (services/loki/object-store-secret.yaml)", b.f.Name, i, s.Rules[i].PathRegex))
+		}
+	}
+}
+
+// cfgName is the config's name as headers record it.
+func (b *builder) cfgName() string { return path.Base(b.f.Name) }
