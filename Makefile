@@ -2,7 +2,7 @@
 GO ?= go
 FIXTURE := testdata/fixture
 
-.PHONY: all build test lint generate verify-generated golden fuzz bench render-example
+.PHONY: all build test lint generate verify-generated golden fuzz bench stress render-example
 
 all: verify-generated lint test
 
@@ -45,6 +45,12 @@ fuzz:
 ## bench: the performance benchmarks (see docs/PERFORMANCE.md); a few minutes on 2 cores.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/load ./internal/render ./cmd/opencenter
+
+## stress: the crash and concurrency harness, longer than in CI: real renders
+## killed (kill -9) at random points and run concurrently, and a write stopped
+## after every one of its operations.
+stress:
+	OPENCENTER_STRESS_ROUNDS=$${ROUNDS:-100} $(GO) test -count=1 -run 'TestKilledRenders|TestCrashConverges' -v ./cmd/opencenter ./internal/render
 
 ## render-example: render the five-cluster fixture into out/example (see README),
 ## decrypting its configs with the fixture's TEST-ONLY age key.

@@ -384,7 +384,7 @@ var Fields = []table.Field{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
 		Kind:     table.KindString,
 		GoType:   "string",
-		Doc:      "path in the customer repository, starting with \"/\".",
+		Doc:      "path in the customer repository, starting with \"/\", such as /apps/prod: segments of letters, digits, '.', '_' and '-', none starting with a dot.",
 		Required: true,
 	},
 	{

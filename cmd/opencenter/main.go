@@ -32,6 +32,7 @@ const (
 	exitDiffers  = 1 // --check / --diff found differences
 	exitBadInput = 2 // invalid input or usage
 	exitRefused  = 3 // refused for safety
+	exitBusy     = 4 // another process held the repository lock too long
 )
 
 // CLI is the command line.

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"io"
 	"os"
 	"path"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
@@ -19,13 +22,15 @@ import (
 
 // RenderCmd renders overlays.
 type RenderCmd struct {
-	Repo                  string   `default:"." placeholder:"DIR" help:"GitOps repository: configs are read from its root, overlays written to applications/overlays/<cluster>/."`
-	Only                  string   `placeholder:"UNIT" enum:"${only_units}" default:"" help:"Re-render only this unit and the aggregates it belongs to (one of: ${units})."`
-	Check                 bool     `help:"Write nothing; exit 1 and list the files if the overlay on disk differs."`
-	Diff                  bool     `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
-	Force                 bool     `help:"Overwrite or delete files under owned paths that opencenter did not write or that were edited by hand."`
-	AllowPlaintextSecrets bool     `help:"Write values from secrets: into the tree in plaintext (warned on stderr); without it such a config is refused."`
-	Configs               []string `arg:"" optional:"" name:"CONFIG" help:"Config files to render (default: every .*-config.yaml at the root of --repo)."`
+	Repo                  string        `default:"." placeholder:"DIR" help:"GitOps repository: configs are read from its root, overlays written to applications/overlays/<cluster>/."`
+	Only                  string        `placeholder:"UNIT" enum:"${only_units}" default:"" help:"Re-render only this unit and the aggregates it belongs to (one of: ${units})."`
+	Check                 bool          `help:"Write nothing; exit 1 and list the files if the overlay on disk differs."`
+	Diff                  bool          `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
+	Force                 bool          `help:"Overwrite or delete files under owned paths that opencenter did not write or that were edited by hand."`
+	AllowPlaintextSecrets bool          `help:"Write values from secrets: into the tree in plaintext (warned on stderr); without it such a config is refused."`
+	Prune                 bool          `help:"Delete the files opencenter wrote in overlays no config names (orphans: a config deleted or a cluster renamed); other files there stay, listed."`
+	Wait                  time.Duration `default:"60s" help:"How long to wait for another opencenter process rendering this repository before giving up (exit 4)."`
+	Configs               []string      `arg:"" optional:"" name:"CONFIG" help:"Config files to render (default: every .*-config.yaml at the root of --repo; then overlays no config names are reported as orphans)."`
 }
 
 // result is what rendering one cluster produced; results are printed in
@@ -36,33 +41,51 @@ type result struct {
 }
 
 // Run renders every config, clusters in parallel (at most GOMAXPROCS at a
-// time). Each cluster is planned and checked in memory first: a cluster with
-// any problem writes nothing; the others are written.
+// time), one process per repository at a time (repolock). Each cluster is
+// planned and checked in memory first: a cluster with any problem writes
+// nothing; the others are written.
 func (c *RenderCmd) Run(s *Streams) error {
 	if c.Check && c.Diff {
 		return badInput(errors.New("--check and --diff are exclusive"))
+	}
+	if c.Prune && (c.Check || c.Diff || len(c.Configs) > 0) {
+		return badInput(errors.New("--prune needs the whole repository: no CONFIG, no --check or --diff"))
 	}
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
 		return err
 	}
+	lock, err := repolock.Acquire(c.Repo, !c.Check && !c.Diff, c.Wait)
+	if errors.Is(err, repolock.ErrBusy) {
+		return &exitError{exitBusy, err}
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+
 	results := make([]result, len(files))
+	loaded := make([]*config.File, len(files))
+	parallel(len(files), func(i int) {
+		f, err := load.File(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
+		if err != nil {
+			fmt.Fprintln(&results[i].err, load.Errors(files[i], err).Error())
+			results[i].code = exitBadInput
+			return
+		}
+		loaded[i] = f
+	})
+	for i, d := range sameCluster(files, loaded) {
+		fmt.Fprintln(&results[i].err, d.String())
+		results[i].code, loaded[i] = exitBadInput, nil
+	}
 	progress := newProgress(s.Err, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range jobs {
-				c.renderOne(files[i], &results[i])
-				progress.done()
-			}
-		})
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	parallel(len(files), func(i int) {
+		if loaded[i] != nil {
+			c.renderOne(loaded[i], &results[i])
+		}
+		progress.done()
+	})
 	progress.finish()
 
 	code := exitOK
@@ -72,20 +95,101 @@ func (c *RenderCmd) Run(s *Streams) error {
 		io.WriteString(s.Err, r.err.String())
 		code = max(code, r.code)
 	}
+	if len(c.Configs) == 0 {
+		code = max(code, c.orphans(s, loaded))
+	}
 	if code != exitOK {
 		return &exitError{code, errors.New("")}
 	}
 	return nil
 }
 
-// renderOne loads, plans, compares and (unless --check/--diff) writes one cluster.
-func (c *RenderCmd) renderOne(name string, r *result) {
-	f, err := load.File(name, config.LoadOptions{AllowLocked: c.Check || c.Diff})
-	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
-		r.code = exitBadInput
-		return
+// parallel runs do(0..n-1) on at most GOMAXPROCS goroutines.
+func parallel(n int, do func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := range jobs {
+				do(i)
+			}
+		})
 	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// sameCluster reports, by index, configs that name a cluster another config
+// names too: neither may write its overlay.
+func sameCluster(files []string, loaded []*config.File) map[int]diag.Diag {
+	by := map[string][]int{}
+	for i, f := range loaded {
+		if f != nil {
+			by[f.Config.OpenCenter.Cluster.ClusterName] = append(by[f.Config.OpenCenter.Cluster.ClusterName], i)
+		}
+	}
+	out := map[int]diag.Diag{}
+	for cluster, is := range by {
+		if len(is) < 2 {
+			continue
+		}
+		var names []string
+		for _, i := range is {
+			names = append(names, files[i])
+		}
+		for _, i := range is {
+			out[i] = loaded[i].Diag("opencenter.cluster.cluster_name",
+				"cluster %s is named by %d configs (%s): one config per cluster; nothing is written for it", cluster, len(is), strings.Join(names, ", "))
+		}
+	}
+	return out
+}
+
+// orphans reports overlays that hold files opencenter wrote but that no
+// config names, and with --prune deletes those files. It returns the exit
+// code: 1 for --check and --diff when there is an orphan.
+func (c *RenderCmd) orphans(s *Streams, loaded []*config.File) int {
+	named := map[string]bool{}
+	for _, f := range loaded {
+		if f == nil {
+			return exitOK // a config that did not load may name any cluster
+		}
+		named[f.Config.OpenCenter.Cluster.ClusterName] = true
+	}
+	found, err := render.Orphans(c.Repo, named)
+	if err != nil {
+		fmt.Fprintln(s.Err, "opencenter:", err)
+		return exitBadInput
+	}
+	code := exitOK
+	for _, o := range found {
+		switch {
+		case c.Prune:
+			if err := render.Prune(c.Repo, o); err != nil {
+				fmt.Fprintf(s.Err, "opencenter: %s: %v\n", o.Overlay, err)
+				code = exitBadInput
+				continue
+			}
+			fmt.Fprintf(s.Out, "%s: pruned %d files opencenter wrote (no config names cluster %s)\n", o.Overlay, len(o.Owned), o.Cluster)
+			for _, f := range o.Kept {
+				fmt.Fprintf(s.Err, "%s/%s: kept: not written by opencenter, or edited since\n", o.Overlay, f)
+			}
+		default:
+			fmt.Fprintf(s.Err, "orphan: %s holds %d files opencenter wrote, but no config names cluster %s: Flux goes on applying them; render --prune deletes them\n", o.Overlay, len(o.Owned), o.Cluster)
+			if c.Check || c.Diff {
+				code = exitDiffers
+			}
+		}
+	}
+	return code
+}
+
+// renderOne plans, compares and (unless --check/--diff) writes one cluster.
+func (c *RenderCmd) renderOne(f *config.File, r *result) {
+	name := f.Name
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
 	if err != nil {
 		fmt.Fprintln(&r.err, load.Errors(name, err).Error())

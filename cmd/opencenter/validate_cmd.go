@@ -26,12 +26,18 @@ func (c *ValidateCmd) Run(s *Streams) error {
 		return err
 	}
 	var all diag.List
-	for _, f := range files {
-		diags, warnings := check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
+	loaded := make([]*config.File, len(files))
+	for i, f := range files {
+		var diags diag.List
+		var warnings []string
+		loaded[i], diags, warnings = check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
 		all = append(all, diags...)
 		for _, w := range warnings {
 			fmt.Fprintf(s.Err, "warning: %s\n", w)
 		}
+	}
+	for _, d := range sameCluster(files, loaded) {
+		all = append(all, d)
 	}
 	if len(all) > 0 {
 		return badInput(all)
@@ -43,11 +49,12 @@ func (c *ValidateCmd) Run(s *Streams) error {
 }
 
 // check runs the checks render runs before writing, in render's order (a
-// config that does not load is not planned), and returns the warnings too.
-func check(name string, o render.Options) (diag.List, []string) {
+// config that does not load is not planned), and returns the loaded config
+// (nil when it does not load) and the warnings too.
+func check(name string, o render.Options) (*config.File, diag.List, []string) {
 	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		return load.Errors(name, err), nil
+		return nil, load.Errors(name, err), nil
 	}
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
@@ -55,7 +62,7 @@ func check(name string, o render.Options) (diag.List, []string) {
 	}
 	p, err := render.Build(f, o)
 	if err != nil {
-		return load.Errors(name, err), warnings
+		return f, load.Errors(name, err), warnings
 	}
-	return nil, append(warnings, p.Warnings...)
+	return f, nil, append(warnings, p.Warnings...)
 }

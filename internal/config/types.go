@@ -9,6 +9,10 @@ const (
 	PatternDuration = `^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`
 	// PatternGitURL is a Git URL Flux can fetch: ssh://, https:// or scp-style git@host:path.
 	PatternGitURL = `^(ssh://.+|https://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/].*)$`
+	// PatternRepoPath is a path from the root of a repository: "/" or
+	// "/" and segments that do not start with a dot (no "..", no "//"),
+	// so it can never leave the repository.
+	PatternRepoPath = `^/([A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*)?$`
 )
 
 // Formats maps a `format` struct tag to its pattern.
@@ -16,6 +20,7 @@ var Formats = map[string]string{
 	"dns-label": PatternDNSLabel,
 	"duration":  PatternDuration,
 	"git-url":   PatternGitURL,
+	"repo-path": PatternRepoPath,
 }
 
 // Config is one cluster config file.
@@ -190,8 +195,9 @@ type CustomerManaged struct {
 type CustomerKustomization struct {
 	// Name is the DNS-1123 name of the Flux Kustomization.
 	Name string `json:"name" format:"dns-label"`
-	// Path in the customer repository, starting with "/".
-	Path string `json:"path"`
+	// Path in the customer repository, starting with "/", such as /apps/prod:
+	// segments of letters, digits, '.', '_' and '-', none starting with a dot.
+	Path string `json:"path" format:"repo-path"`
 	// DependsOn names other customer Kustomizations that must be ready first.
 	DependsOn []string `json:"depends_on,omitempty"`
 }

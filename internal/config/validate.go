@@ -14,6 +14,7 @@ var (
 	dns1123Label = regexp.MustCompile(PatternDNSLabel)
 	fluxDuration = regexp.MustCompile(PatternDuration)
 	gitURL       = regexp.MustCompile(PatternGitURL)
+	repoPath     = regexp.MustCompile(PatternRepoPath)
 	ageRecipient = regexp.MustCompile(`^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$`)
 	configName   = regexp.MustCompile(`^\.(.+)-config\.yaml$`)
 )
@@ -167,8 +168,13 @@ func validateCustomerManaged(v *Validator, c *Config) {
 			}
 			names[k.Name] = true
 		}
-		if v.Required(kp+".path", k.Path, "the path in the customer repository, starting with /") && !strings.HasPrefix(k.Path, "/") {
-			v.Errorf(kp+".path", "%q must start with \"/\" (a path from the root of the customer repository)", k.Path)
+		if v.Required(kp+".path", k.Path, "the path in the customer repository, starting with /") {
+			switch {
+			case !strings.HasPrefix(k.Path, "/"):
+				v.Errorf(kp+".path", "%q must start with \"/\" (a path from the root of the customer repository)", k.Path)
+			case !repoPath.MatchString(k.Path):
+				v.Errorf(kp+".path", "%q is not a clean path inside the customer repository: expected /dir/dir, segments of letters, digits, '.', '_' or '-' not starting with a dot (no .., no //, no trailing /)", k.Path)
+			}
 		}
 	}
 	for i, k := range cm.Kustomizations {

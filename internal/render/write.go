@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
@@ -227,8 +226,8 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 				}
 				return err
 			}
-			if e.IsDir() {
-				return nil
+			if e.IsDir() || isTemp(e.Name()) {
+				return nil // a temporary file of an interrupted render: Tidy removes it
 			}
 			rel, _ := filepath.Rel(root, p)
 			return add(filepath.ToSlash(rel))
@@ -293,8 +292,11 @@ func (d *dirChecker) check(dir string) (bool, error) {
 // Apply writes changes under the overlay of p in path order: each file to a
 // temporary file in its directory, then renamed over the target, so a reader
 // sees the old or the new file, never a partial one. There is no fsync per
-// file; durability is that of the file system's rename. Owned directories
-// left empty by deletions are removed.
+// file; durability is that of the file system's rename. Afterwards it removes
+// temporary files that interrupted renders left and prunes owned directories
+// left empty, so a render after a crash converges without --force. The
+// caller holds the repository lock (repolock), so no temporary file under
+// the overlay belongs to a live process.
 func Apply(repo string, p *Plan, changes []Change) error {
 	for _, c := range changes {
 		if (c.Op == OpCreate || c.Op == OpUpdate) && c.New == nil {
@@ -303,17 +305,21 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
 	made := map[string]bool{}
-	var emptied []string
 	for _, c := range changes {
 		full := filepath.Join(root, filepath.FromSlash(c.Path))
 		switch c.Op {
 		case OpDelete:
+			if err := step("remove"); err != nil {
+				return err
+			}
 			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-			emptied = append(emptied, path.Dir(c.Path))
 			continue
 		case OpMode:
+			if err := step("chmod"); err != nil {
+				return err
+			}
 			if err := os.Chmod(full, c.Mode); err != nil {
 				return err
 			}
@@ -322,6 +328,9 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			continue
 		}
 		if dir := filepath.Dir(full); !made[dir] {
+			if err := step("mkdir"); err != nil {
+				return err
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -331,53 +340,105 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			return err
 		}
 	}
-	// Remove owned directories the deletions emptied, deepest first.
-	slices.SortFunc(emptied, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
-	for _, d := range emptied {
-		for ; d != "." && d != ""; d = path.Dir(d) {
-			if !slices.Contains(OwnedDirs, strings.SplitN(d, "/", 2)[0]) {
-				break
+	return Tidy(root)
+}
+
+// tmpPrefix and tmpSuffix make the temporary files of a render unique per
+// process and recognisable: .opencenter-<pid>-<random>.tmp.
+const (
+	tmpPrefix = ".opencenter-"
+	tmpSuffix = ".tmp"
+)
+
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, tmpPrefix) && strings.HasSuffix(name, tmpSuffix)
+}
+
+// Tidy removes the temporary files interrupted renders left under the owned
+// paths of an overlay root and the owned directories that are empty. Call it
+// only under the repository lock.
+func Tidy(root string) error {
+	// The overlay root holds the temporary files of its own owned files.
+	entries, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, e := range entries {
+		if isTemp(e.Name()) && e.Type().IsRegular() {
+			if err := os.Remove(filepath.Join(root, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
 			}
-			if err := os.Remove(filepath.Join(root, filepath.FromSlash(d))); err != nil {
-				break // not empty (or already gone)
+		}
+	}
+	for _, d := range OwnedDirs {
+		var dirs []string
+		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil
+			case err != nil:
+				return err
+			case e.IsDir():
+				dirs = append(dirs, p)
+			case isTemp(e.Name()) && e.Type().IsRegular():
+				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return err
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// Deepest first, so a directory emptied by pruning its children goes too.
+		slices.SortFunc(dirs, func(a, b string) int {
+			return strings.Count(b, string(filepath.Separator)) - strings.Count(a, string(filepath.Separator))
+		})
+		for _, dir := range dirs {
+			os.Remove(dir) // fails, as it should, when the directory is not empty
 		}
 	}
 	return nil
 }
 
-// umask is the process's file mode creation mask, read once at start-up
-// (setting it is the only way to read it; nothing else runs yet in init).
-var umask = func() fs.FileMode {
-	m := syscall.Umask(0)
-	syscall.Umask(m)
-	return fs.FileMode(m)
-}()
+// step is called before each file system operation of a write. Tests set it
+// to stop a write after N operations, as a crash would.
+var step = func(op string) error { return nil }
 
 // writeAtomic writes data to a temporary file beside full, created with its
 // final mode, and renames it over full.
 func writeAtomic(full string, data []byte, mode fs.FileMode) error {
-	tmp := filepath.Join(filepath.Dir(full), "."+filepath.Base(full)+".opencenter-tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if errors.Is(err, fs.ErrExist) {
-		// Left behind by an interrupted render: it is ours to replace.
-		os.Remove(tmp)
-		f, err = os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err := step("create"); err != nil {
+		return err
 	}
+	// The mode is set at creation, before any byte is written: a Secret's
+	// temporary file is never readable by others.
+	f, err := os.CreateTemp(filepath.Dir(full), fmt.Sprintf("%s%d-*%s", tmpPrefix, os.Getpid(), tmpSuffix))
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(data)
-	if err := errors.Join(werr, f.Close()); err != nil {
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
 		os.Remove(tmp)
 		return err
 	}
-	if mode&^umask != mode {
-		// The umask took bits away that the mode needs (0644 under umask 077).
-		if err := os.Chmod(tmp, mode); err != nil {
-			os.Remove(tmp)
-			return err
-		}
+	if err := f.Chmod(mode); err != nil { // CreateTemp makes 0600; 0644 needs widening
+		return fail(err)
+	}
+	if err := step("write"); err != nil {
+		f.Write(data[:len(data)/2]) // a crash mid-write leaves a partial temporary file
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := step("rename"); err != nil {
+		return err
 	}
 	if err := os.Rename(tmp, full); err != nil {
 		os.Remove(tmp)
@@ -410,4 +471,65 @@ func sameRecipients(data []byte, want []string) bool {
 	slices.Sort(got)
 	slices.Sort(want)
 	return slices.Equal(got, want)
+}
+
+// Orphan is an overlay that holds files opencenter wrote but that no config
+// names any more.
+type Orphan struct {
+	// Cluster is the overlay directory's name; Overlay its path in the repository.
+	Cluster, Overlay string
+	// Owned are the files opencenter wrote and nobody changed since; Kept the
+	// others (foreign, or edited by hand), which pruning leaves.
+	Owned, Kept []string
+}
+
+// Orphans lists the overlays under applications/overlays/ whose cluster is
+// not in named and that hold files opencenter wrote.
+func Orphans(repo string, named map[string]bool) ([]Orphan, error) {
+	entries, err := os.ReadDir(filepath.Join(repo, "applications", "overlays"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Orphan
+	for _, e := range entries {
+		if !e.IsDir() || named[e.Name()] {
+			continue
+		}
+		o := Orphan{Cluster: e.Name(), Overlay: OverlayDir(e.Name())}
+		disk, err := ownedOnDisk(filepath.Join(repo, filepath.FromSlash(o.Overlay)))
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range disk {
+			if d.state == Owned {
+				o.Owned = append(o.Owned, d.path)
+			} else {
+				o.Kept = append(o.Kept, d.path)
+			}
+		}
+		if len(o.Owned) > 0 {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// Prune deletes the owned files of an orphan overlay, then its temporary
+// files and empty owned directories; everything else stays, flux-system/
+// included. Call it under the repository lock.
+func Prune(repo string, o Orphan) error {
+	root := filepath.Join(repo, filepath.FromSlash(o.Overlay))
+	for _, p := range o.Owned {
+		if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if err := Tidy(root); err != nil {
+		return err
+	}
+	os.Remove(root) // only when nothing else is left in it
+	return nil
 }

@@ -27,6 +27,10 @@ const maxNodes = 200_000
 // recursive alias would otherwise recurse until maxNodes with ever longer paths.
 const maxDepth = 64
 
+// maxTokens bounds the lines and commas of a file, and so the YAML nodes it
+// parses to.
+const maxTokens = 50_000
+
 // maxDiags bounds the diagnostics of one file.
 const maxDiags = 100
 
@@ -82,9 +86,35 @@ func ReadFile(name string, out any) (*Positions, error) {
 	return Decode(name, data, out)
 }
 
-// Read reads a file of at most MaxFileSize bytes (one byte more tells Parse
-// it is too large).
+// Regular returns an error unless name is a regular file (or a link to one):
+// a FIFO, device, socket or directory is refused before it is opened.
+func Regular(name string) error {
+	info, err := os.Stat(name)
+	if err != nil {
+		return fmt.Errorf("cannot read: %v", unwrapPath(err))
+	}
+	m := info.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return errors.New("is a directory, not a config file")
+	case m&os.ModeNamedPipe != 0:
+		return errors.New("is a FIFO (named pipe), not a regular file: refused unread")
+	case m&os.ModeSocket != 0:
+		return errors.New("is a socket, not a regular file: refused unread")
+	case m&os.ModeDevice != 0:
+		return errors.New("is a device, not a regular file: refused unread")
+	}
+	return fmt.Errorf("is not a regular file (%s): refused unread", m.Type())
+}
+
+// Read reads a regular file of at most MaxFileSize bytes (one byte more tells
+// Parse it is too large).
 func Read(name string) ([]byte, error) {
+	if err := Regular(name); err != nil {
+		return nil, diag.List{{File: name, Msg: err.Error()}}
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
@@ -122,6 +152,12 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 	if len(data) > MaxFileSize {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
 	}
+	// Parsing costs memory per node, not per byte: bound the nodes before
+	// the parser builds them (each key, item and value starts a line or
+	// follows a comma), so the largest accepted file parses in bounded memory.
+	if n := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte(",")); n > maxTokens {
+		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
+	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
@@ -148,7 +184,7 @@ func DecodeNode(name string, root *yaml.Node, out any) (*Positions, error) {
 	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
 	w.walk(root, reflect.TypeOf(out).Elem(), "")
 	if len(w.diags) > 0 {
-		return nil, w.diags.Err()
+		return nil, w.result()
 	}
 	var j bytes.Buffer
 	err := toJSON(&j, root)

@@ -21,12 +21,30 @@ type walker struct {
 	file  string
 	pos   map[string]Pos
 	diags diag.List
-	nodes int
-	bomb  bool
+	// dropped counts the problems past maxDiags: counted, not kept, so a
+	// flood of them costs neither output nor memory.
+	dropped int
+	nodes   int
+	bomb    bool
 }
 
 func (w *walker) errorf(n *yaml.Node, path, format string, args ...any) {
+	if len(w.diags) >= maxDiags {
+		w.dropped++
+		return
+	}
 	w.diags = append(w.diags, diag.Diag{File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// result returns the diagnostics, the first maxDiags of them in document
+// order, and a last one counting the rest.
+func (w *walker) result() diag.List {
+	if w.dropped == 0 {
+		return w.diags
+	}
+	last := w.diags[len(w.diags)-1]
+	return append(w.diags, diag.Diag{File: w.file, Line: last.Line, Col: last.Col + 1,
+		Msg: fmt.Sprintf("and %d more problems: only the first %d are listed", w.dropped, maxDiags)})
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
@@ -46,10 +64,6 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int)
 	case depth > maxDepth:
 		w.bomb = true
 		w.errorf(n, "", "nested deeper than %d levels (a recursive alias?): rejected", maxDepth)
-		return
-	case len(w.diags) >= maxDiags:
-		w.bomb = true
-		w.errorf(n, "", "too many errors (%d): fix these first", maxDiags)
 		return
 	}
 	for depth := 0; n.Kind == yaml.AliasNode; depth++ {
