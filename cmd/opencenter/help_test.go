@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,5 +123,35 @@ func TestInit(t *testing.T) {
 	}
 	if code, _, _ := runCLI("init", "--cluster", "k8s-y", "--provider", "aws", "--repo", repo); code != exitBadInput {
 		t.Errorf("provider outside the generated enum: exit %d", code)
+	}
+}
+
+// TestInitThenRender: for every provider and for cluster names YAML would
+// read as other types, init writes a config that validates and renders.
+func TestInitThenRender(t *testing.T) {
+	providers, _ := lookupExact("opencenter.infrastructure.provider")
+	names := []string{"eu-west-1", "prod-01", "k8s-prod-2", "dc1-true", "true", "null", "1e3", "0x10", "yes", "007"}
+	for i, p := range providers.Enum {
+		names = append(names, "k8s-"+p+"-"+strconv.Itoa(i))
+	}
+	repo := t.TempDir()
+	for i, n := range names {
+		args := []string{"init", "--cluster", n, "--repo", repo, "--repository-url", "https://git.example.com/gitops.git", "--provider", providers.Enum[i%len(providers.Enum)]}
+		if n == "prod-01" {
+			args = append(args, "--env", "prod")
+		}
+		if code, _, stderr := runCLI(args...); code != 0 {
+			t.Fatalf("init --cluster %s: exit %d\n%s", n, code, stderr)
+		}
+	}
+	if code, stdout, stderr := runCLI("validate", "--repo", repo); code != 0 || strings.Count(stdout, ": valid") != len(names) {
+		t.Fatalf("validate: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI("render", "--repo", repo); code != 0 || strings.Count(stdout, "applications/overlays/") != len(names) {
+		t.Fatalf("render: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	text, _ := os.ReadFile(filepath.Join(repo, ".prod-01-config.yaml"))
+	if !strings.Contains(string(text), "env: prod ") {
+		t.Errorf("--env: %s", text)
 	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"go.yaml.in/yaml/v3"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +21,7 @@ type InitCmd struct {
 	Provider      string `enum:"${providers}" default:"${default_provider}" help:"Infrastructure provider: ${providers}."`
 	Repo          string `default:"." placeholder:"DIR" help:"GitOps repository to write the config into."`
 	RepositoryURL string `placeholder:"URL" help:"URL of the cluster's GitOps repository (ssh://, https:// or git@host:path); default: the origin remote of --repo, if any."`
+	Env           string `placeholder:"ENV" help:"The environment, free text (dev, prod, dr...); default: the last part of the cluster name after a '-'."`
 }
 
 var dnsLabel = regexp.MustCompile(config.PatternDNSLabel)
@@ -35,7 +38,11 @@ func (c *InitCmd) Run(s *Streams) error {
 	if url == "" {
 		return badInput(errors.New("no --repository-url given and --repo has no git remote origin: pass the URL of the cluster's GitOps repository"))
 	}
-	text := initConfig(c.Cluster, c.Provider, url)
+	env := c.Env
+	if env == "" {
+		env = envOf(c.Cluster)
+	}
+	text := initConfig(c.Cluster, c.Provider, url, env)
 	name := filepath.Join(c.Repo, "."+c.Cluster+"-config.yaml")
 	// The written file must itself be valid: check it before it exists.
 	if _, err := load.Bytes(name, []byte(text)); err != nil {
@@ -82,7 +89,7 @@ func originURL(repo string) string {
 
 // initConfig is the text of a new config: required keys set, defaults shown,
 // every service of the catalog listed (from the field index), disabled.
-func initConfig(cluster, provider, url string) string {
+func initConfig(cluster, provider, url, env string) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("# yaml-language-server: $schema=%s", schemaModeline)
@@ -90,23 +97,24 @@ func initConfig(cluster, provider, url string) string {
 	w("schema_version: 1")
 	w("opencenter:")
 	w("  meta:")
-	w("    name: %s", cluster)
-	w("    env: %s          # free text: dev, prod, ...", envOf(cluster))
+	w("    name: %s", scalar(cluster))
+	w("    env: %s          # free text: dev, prod, ...", scalar(env))
 	w("  cluster:")
-	w("    cluster_name: %s   # names applications/overlays/%s", cluster, cluster)
+	w("    cluster_name: %s   # names applications/overlays/%s", scalar(cluster), cluster)
 	w("  infrastructure:")
-	w("    provider: %s", provider)
+	w("    provider: %s", scalar(provider))
 	w("  gitops:")
 	w("    repository:")
-	w("      url: %s", url)
-	w("      branch: %s", defaultOf("opencenter.gitops.repository.branch"))
+	w("      url: %s", scalar(url))
+	w("      branch: %s", scalar(defaultOf("opencenter.gitops.repository.branch")))
 	w("    base_repo:")
-	w("      url: %s", defaultOf("opencenter.gitops.base_repo.url"))
-	w("      release: %q    # a tag of the base repo; or set branch instead", "2026.01")
+	w("      url: %s", scalar(defaultOf("opencenter.gitops.base_repo.url")))
+	w("      release: %s    # a tag of the base repo; or set branch instead", scalar(config.DefaultBaseRelease))
 	w("    flux:")
-	for _, k := range []string{"interval", "retry_interval", "timeout", "prune"} {
-		w("      %s: %s", k, defaultOf("opencenter.gitops.flux."+k))
+	for _, k := range []string{"interval", "retry_interval", "timeout"} {
+		w("      %s: %s", k, scalar(defaultOf("opencenter.gitops.flux."+k)))
 	}
+	w("      prune: %s", defaultOf("opencenter.gitops.flux.prune"))
 	w("  services:")
 	w("    # Enable what this cluster runs; 'opencenter explain services.<name>' lists each one's fields.")
 	for _, f := range childrenOf("opencenter.services") {
@@ -124,6 +132,20 @@ func defaultOf(path string) string {
 		return f.Default
 	}
 	panic("no field " + path + " in the generated index")
+}
+
+// scalar writes s as a YAML string: plain when YAML reads it back as that
+// very string, double-quoted (JSON escapes are YAML escapes) otherwise, so
+// names like 1, true, null or 1e3 stay strings.
+func scalar(s string) string {
+	var m map[string]any
+	if yaml.Unmarshal([]byte("k: "+s+"\n"), &m) == nil {
+		if v, ok := m["k"].(string); ok && v == s && !strings.ContainsAny(s, "#\"'") {
+			return s
+		}
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
 }
 
 func envOf(cluster string) string {
