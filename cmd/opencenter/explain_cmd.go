@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/load"
 	"io"
 	"slices"
 	"strings"
@@ -65,6 +66,7 @@ func (c *ExplainCmd) Run(s *Streams) error {
 	}
 	if self != nil {
 		explainField(s.Out, *self)
+		explainUnit(s.Out, self.Path)
 	}
 	if len(children) > 0 {
 		if self != nil {
@@ -219,4 +221,28 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// explainUnit shows, for a service's path, the overlay unit it gates: what it
+// requires, its Flux units and the base paths they apply, and the base
+// releases that hold them.
+func explainUnit(w io.Writer, path string) {
+	for i := range zz_generated.Units {
+		u := &zz_generated.Units[i]
+		if u.Service == "" || load.ServicePath(u) != path {
+			continue
+		}
+		fmt.Fprintf(w, "\nunit %s (layer %s): %s\n", u.Name, u.Layer, u.Description)
+		fmt.Fprintf(w, "  requires:   %s\n", list(u.Requires))
+		for _, fu := range u.FluxUnits {
+			where := fu.Path
+			if fu.When.Eval != nil {
+				where += ", when " + fu.When.Text
+			}
+			fmt.Fprintf(w, "  flux unit:  %s (%s)\n", fu.Name, where)
+		}
+		if u.Releases != nil {
+			fmt.Fprintf(w, "  base releases holding its paths: %s\n", strings.Join(u.Releases, ", "))
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +95,10 @@ func TestUnits(t *testing.T) {
 	code, stdout, _ = runCLI("units", "--config", cfg)
 	if code != 0 || !strings.Contains(stdout, "inactive: requires ") {
 		t.Errorf("keycloak alone: exit %d\n%s", code, stdout)
+	}
+	// The text view shows what each unit requires.
+	if _, stdout, _ := runCLI("units"); !strings.Contains(stdout, "REQUIRES") || !regexp.MustCompile(`(?m)^keycloak +services +postgres-operator,olm,cert-manager,rbac-manager `).MatchString(stdout) {
+		t.Errorf("units does not show requires:\n%s", stdout)
 	}
 }
 

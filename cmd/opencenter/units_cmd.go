@@ -62,13 +62,13 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		return enc.Encode(rows)
 	}
 	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-	header := "UNIT\tLAYER\tSOURCES\tFLUX UNITS"
+	header := "UNIT\tLAYER\tREQUIRES\tSOURCES\tFLUX UNITS"
 	if status != nil {
 		header += "\tSTATUS"
 	}
 	fmt.Fprintln(tw, header)
 	for _, r := range rows {
-		line := fmt.Sprintf("%s\t%s\t%s\t%s", r.Name, r.Layer, list(r.Sources), list(r.FluxUnits))
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", r.Name, r.Layer, list(r.Requires), list(r.Sources), list(r.FluxUnits))
 		if r.Active != nil {
 			st := "active"
 			if !*r.Active {
