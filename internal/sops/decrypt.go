@@ -3,6 +3,7 @@ package sops
 import (
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"strings"
 	"time"
@@ -48,14 +49,8 @@ func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
 	if err != nil {
 		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
 	}
-	// sops binds the MAC to lastmodified as re-formatted after parsing, so
-	// fractional seconds would not count; files written by sops have none.
-	stored, err := decryptValue(meta.mac, key, meta.LastModified.Format(time.RFC3339))
-	if err != nil {
-		return nil, Metadata{}, fmt.Errorf("sops: %w: the stored MAC does not decrypt (the mac or lastmodified field was changed)", ErrMACMismatch)
-	}
-	if stored != macText(mac) {
-		return nil, Metadata{}, fmt.Errorf("sops: %w: the file was changed after it was encrypted (a value, a key, or their order)", ErrMACMismatch)
+	if err := meta.verifyMAC(mac, key); err != nil {
+		return nil, Metadata{}, err
 	}
 	plain, err := emitDocument(doc)
 	if err != nil {
@@ -63,6 +58,21 @@ func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
 	}
 	meta.DataKey = key
 	return plain, meta.Metadata, nil
+}
+
+// verifyMAC checks the MAC computed over the values against the one stored
+// in the metadata.
+func (m *fileMetadata) verifyMAC(mac hash.Hash, key []byte) error {
+	// sops binds the MAC to lastmodified as re-formatted after parsing, so
+	// fractional seconds would not count; files written by sops have none.
+	stored, err := decryptValue(m.mac, key, m.LastModified.Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("sops: %w: the stored MAC does not decrypt (the mac or lastmodified field was changed)", ErrMACMismatch)
+	}
+	if stored != macText(mac) {
+		return fmt.Errorf("sops: %w: the file was changed after it was encrypted (a value, a key, or their order)", ErrMACMismatch)
+	}
+	return nil
 }
 
 // decryptLeaf decrypts one leaf that the rules say is encrypted.

@@ -56,16 +56,54 @@ func flipFirst(s string) string {
 func TestTamperingIsDetected(t *testing.T) {
 	cli := maybeSops(t)
 	key, other := newKey(t), newKey(t)
+	for _, c := range tamperingCases(t, key, other) {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Decrypt(c.file, c.ids.ids())
+			if !errors.Is(err, c.want) {
+				t.Fatalf("error = %v, want %v", err, c.want)
+			}
+			if err != nil {
+				for _, other := range []error{ErrNoMatchingIdentity, ErrTamperedValue, ErrMACMismatch} {
+					if other != c.want && errors.Is(err, other) {
+						t.Errorf("error %v is also %v", err, other)
+					}
+				}
+				if !strings.Contains(err.Error(), c.contains) {
+					t.Errorf("error %q does not mention %q", err, c.contains)
+				}
+				for _, secret := range []string{"abc.def", "8443", "0.75", key.id.String()} {
+					if strings.Contains(err.Error(), secret) {
+						t.Errorf("error %q shows the secret %q", err, secret)
+					}
+				}
+			}
+			if cli == nil {
+				return
+			}
+			_, cliErr := cli.decrypt(c.file, c.ids.file)
+			if (cliErr == nil) != (c.want == nil) {
+				t.Errorf("sops --decrypt error = %v, want one: %v", cliErr, c.want != nil)
+			}
+		})
+	}
+}
+
+// tamperingCase is a file changed after encryption and the error it gives.
+type tamperingCase struct {
+	name     string
+	file     []byte
+	ids      testKey
+	want     error
+	contains string
+}
+
+// tamperingCases changes a file encrypted for key in each way that must be
+// detected; other is a key it is not encrypted for.
+func tamperingCases(t *testing.T, key, other testKey) []tamperingCase {
+	t.Helper()
 	partial := encryptConfig(t, key, Rules{EncryptedRegex: SecretsRegex})
 	macOnly := encryptConfig(t, key, Rules{EncryptedRegex: SecretsRegex, MACOnlyEncrypted: true})
-
-	cases := []struct {
-		name     string
-		file     []byte
-		ids      testKey
-		want     error
-		contains string
-	}{
+	return []tamperingCase{
 		{
 			name: "wrong key", file: partial, ids: other,
 			want: ErrNoMatchingIdentity, contains: key.recipient,
@@ -116,36 +154,6 @@ func TestTamperingIsDetected(t *testing.T) {
 			name: "plaintext edited under mac_only_encrypted", ids: key, want: nil,
 			file: replaceOnce(t, macOnly, `region: eu-west-1`, func([]string) string { return "region: eu-west-2" }),
 		},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, _, err := Decrypt(c.file, c.ids.ids())
-			if !errors.Is(err, c.want) {
-				t.Fatalf("error = %v, want %v", err, c.want)
-			}
-			if err != nil {
-				for _, other := range []error{ErrNoMatchingIdentity, ErrTamperedValue, ErrMACMismatch} {
-					if other != c.want && errors.Is(err, other) {
-						t.Errorf("error %v is also %v", err, other)
-					}
-				}
-				if !strings.Contains(err.Error(), c.contains) {
-					t.Errorf("error %q does not mention %q", err, c.contains)
-				}
-				for _, secret := range []string{"abc.def", "8443", "0.75", key.id.String()} {
-					if strings.Contains(err.Error(), secret) {
-						t.Errorf("error %q shows the secret %q", err, secret)
-					}
-				}
-			}
-			if cli == nil {
-				return
-			}
-			_, cliErr := cli.decrypt(c.file, c.ids.file)
-			if (cliErr == nil) != (c.want == nil) {
-				t.Errorf("sops --decrypt error = %v, want one: %v", cliErr, c.want != nil)
-			}
-		})
 	}
 }
 

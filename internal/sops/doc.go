@@ -45,6 +45,10 @@
 // indentation, so scalars may change form (2.0 becomes 2, and so an int the
 // next time; 2024-01-01 becomes 2024-01-01T00:00:00Z; n is quoted): sops
 // does the same, and Decrypt returns the bytes `sops --decrypt` prints.
+// DecryptNode decrypts a parsed yaml.v3 tree in place instead, for callers
+// that keep the file's own lines: it walks the tree in the order of the same
+// document model, so it checks the same MAC, and gives each decrypted scalar
+// the form it has when Decrypt's output is parsed.
 //
 // # Selectors
 //

@@ -153,9 +153,13 @@ func TestEncryptSecrets(t *testing.T) {
 	}
 }
 
-// FuzzRoundTrip: Decrypt(Encrypt(x)) == x for any string value under any key.
+// roundTripSeeds are the values FuzzRoundTrip starts from.
+var roundTripSeeds = []string{"", "plain", "multi\nline\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"}
+
+// FuzzRoundTrip: Decrypt(Encrypt(x)) == x for any string value under any
+// key, and DecryptNode agrees.
 func FuzzRoundTrip(f *testing.F) {
-	for _, s := range []string{"", "plain", "multi\nline\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"} {
+	for _, s := range roundTripSeeds {
 		f.Add("key", s)
 	}
 	f.Add("", "empty key")
@@ -195,5 +199,6 @@ func FuzzRoundTrip(f *testing.F) {
 		if got[k] != v || len(got) != 1 {
 			t.Errorf("round trip of %q: %q -> %q", k, v, got[k])
 		}
+		checkNodeAgrees(t, enc, key.ids())
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -90,23 +91,33 @@ func (r Rules) compile() (*matcher, error) {
 
 // encrypts reports whether the value at path (keys only) is encrypted.
 func (m *matcher) encrypts(path []string) bool {
-	anyKey := func(match func(string) bool) bool {
-		for _, k := range path {
-			if match(k) {
-				return true
-			}
-		}
-		return false
-	}
+	return m.encryptsIf(slices.ContainsFunc(path, m.selects))
+}
+
+// selects reports whether the selector matches key k.
+func (m *matcher) selects(k string) bool {
 	switch {
 	case m.UnencryptedSuffix != "":
-		return !anyKey(func(k string) bool { return strings.HasSuffix(k, m.UnencryptedSuffix) })
+		return strings.HasSuffix(k, m.UnencryptedSuffix)
 	case m.EncryptedSuffix != "":
-		return anyKey(func(k string) bool { return strings.HasSuffix(k, m.EncryptedSuffix) })
+		return strings.HasSuffix(k, m.EncryptedSuffix)
 	case m.unencrypted != nil:
-		return !anyKey(m.unencrypted.MatchString)
+		return m.unencrypted.MatchString(k)
 	case m.encrypted != nil:
-		return anyKey(m.encrypted.MatchString)
+		return m.encrypted.MatchString(k)
+	}
+	return false
+}
+
+// encryptsIf reports whether a value is encrypted given whether the
+// selector matches some key on its path, so a tree walk can carry that one
+// bit down instead of testing every key again at every value.
+func (m *matcher) encryptsIf(selected bool) bool {
+	if m.UnencryptedSuffix != "" || m.unencrypted != nil {
+		return !selected
+	}
+	if m.EncryptedSuffix != "" || m.encrypted != nil {
+		return selected
 	}
 	return true
 }
