@@ -53,11 +53,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "alert-proxy/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderAlertProxyHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "alert-proxy-tokens.yaml",
 				Template:   "alert-proxy/alert-proxy-tokens.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderAlertProxyAlertProxyTokensYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.managed_services.alert-proxy.api_token is set",
@@ -123,21 +125,25 @@ var Units = []table.Unit{
 				Path:       "kustomization.yaml",
 				Template:   "calico/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCalicoKustomizationYaml,
 			},
 			{
 				Path:       "namespace.yaml",
 				Template:   "calico/namespace.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCalicoNamespaceYaml,
 			},
 			{
 				Path:       "helmrepository.yaml",
 				Template:   "calico/helmrepository.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCalicoHelmrepositoryYaml,
 			},
 			{
 				Path:       "helmrelease.yaml",
 				Template:   "calico/helmrelease.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCalicoHelmreleaseYaml,
 			},
 		},
 		Common: func(c *config.Config) *config.ServiceCommon {
@@ -206,21 +212,25 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "cert-manager/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "issuers/kustomization.yaml",
 				Template:   "cert-manager/issuers/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersKustomizationYaml,
 			},
 			{
 				Path:       "issuers/cluster-issuer.yaml",
 				Template:   "cert-manager/issuers/cluster-issuer.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersClusterIssuerYaml,
 			},
 			{
 				Path:       "issuers/cloudflare-api-token-secret.yaml",
 				Template:   "cert-manager/issuers/cloudflare-api-token-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersCloudflareApiTokenSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.cert-manager.cloudflare_api_token is set",
@@ -236,6 +246,7 @@ var Units = []table.Unit{
 				Path:       "issuers/route53-credentials-secret.yaml",
 				Template:   "cert-manager/issuers/route53-credentials-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersRoute53CredentialsSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.cert-manager.route53_secret_access_key is set",
@@ -251,6 +262,7 @@ var Units = []table.Unit{
 				Path:       "issuers/designate-credentials-secret.yaml",
 				Template:   "cert-manager/issuers/designate-credentials-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersDesignateCredentialsSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.cert-manager.designate_application_credential_secret is set",
@@ -266,6 +278,7 @@ var Units = []table.Unit{
 				Path:       "issuers/designate-webhook.yaml",
 				Template:   "cert-manager/issuers/designate-webhook.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderCertManagerIssuersDesignateWebhookYaml,
 				When: table.Cond{
 					Text: "opencenter.services.cert-manager.dns_provider equals \"designate\"",
 					Eval: func(c *config.Config) bool {
@@ -396,21 +409,25 @@ var Units = []table.Unit{
 				Path:       "namespace.yaml",
 				Template:   "etcd-backup/namespace.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderEtcdBackupNamespaceYaml,
 			},
 			{
 				Path:       "serviceaccount.yaml",
 				Template:   "etcd-backup/serviceaccount.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderEtcdBackupServiceaccountYaml,
 			},
 			{
 				Path:       "cronjob.yaml",
 				Template:   "etcd-backup/cronjob.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderEtcdBackupCronjobYaml,
 			},
 			{
 				Path:       "s3-credentials-secret.yaml",
 				Template:   "etcd-backup/s3-credentials-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderEtcdBackupS3CredentialsSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.etcd-backup.secret_access_key is set",
@@ -517,26 +534,31 @@ var Units = []table.Unit{
 				Path:       "kustomization.yaml",
 				Template:   "gateway/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayKustomizationYaml,
 			},
 			{
 				Path:       "namespace.yaml",
 				Template:   "gateway/namespace.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayNamespaceYaml,
 			},
 			{
 				Path:       "gatewayclass.yaml",
 				Template:   "gateway/gatewayclass.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayGatewayclassYaml,
 			},
 			{
 				Path:       "envoyproxy.yaml",
 				Template:   "gateway/envoyproxy.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayEnvoyproxyYaml,
 			},
 			{
 				Path:       "gateway.yaml",
 				Template:   "gateway/gateway.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayGatewayYaml,
 			},
 		},
 		Common: func(c *config.Config) *config.ServiceCommon {
@@ -598,6 +620,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "gateway-api/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderGatewayApiHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -665,11 +688,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "harbor/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHarborHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "harbor-admin-secret.yaml",
 				Template:   "harbor/harbor-admin-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHarborHarborAdminSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.harbor.admin_password is set",
@@ -685,6 +710,7 @@ var Units = []table.Unit{
 				Path:       "harbor-object-store-secret.yaml",
 				Template:   "harbor/harbor-object-store-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHarborHarborObjectStoreSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.harbor.secret_access_key is set",
@@ -700,6 +726,7 @@ var Units = []table.Unit{
 				Path:       "harbor-certificate.yaml",
 				Template:   "harbor/harbor-certificate.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHarborHarborCertificateYaml,
 				When: table.Cond{
 					Text: "opencenter.services.harbor.emit_certificate is true",
 					Eval: func(c *config.Config) bool {
@@ -779,11 +806,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "headlamp/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHeadlampHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "headlamp-oidc-secret.yaml",
 				Template:   "headlamp/headlamp-oidc-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHeadlampHeadlampOidcSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.headlamp.oidc_client_secret is set",
@@ -799,6 +828,7 @@ var Units = []table.Unit{
 				Path:       "headlamp-httproute.yaml",
 				Template:   "headlamp/headlamp-httproute.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderHeadlampHeadlampHttprouteYaml,
 				When: table.Cond{
 					Text: "opencenter.services.headlamp.hostname is set",
 					Eval: func(c *config.Config) bool {
@@ -917,21 +947,25 @@ var Units = []table.Unit{
 				Path:       "kustomization.yaml",
 				Template:   "istio/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderIstioKustomizationYaml,
 			},
 			{
 				Path:       "helm-values/istio-base-values.yaml",
 				Template:   "istio/helm-values/istio-base-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderIstioHelmValuesIstioBaseValuesYaml,
 			},
 			{
 				Path:       "helm-values/istiod-values.yaml",
 				Template:   "istio/helm-values/istiod-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderIstioHelmValuesIstiodValuesYaml,
 			},
 			{
 				Path:       "helm-values/istio-gateway-values.yaml",
 				Template:   "istio/helm-values/istio-gateway-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderIstioHelmValuesIstioGatewayValuesYaml,
 				When: table.Cond{
 					Text: "opencenter.services.istio.ingress_gateway is true",
 					Eval: func(c *config.Config) bool {
@@ -1011,6 +1045,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kafka-cluster/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKafkaClusterHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:     "cluster/kustomization.yaml",
@@ -1020,11 +1055,13 @@ var Units = []table.Unit{
 				Path:       "cluster/kafka-node-pool.yaml",
 				Template:   "kafka-cluster/cluster/kafka-node-pool.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKafkaClusterClusterKafkaNodePoolYaml,
 			},
 			{
 				Path:       "cluster/kafka.yaml",
 				Template:   "kafka-cluster/cluster/kafka.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKafkaClusterClusterKafkaYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -1113,6 +1150,7 @@ var Units = []table.Unit{
 				Path:       "00-postgres/kustomization.yaml",
 				Template:   "keycloak/00-postgres/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak00PostgresKustomizationYaml,
 			},
 			{
 				Path:     "10-operator/kustomization.yaml",
@@ -1122,11 +1160,13 @@ var Units = []table.Unit{
 				Path:       "20-keycloak/kustomization.yaml",
 				Template:   "keycloak/20-keycloak/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak20KeycloakKustomizationYaml,
 			},
 			{
 				Path:       "20-keycloak/keycloak-admin-secret.yaml",
 				Template:   "keycloak/20-keycloak/keycloak-admin-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak20KeycloakKeycloakAdminSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.keycloak.admin_password is set",
@@ -1142,6 +1182,7 @@ var Units = []table.Unit{
 				Path:       "20-keycloak/keycloak-hpa.yaml",
 				Template:   "keycloak/20-keycloak/keycloak-hpa.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak20KeycloakKeycloakHpaYaml,
 				When: table.Cond{
 					Text: "opencenter.services.keycloak.max_replicas is set",
 					Eval: func(c *config.Config) bool {
@@ -1156,6 +1197,7 @@ var Units = []table.Unit{
 				Path:       "20-keycloak/keycloak-backup-cronjob.yaml",
 				Template:   "keycloak/20-keycloak/keycloak-backup-cronjob.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak20KeycloakKeycloakBackupCronjobYaml,
 				When: table.Cond{
 					Text: "opencenter.services.keycloak.backup_enabled is true",
 					Eval: func(c *config.Config) bool {
@@ -1170,6 +1212,7 @@ var Units = []table.Unit{
 				Path:       "20-keycloak/keycloak-httproute.yaml",
 				Template:   "keycloak/20-keycloak/keycloak-httproute.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKeycloak20KeycloakKeycloakHttprouteYaml,
 				When: table.Cond{
 					Text: "opencenter.services.keycloak.gateway_route is true",
 					Eval: func(c *config.Config) bool {
@@ -1241,11 +1284,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kube-prometheus-stack/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKubePrometheusStackHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "grafana-admin-secret.yaml",
 				Template:   "kube-prometheus-stack/grafana-admin-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKubePrometheusStackGrafanaAdminSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.kube-prometheus-stack.grafana_admin_password is set",
@@ -1261,6 +1306,7 @@ var Units = []table.Unit{
 				Path:       "grafana-httproute.yaml",
 				Template:   "kube-prometheus-stack/grafana-httproute.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKubePrometheusStackGrafanaHttprouteYaml,
 				When: table.Cond{
 					Text: "opencenter.services.kube-prometheus-stack.grafana_hostname is set",
 					Eval: func(c *config.Config) bool {
@@ -1275,6 +1321,7 @@ var Units = []table.Unit{
 				Path:       "alertmanager-httproute.yaml",
 				Template:   "kube-prometheus-stack/alertmanager-httproute.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKubePrometheusStackAlertmanagerHttprouteYaml,
 				When: table.Cond{
 					Text: "opencenter.services.kube-prometheus-stack.alertmanager_hostname is set",
 					Eval: func(c *config.Config) bool {
@@ -1370,6 +1417,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kyverno/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderKyvernoHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -1431,11 +1479,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "loki/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderLokiHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "object-store-secret.yaml",
 				Template:   "loki/object-store-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderLokiObjectStoreSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.loki.secret_access_key is set",
@@ -1517,6 +1567,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "longhorn/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderLonghornHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -1617,6 +1668,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "metallb/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderMetallbHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "config/kustomization.yaml",
@@ -1626,11 +1678,13 @@ var Units = []table.Unit{
 				Path:       "config/ip-address-pools.yaml",
 				Template:   "metallb/config/ip-address-pools.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderMetallbConfigIpAddressPoolsYaml,
 			},
 			{
 				Path:       "config/l2-advertisement.yaml",
 				Template:   "metallb/config/l2-advertisement.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderMetallbConfigL2AdvertisementYaml,
 				When: table.Cond{
 					Text: "opencenter.services.metallb.l2_advertisement is true",
 					Eval: func(c *config.Config) bool {
@@ -1701,11 +1755,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "mimir/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderMimirHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "object-store-secret.yaml",
 				Template:   "mimir/object-store-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderMimirObjectStoreSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.mimir.secret_access_key is set",
@@ -1860,11 +1916,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-ccm/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderOpenstackCcmHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "cloud-config-secret.yaml",
 				Template:   "openstack-ccm/cloud-config-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderOpenstackCcmCloudConfigSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.openstack-ccm.application_credential_secret is set",
@@ -1945,11 +2003,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-csi/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderOpenstackCsiHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "cloud-config-secret.yaml",
 				Template:   "openstack-csi/cloud-config-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderOpenstackCsiCloudConfigSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.openstack-csi.application_credential_secret is set",
@@ -2025,6 +2085,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "opentelemetry-kube-stack/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -2093,6 +2154,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "postgres-operator/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderPostgresOperatorHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -2176,6 +2238,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "rbac-manager/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderRbacManagerHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "bindings/kustomization.yaml",
@@ -2194,6 +2257,7 @@ var Units = []table.Unit{
 				Path:       "bindings/rbac-definition.yaml",
 				Template:   "rbac-manager/bindings/rbac-definition.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderRbacManagerBindingsRbacDefinitionYaml,
 				When: table.Cond{
 					Text: "opencenter.services.rbac-manager.role_bindings is set",
 					Eval: func(c *config.Config) bool {
@@ -2271,6 +2335,7 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "sealed-secrets/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderSealedSecretsHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:    "kustomization.yaml",
@@ -2350,11 +2415,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "tempo/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderTempoHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "object-store-secret.yaml",
 				Template:   "tempo/object-store-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderTempoObjectStoreSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.tempo.secret_access_key is set",
@@ -2436,11 +2503,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "velero/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderVeleroHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "velero-credentials-secret.yaml",
 				Template:   "velero/velero-credentials-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderVeleroVeleroCredentialsSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.velero.secret_access_key is set",
@@ -2521,11 +2590,13 @@ var Units = []table.Unit{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "vsphere-csi/helm-values/override-values.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderVsphereCsiHelmValuesOverrideValuesYaml,
 			},
 			{
 				Path:       "csi-vsphere-config-secret.yaml",
 				Template:   "vsphere-csi/csi-vsphere-config-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderVsphereCsiCsiVsphereConfigSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.vsphere-csi.password is set",
@@ -2591,21 +2662,25 @@ var Units = []table.Unit{
 				Path:       "kustomization.yaml",
 				Template:   "weave-gitops/kustomization.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderWeaveGitopsKustomizationYaml,
 			},
 			{
 				Path:       "helmrepository.yaml",
 				Template:   "weave-gitops/helmrepository.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderWeaveGitopsHelmrepositoryYaml,
 			},
 			{
 				Path:       "helmrelease.yaml",
 				Template:   "weave-gitops/helmrelease.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderWeaveGitopsHelmreleaseYaml,
 			},
 			{
 				Path:       "cluster-user-auth-secret.yaml",
 				Template:   "weave-gitops/cluster-user-auth-secret.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderWeaveGitopsClusterUserAuthSecretYaml,
 				Secret:     true,
 				When: table.Cond{
 					Text: "secrets.services.weave-gitops.admin_password_hash is set",
@@ -2621,6 +2696,7 @@ var Units = []table.Unit{
 				Path:       "weave-gitops-httproute.yaml",
 				Template:   "weave-gitops/weave-gitops-httproute.yaml.tpl",
 				IsTemplate: true,
+				Render:     renderWeaveGitopsWeaveGitopsHttprouteYaml,
 				When: table.Cond{
 					Text: "opencenter.services.weave-gitops.hostname is set",
 					Eval: func(c *config.Config) bool {

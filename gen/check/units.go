@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/gen/templates"
 )
 
 // Unit is a checked unit, standard pattern expanded.
@@ -45,10 +46,12 @@ type File struct {
 	// Template is the path under descriptors/files ("" for builtins).
 	Template   string
 	IsTemplate bool
-	Builtin    string
-	Secret     bool
-	When       *Cond
-	at         string
+	// Compiled is the template compiled to Go, for templates.
+	Compiled *templates.Output
+	Builtin  string
+	Secret   bool
+	When     *Cond
+	at       string
 }
 
 // Cond is a resolved condition.

@@ -106,6 +106,9 @@ func unit(u *check.Unit) jen.Code {
 			if f.IsTemplate {
 				ff = append(ff, jen.Id("IsTemplate").Op(":").True())
 			}
+			if f.Compiled != nil {
+				ff = append(ff, jen.Id("Render").Op(":").Id(f.Compiled.Func))
+			}
 			if f.Builtin != "" {
 				ff = append(ff, jen.Id("Builtin").Op(":").Qual(TablePkg, builtinConst[f.Builtin]))
 			}

@@ -82,12 +82,13 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 
 	out := map[string][]byte{}
 	emitters := map[string]func() ([]byte, error){
-		"units.go":    func() ([]byte, error) { return emit.Units(units) },
-		"fields.go":   func() ([]byte, error) { return emit.Fields(m) },
-		"defaults.go": func() ([]byte, error) { return emit.Defaults(m) },
-		"schema.json": func() ([]byte, error) { return emit.Schema(m) },
-		"schema.go":   schemaGo,
-		"base.go":     func() ([]byte, error) { return emit.Base(base) },
+		"units.go":     func() ([]byte, error) { return emit.Units(units) },
+		"templates.go": func() ([]byte, error) { return emit.Templates(units) },
+		"fields.go":    func() ([]byte, error) { return emit.Fields(m) },
+		"defaults.go":  func() ([]byte, error) { return emit.Defaults(m) },
+		"schema.json":  func() ([]byte, error) { return emit.Schema(m) },
+		"schema.go":    schemaGo,
+		"base.go":      func() ([]byte, error) { return emit.Base(base) },
 	}
 	for name, fn := range emitters {
 		b, err := fn()

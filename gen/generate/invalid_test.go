@@ -58,11 +58,19 @@ var invalidCases = []string{
 	"unknown-include-source",  // with did-you-mean
 	"provides-twice",          // two Flux units install one API group's CRDs
 	// Templates.
-	"template-unknown-field",      // .Service.Hostnme, with did-you-mean
-	"template-unknown-data-field", // .Unti, with did-you-mean
-	"template-no-service",         // .Service in a unit without a service
-	"template-unknown-function",   // qoute
-	"template-syntax-error",       // an unclosed action
+	"template-unknown-field",        // .Service.Hostnme, with did-you-mean
+	"template-unknown-data-field",   // .Unti, with did-you-mean
+	"template-no-service",           // .Service in a unit without a service
+	"template-unknown-function",     // uppr, with did-you-mean
+	"template-syntax-error",         // an unclosed action
+	"template-quote",                // quote: the escapers quote
+	"template-value-in-quotes",      // "https://{{ … }}": the escapers quote
+	"template-block-format-missing", // a value in a block scalar without {{/* yaml */}}
+	"template-context-differs",      // a value in a YAML value or a comment, by branch
+	"template-scalar-split",         // a scalar's text behind an {{if}}
+	"template-gcfg-section",         // a value in a gcfg section header that is not the subsection
+	"template-flow-collection",      // a value inside [ ]
+	"template-format-misplaced",     // {{/* gcfg */}} not after a block indicator
 	// Decoding.
 	"descriptor-unknown-key", // flux_unit, with did-you-mean
 	"descriptor-wrong-type",  // requires: a string

@@ -13,10 +13,12 @@ import (
 
 const modulePath = "github.com/opencenter-dev/opencenter"
 
-// TestRenameBreaksBuild checks that the generated tables guard the config
+// TestRenameBreaksBuild checks that the generated code guards the config
 // types at compile time: renaming the Go field behind a descriptor's
-// condition (Keycloak.BackupEnabled, json tag kept) must break
-// `go build ./zz_generated` until the generator runs again.
+// condition (Keycloak.BackupEnabled, read by units.go) or one a template
+// reads (Keycloak.DBStorageSize, read by templates.go), json tag kept, must
+// break `go build ./zz_generated` in that file until the generator runs
+// again.
 func TestRenameBreaksBuild(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -34,26 +36,29 @@ func TestRenameBreaksBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	field := regexp.MustCompile("(?m)^(\\s*)BackupEnabled(\\s+bool\\s+`json:\"backup_enabled)")
-	if n := len(field.FindAllIndex(src, -1)); n != 1 {
-		t.Fatalf("internal/config/services.go: found %d declarations of BackupEnabled with json tag backup_enabled, want 1", n)
-	}
-	renamed := field.ReplaceAll(src, []byte("${1}BackupOn${2}"))
-	if err := os.WriteFile(services, renamed, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := goBuild(goCmd, dir)
-	if err == nil {
-		t.Fatal("go build ./zz_generated succeeded after renaming Keycloak.BackupEnabled: the generated code does not reference the field")
-	}
-	t.Logf("go build after the rename:\n%s", out)
-	if !strings.Contains(out, "BackupEnabled") {
-		t.Fatalf("go build failed without naming BackupEnabled:\n%s", out)
+	for _, tc := range []struct{ field, typ, tag, reader string }{
+		{"BackupEnabled", "bool", "backup_enabled", "zz_generated/units.go"},
+		{"DBStorageSize", "string", "db_storage_size", "zz_generated/templates.go"},
+	} {
+		decl := regexp.MustCompile("(?m)^(\\s*)" + tc.field + "(\\s+" + tc.typ + "\\s+`json:\"" + tc.tag + ")")
+		if n := len(decl.FindAllIndex(src, -1)); n != 1 {
+			t.Fatalf("internal/config/services.go: found %d declarations of %s with json tag %s, want 1", n, tc.field, tc.tag)
+		}
+		if err := os.WriteFile(services, decl.ReplaceAll(src, []byte("${1}Renamed${2}")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := goBuild(goCmd, dir)
+		if err == nil {
+			t.Fatalf("go build ./zz_generated succeeded after renaming Keycloak.%s: the generated code does not reference the field", tc.field)
+		}
+		if !regexp.MustCompile(regexp.QuoteMeta(tc.reader) + ":\\d+:\\d+: .*" + tc.field).MatchString(out) {
+			t.Errorf("go build failed without naming %s in %s:\n%s", tc.field, tc.reader, out)
+		}
 	}
 }
 
 func goBuild(goCmd, dir string) (string, error) {
-	cmd := exec.Command(goCmd, "build", "./zz_generated")
+	cmd := exec.Command(goCmd, "build", "-gcflags=-e", "./zz_generated") // -e: every error, not the first ten
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off")
 	out, err := cmd.CombinedOutput()

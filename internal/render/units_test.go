@@ -179,7 +179,7 @@ func TestCertManagerIssuers(t *testing.T) {
 	f.Config.Secrets.Services.CertManager.CloudflareAPIToken = "fake-token"
 	p := build(t, f)
 	issuer := fileText(t, p, "services/cert-manager/issuers/cluster-issuer.yaml")
-	for _, want := range []string{"email: " + `"` + cm.ACMEEmail + `"`, "cloudflare:"} {
+	for _, want := range []string{"email: " + cm.ACMEEmail + "\n", "cloudflare:"} {
 		if !strings.Contains(issuer, want) {
 			t.Errorf("ClusterIssuer lacks %q:\n%s", want, issuer)
 		}

@@ -107,7 +107,7 @@ type Unit struct {
 	ValuesSecret string
 	// Common returns the service's common fields, nil when the service is absent; nil for non-service units.
 	Common func(c *config.Config) *config.ServiceCommon
-	// Data returns the service's config and secrets for templates (either may be nil).
+	// Data returns the service's config and secrets (either may be nil).
 	Data func(c *config.Config) (service, secrets any)
 	// Releases lists the base releases that hold every base path the unit
 	// applies; nil when it applies none (it exists in every release).
@@ -191,8 +191,12 @@ type File struct {
 	Path string
 	// Template is the path in descriptors.Files of its template or static file; "" for builtins.
 	Template string
-	// IsTemplate is true for .tpl files, executed with missingkey=error.
+	// IsTemplate is true for .tpl files.
 	IsTemplate bool
+	// Render is a template compiled to Go (zz_generated/templates.go): it
+	// appends the file's content to b, every config value escaped for its
+	// context. An error names the config path of the value at fault.
+	Render func(b []byte, c *config.Config, u *Info) ([]byte, error)
 	// Builtin names computed content instead of a template.
 	Builtin Builtin
 	// Secret marks content taken from secrets: (written 0600, needs --allow-plaintext-secrets).
@@ -215,18 +219,6 @@ type Info struct {
 	HelmRelease string
 	// ValuesSecret is the override Secret the base HelmRelease reads, for standard units.
 	ValuesSecret string
-}
-
-// Data is the value overlay templates execute on.
-type Data struct {
-	// OpenCenter is the non-secret config.
-	OpenCenter *config.OpenCenter
-	// Service is the unit's service config (a *config.<Service>), nil for non-service units.
-	Service any
-	// Secrets is the unit's secrets (a *config.<Service>Secrets), nil when none are set.
-	Secrets any
-	// Unit describes the unit being rendered.
-	Unit Info
 }
 
 // OverrideValuesKey is the key of a standard unit's override Secret that its

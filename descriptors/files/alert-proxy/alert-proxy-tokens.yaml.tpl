@@ -6,7 +6,7 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  api-token: {{ quote .Secrets.APIToken }}
+  api-token: {{ .Secrets.APIToken }}
   {{- with .Secrets.WebhookToken }}
-  webhook-token: {{ quote . }}
+  webhook-token: {{ . }}
   {{- end }}

@@ -8,7 +8,7 @@ metadata:
   name: etcd-backup
   namespace: {{ $.Unit.Namespace }}
 spec:
-  schedule: {{ quote .Schedule }}
+  schedule: {{ .Schedule }}
   timeZone: Etc/UTC
   concurrencyPolicy: Forbid
   successfulJobsHistoryLimit: 3
@@ -67,16 +67,16 @@ spec:
                     while read -r old; do aws ${ENDPOINT:+--endpoint-url "$ENDPOINT"} s3 rm "${prefix}${old}"; done
               env:
                 - name: BUCKET
-                  value: {{ quote .Bucket }}
+                  value: {{ .Bucket }}
                 - name: CLUSTER
-                  value: {{ quote $.OpenCenter.Cluster.ClusterName }}
+                  value: {{ $.OpenCenter.Cluster.ClusterName }}
                 - name: RETENTION_COUNT
-                  value: {{ quote .RetentionCount }}
+                  value: {{ print .RetentionCount }}
                 - name: AWS_DEFAULT_REGION
-                  value: {{ quote .Region }}
+                  value: {{ .Region }}
                 {{- with .Endpoint }}
                 - name: ENDPOINT
-                  value: {{ quote . }}
+                  value: {{ . }}
                 {{- end }}
               envFrom:
                 - secretRef:

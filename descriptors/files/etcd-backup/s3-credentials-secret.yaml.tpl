@@ -6,5 +6,5 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  AWS_ACCESS_KEY_ID: {{ quote .Secrets.AccessKeyID }}
-  AWS_SECRET_ACCESS_KEY: {{ quote .Secrets.SecretAccessKey }}
+  AWS_ACCESS_KEY_ID: {{ .Secrets.AccessKeyID }}
+  AWS_SECRET_ACCESS_KEY: {{ .Secrets.SecretAccessKey }}

@@ -13,5 +13,5 @@ spec:
         type: LoadBalancer
         externalTrafficPolicy: Local
         {{- with .Service.LoadBalancerIP }}
-        loadBalancerIP: {{ quote . }}
+        loadBalancerIP: {{ . }}
         {{- end }}

@@ -18,7 +18,7 @@ spec:
       protocol: {{ .Protocol }}
       port: {{ .Port }}
       {{- with .Hostname }}
-      hostname: {{ quote . }}
+      hostname: {{ . }}
       {{- end }}
       {{- if eq (print .Protocol) "HTTPS" }}
       tls:

@@ -6,4 +6,4 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  HARBOR_ADMIN_PASSWORD: {{ quote .Secrets.AdminPassword }}
+  HARBOR_ADMIN_PASSWORD: {{ .Secrets.AdminPassword }}

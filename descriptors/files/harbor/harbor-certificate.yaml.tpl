@@ -8,7 +8,7 @@ metadata:
 spec:
   secretName: harbor-tls
   dnsNames:
-    - {{ quote .Service.Hostname }}
+    - {{ .Service.Hostname }}
   issuerRef:
     group: cert-manager.io
     kind: ClusterIssuer

@@ -8,6 +8,6 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  REGISTRY_STORAGE_S3_ACCESSKEY: {{ quote .Secrets.AccessKeyID }}
-  REGISTRY_STORAGE_S3_SECRETKEY: {{ quote .Secrets.SecretAccessKey }}
+  REGISTRY_STORAGE_S3_ACCESSKEY: {{ .Secrets.AccessKeyID }}
+  REGISTRY_STORAGE_S3_SECRETKEY: {{ .Secrets.SecretAccessKey }}
 {{- end }}

@@ -8,11 +8,11 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  OIDC_CLIENT_ID: {{ quote .Service.OIDCClientID }}
-  OIDC_CLIENT_SECRET: {{ quote .Secrets.OIDCClientSecret }}
-  OIDC_ISSUER_URL: {{ quote .Service.OIDCIssuerURL }}
+  OIDC_CLIENT_ID: {{ .Service.OIDCClientID }}
+  OIDC_CLIENT_SECRET: {{ .Secrets.OIDCClientSecret }}
+  OIDC_ISSUER_URL: {{ .Service.OIDCIssuerURL }}
   OIDC_SCOPES: "openid,profile,email,groups"
   {{- with .Service.Hostname }}
-  OIDC_CALLBACK_URL: {{ quote (print "https://" . "/oidc-callback") }}
+  OIDC_CALLBACK_URL: {{ print "https://" . "/oidc-callback" }}
   {{- end }}
 {{- end }}

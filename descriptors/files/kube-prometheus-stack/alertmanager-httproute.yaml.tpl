@@ -10,7 +10,7 @@ spec:
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
   hostnames:
-    - {{ quote $.Service.AlertmanagerHostname }}
+    - {{ $.Service.AlertmanagerHostname }}
   rules:
     - backendRefs:
         - name: kube-prometheus-stack-alertmanager

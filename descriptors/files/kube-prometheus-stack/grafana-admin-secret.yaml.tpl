@@ -7,4 +7,4 @@ metadata:
 type: Opaque
 stringData:
   admin-user: admin
-  admin-password: {{ quote .Secrets.GrafanaAdminPassword }}
+  admin-password: {{ .Secrets.GrafanaAdminPassword }}

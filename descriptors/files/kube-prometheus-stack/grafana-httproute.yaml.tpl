@@ -10,7 +10,7 @@ spec:
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
   hostnames:
-    - {{ quote $.Service.GrafanaHostname }}
+    - {{ $.Service.GrafanaHostname }}
   rules:
     - backendRefs:
         - name: kube-prometheus-stack-grafana

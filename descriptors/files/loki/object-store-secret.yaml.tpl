@@ -9,10 +9,10 @@ metadata:
 type: Opaque
 stringData:
   {{- if eq (print .Service.Storage) "swift" }}
-  OS_APPLICATION_CREDENTIAL_ID: {{ quote .Secrets.AccessKeyID }}
-  OS_APPLICATION_CREDENTIAL_SECRET: {{ quote .Secrets.SecretAccessKey }}
+  OS_APPLICATION_CREDENTIAL_ID: {{ .Secrets.AccessKeyID }}
+  OS_APPLICATION_CREDENTIAL_SECRET: {{ .Secrets.SecretAccessKey }}
   {{- else }}
-  AWS_ACCESS_KEY_ID: {{ quote .Secrets.AccessKeyID }}
-  AWS_SECRET_ACCESS_KEY: {{ quote .Secrets.SecretAccessKey }}
+  AWS_ACCESS_KEY_ID: {{ .Secrets.AccessKeyID }}
+  AWS_SECRET_ACCESS_KEY: {{ .Secrets.SecretAccessKey }}
   {{- end }}
 {{- end }}

@@ -7,7 +7,7 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  cloud.conf: |
+  cloud.conf: |{{/* gcfg */}}
     [Global]
     auth-url={{ .Service.AuthURL }}
     application-credential-id={{ .Secrets.ApplicationCredentialID }}

@@ -7,7 +7,7 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  cloud: |
+  cloud: |{{/* ini */}}
     [default]
     aws_access_key_id={{ .Secrets.AccessKeyID }}
     aws_secret_access_key={{ .Secrets.SecretAccessKey }}

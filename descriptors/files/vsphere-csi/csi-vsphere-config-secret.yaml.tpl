@@ -7,13 +7,13 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  csi-vsphere.conf: |
+  csi-vsphere.conf: |{{/* gcfg */}}
     [Global]
-    cluster-id = {{ quote (default $.OpenCenter.Cluster.ClusterName .Service.ClusterID) }}
+    cluster-id = {{ default $.OpenCenter.Cluster.ClusterName .Service.ClusterID }}
 
-    [VirtualCenter {{ quote .Service.VCenterHost }}]
-    insecure-flag = {{ quote .Service.InsecureFlag }}
-    user = {{ quote .Secrets.Username }}
-    password = {{ quote .Secrets.Password }}
-    port = {{ quote .Service.Port }}
-    datacenters = {{ quote .Service.Datacenter }}
+    [VirtualCenter {{ .Service.VCenterHost }}]
+    insecure-flag = {{ .Service.InsecureFlag }}
+    user = {{ .Secrets.Username }}
+    password = {{ .Secrets.Password }}
+    port = {{ .Service.Port }}
+    datacenters = {{ .Service.Datacenter }}

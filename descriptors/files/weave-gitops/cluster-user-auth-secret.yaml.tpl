@@ -7,5 +7,5 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  username: {{ quote .Service.AdminUser }}
-  password: {{ quote .Secrets.AdminPasswordHash }}
+  username: {{ .Service.AdminUser }}
+  password: {{ .Secrets.AdminPasswordHash }}

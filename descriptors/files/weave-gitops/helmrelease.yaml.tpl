@@ -24,5 +24,5 @@ spec:
       # RBAC for the admin user; its login is the Secret cluster-user-auth, not created by the chart.
       create: true
       createSecret: false
-      username: {{ quote .AdminUser }}
+      username: {{ .AdminUser }}
 {{- end }}

@@ -10,7 +10,7 @@ spec:
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
   hostnames:
-    - {{ quote $.Service.Hostname }}
+    - {{ $.Service.Hostname }}
   rules:
     - backendRefs:
         - name: weave-gitops

@@ -3,12 +3,12 @@
 config:
   cluster: {{ $.OpenCenter.Cluster.ClusterName }}
   {{- with .ReceiverURL }}
-  receiverURL: {{ quote . }}
+  receiverURL: {{ . }}
   {{- end }}
   {{- with .AccountID }}
-  accountID: {{ quote . }}
+  accountID: {{ . }}
   {{- end }}
-  environment: {{ quote (default $.OpenCenter.Meta.Env .Environment) }}
+  environment: {{ default $.OpenCenter.Meta.Env .Environment }}
   {{- with .ExtraLabels }}
   extraLabels:
     {{- toYaml . | nindent 4 }}

@@ -7,5 +7,5 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  api-token: {{ quote .Secrets.CloudflareAPIToken }}
+  api-token: {{ .Secrets.CloudflareAPIToken }}
 {{- end }}

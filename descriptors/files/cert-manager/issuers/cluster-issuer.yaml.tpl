@@ -7,8 +7,8 @@ metadata:
   name: {{ .IssuerName }}
 spec:
   acme:
-    email: {{ quote .ACMEEmail }}
-    server: {{ quote .ACMEServer }}
+    email: {{ .ACMEEmail }}
+    server: {{ .ACMEServer }}
     privateKeySecretRef:
       name: {{ .IssuerName }}-acme-account
     solvers:
@@ -21,9 +21,9 @@ spec:
       {{- else if eq $p "route53" }}
       - dns01:
           route53:
-            region: {{ quote .Route53Region }}
+            region: {{ .Route53Region }}
             {{- with .Route53HostedZoneID }}
-            hostedZoneID: {{ quote . }}
+            hostedZoneID: {{ . }}
             {{- end }}
             accessKeyIDSecretRef:
               name: route53-credentials

@@ -8,11 +8,11 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  OS_AUTH_URL: {{ quote .Service.DesignateAuthURL }}
+  OS_AUTH_URL: {{ .Service.DesignateAuthURL }}
   OS_AUTH_TYPE: v3applicationcredential
-  OS_APPLICATION_CREDENTIAL_ID: {{ quote .Secrets.DesignateApplicationCredentialID }}
-  OS_APPLICATION_CREDENTIAL_SECRET: {{ quote .Secrets.DesignateApplicationCredentialSecret }}
+  OS_APPLICATION_CREDENTIAL_ID: {{ .Secrets.DesignateApplicationCredentialID }}
+  OS_APPLICATION_CREDENTIAL_SECRET: {{ .Secrets.DesignateApplicationCredentialSecret }}
   {{- with .Service.DesignateRegion }}
-  OS_REGION_NAME: {{ quote . }}
+  OS_REGION_NAME: {{ . }}
   {{- end }}
 {{- end }}

@@ -7,6 +7,6 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  access-key-id: {{ quote .Secrets.Route53AccessKeyID }}
-  secret-access-key: {{ quote .Secrets.Route53SecretAccessKey }}
+  access-key-id: {{ .Secrets.Route53AccessKeyID }}
+  secret-access-key: {{ .Secrets.Route53SecretAccessKey }}
 {{- end }}

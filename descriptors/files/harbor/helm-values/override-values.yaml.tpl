@@ -1,6 +1,6 @@
 # Values for the harbor HelmRelease, from opencenter.services.harbor.
 {{- with .Service }}
-externalURL: {{ quote (print "https://" .Hostname) }}
+externalURL: {{ print "https://" .Hostname }}
 expose:
   {{- if .EmitCertificate }}
   tls:
@@ -12,7 +12,7 @@ expose:
   {{- end }}
   ingress:
     hosts:
-      core: {{ quote .Hostname }}
+      core: {{ .Hostname }}
 # The admin password is in the Secret harbor-admin (secrets.services.harbor).
 existingSecretAdminPassword: harbor-admin
 existingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD
@@ -20,19 +20,19 @@ persistence:
   persistentVolumeClaim:
     registry:
       {{- with .StorageClass }}
-      storageClass: {{ quote . }}
+      storageClass: {{ . }}
       {{- end }}
       size: {{ .StorageSize }}
     {{- with .StorageClass }}
     jobservice:
       jobLog:
-        storageClass: {{ quote . }}
+        storageClass: {{ . }}
     database:
-      storageClass: {{ quote . }}
+      storageClass: {{ . }}
     redis:
-      storageClass: {{ quote . }}
+      storageClass: {{ . }}
     trivy:
-      storageClass: {{ quote . }}
+      storageClass: {{ . }}
     {{- end }}
   imageChartStorage:
     type: {{ .Storage }}
@@ -44,10 +44,10 @@ persistence:
     s3:
       # REGISTRY_STORAGE_S3_ACCESSKEY/SECRETKEY come from the Secret harbor-object-store.
       existingSecret: harbor-object-store
-      bucket: {{ quote .Bucket }}
-      region: {{ quote .Region }}
+      bucket: {{ .Bucket }}
+      region: {{ .Region }}
       {{- with .Endpoint }}
-      regionendpoint: {{ quote . }}
+      regionendpoint: {{ . }}
       {{- end }}
     {{- end }}
 trivy:

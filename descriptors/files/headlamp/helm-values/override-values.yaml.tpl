@@ -13,7 +13,7 @@ config:
       name: headlamp-oidc
       hasScopes: true
     {{- with .Hostname }}
-    callbackURL: {{ quote (print "https://" . "/oidc-callback") }}
+    callbackURL: {{ print "https://" . "/oidc-callback" }}
     {{- end }}
   {{- end }}
 {{- end }}

@@ -15,7 +15,7 @@ metadata:
 spec:
   kafka:
     {{- with .KafkaVersion }}
-    version: {{ quote . }}
+    version: {{ . }}
     {{- end }}
     listeners:
       - name: plain

@@ -8,7 +8,7 @@ patches:
   - target:
       group: acid.zalan.do
       kind: postgresql
-    patch: |-
+    patch: |-{{/* yaml */}}
       apiVersion: acid.zalan.do/v1
       kind: postgresql
       metadata:

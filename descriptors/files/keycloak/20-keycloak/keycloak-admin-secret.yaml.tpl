@@ -7,4 +7,4 @@ metadata:
 type: kubernetes.io/basic-auth
 stringData:
   username: admin
-  password: {{ quote .Secrets.AdminPassword }}
+  password: {{ .Secrets.AdminPassword }}

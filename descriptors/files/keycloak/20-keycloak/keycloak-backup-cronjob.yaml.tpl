@@ -5,7 +5,7 @@ metadata:
   name: keycloak-db-backup
   namespace: {{ .Unit.Namespace }}
 spec:
-  schedule: {{ quote .Service.BackupSchedule }}
+  schedule: {{ .Service.BackupSchedule }}
   concurrencyPolicy: Forbid
   successfulJobsHistoryLimit: 3
   failedJobsHistoryLimit: 3

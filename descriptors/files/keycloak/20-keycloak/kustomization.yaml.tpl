@@ -20,7 +20,7 @@ patches:
   - target:
       group: k8s.keycloak.org
       kind: Keycloak
-    patch: |-
+    patch: |-{{/* yaml */}}
       apiVersion: k8s.keycloak.org/v2alpha1
       kind: Keycloak
       metadata:

@@ -18,12 +18,12 @@ prometheus:
               storage: {{ .PrometheusStorageSize }}
     {{- with .RemoteWriteURL }}
     remoteWrite:
-      - url: {{ quote . }}
+      - url: {{ . }}
     {{- end }}
 alertmanager:
   alertmanagerSpec:
     {{- with .AlertmanagerHostname }}
-    externalUrl: {{ quote (print "https://" .) }}
+    externalUrl: {{ print "https://" . }}
     {{- end }}
     storage:
       volumeClaimTemplate:
@@ -50,6 +50,6 @@ grafana:
   {{- with .GrafanaHostname }}
   grafana.ini:
     server:
-      root_url: {{ quote (print "https://" .) }}
+      root_url: {{ print "https://" . }}
   {{- end }}
 {{- end }}

@@ -9,7 +9,7 @@ config:
   # Namespaces the policies do not apply to, in addition to the chart's resource filters.
   resourceFiltersExcludeNamespaces:
     {{- range . }}
-    - {{ quote . }}
+    - {{ . }}
     {{- end }}
 {{- end }}
 {{- if not (or .AdmissionReplicas .ExcludedNamespaces) }}

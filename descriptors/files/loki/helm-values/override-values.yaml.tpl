@@ -4,8 +4,8 @@
 {{- $filesystem := eq $storage "filesystem" }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
-{{- if and (ge (len $endpoint) 8) (eq (slice $endpoint 0 8) "https://") }}{{ $endpoint = slice $endpoint 8 }}
-{{- else if and (ge (len $endpoint) 7) (eq (slice $endpoint 0 7) "http://") }}{{ $endpoint = slice $endpoint 7 }}{{ $insecure = true }}{{ end }}
+{{- if hasPrefix "https://" $endpoint }}{{ $endpoint = trimPrefix "https://" $endpoint }}
+{{- else if hasPrefix "http://" $endpoint }}{{ $endpoint = trimPrefix "http://" $endpoint }}{{ $insecure = true }}{{ end }}
 {{- if $filesystem }}
 # Logs on a volume: one single-binary pod (the base's simple scalable mode needs object storage).
 deploymentMode: SingleBinary
@@ -28,27 +28,27 @@ loki:
     type: {{ $storage }}
     {{- if not $filesystem }}
     bucketNames:
-      chunks: {{ quote .Bucket }}
-      ruler: {{ quote .Bucket }}
-      admin: {{ quote .Bucket }}
+      chunks: {{ .Bucket }}
+      ruler: {{ .Bucket }}
+      admin: {{ .Bucket }}
     {{- end }}
     {{- if eq $storage "s3" }}
     s3:
       {{- if $endpoint }}
-      endpoint: {{ quote $endpoint }}
+      endpoint: {{ $endpoint }}
       insecure: {{ $insecure }}
       s3ForcePathStyle: true
       {{- end }}
-      region: {{ quote .Region }}
+      region: {{ .Region }}
       # Expanded from the Secret loki-object-store (-config.expand-env).
       accessKeyId: ${AWS_ACCESS_KEY_ID}
       secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
     {{- else if eq $storage "swift" }}
     swift:
-      auth_url: {{ quote .Endpoint }}
+      auth_url: {{ .Endpoint }}
       auth_version: 3
-      region_name: {{ quote .Region }}
-      container_name: {{ quote .Bucket }}
+      region_name: {{ .Region }}
+      container_name: {{ .Bucket }}
       # Expanded from the Secret loki-object-store (-config.expand-env).
       application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}
       application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}

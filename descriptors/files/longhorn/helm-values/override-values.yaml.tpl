@@ -2,7 +2,7 @@
 {{- with .Service }}
 defaultSettings:
   defaultReplicaCount: {{ .DefaultReplicaCount }}
-  defaultDataPath: {{ quote .DataPath }}
+  defaultDataPath: {{ .DataPath }}
 persistence:
   defaultClass: {{ .DefaultStorageClass }}
   defaultClassReplicaCount: {{ .DefaultReplicaCount }}

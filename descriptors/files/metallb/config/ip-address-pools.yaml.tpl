@@ -9,7 +9,7 @@ metadata:
 spec:
   addresses:
     {{- range .Addresses }}
-    - {{ quote . }}
+    - {{ . }}
     {{- end }}
   {{- with .AutoAssign }}
   autoAssign: {{ . }}

@@ -4,8 +4,8 @@
 {{- $filesystem := eq $storage "filesystem" }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
-{{- if and (ge (len $endpoint) 8) (eq (slice $endpoint 0 8) "https://") }}{{ $endpoint = slice $endpoint 8 }}
-{{- else if and (ge (len $endpoint) 7) (eq (slice $endpoint 0 7) "http://") }}{{ $endpoint = slice $endpoint 7 }}{{ $insecure = true }}{{ end }}
+{{- if hasPrefix "https://" $endpoint }}{{ $endpoint = trimPrefix "https://" $endpoint }}
+{{- else if hasPrefix "http://" $endpoint }}{{ $endpoint = trimPrefix "http://" $endpoint }}{{ $insecure = true }}{{ end }}
 mimir:
   structuredConfig:
     {{- if eq $storage "s3" }}
@@ -14,50 +14,50 @@ mimir:
         backend: s3
         s3:
           {{- if $endpoint }}
-          endpoint: {{ quote $endpoint }}
+          endpoint: {{ $endpoint }}
           insecure: {{ $insecure }}
           {{- else }}
-          endpoint: {{ quote (print "s3." .Region ".amazonaws.com") }}
+          endpoint: {{ print "s3." .Region ".amazonaws.com" }}
           {{- end }}
-          region: {{ quote .Region }}
+          region: {{ .Region }}
           # Expanded from the Secret mimir-object-store (-config.expand-env).
           access_key_id: ${AWS_ACCESS_KEY_ID}
           secret_access_key: ${AWS_SECRET_ACCESS_KEY}
     blocks_storage:
       storage_prefix: blocks
       s3:
-        bucket_name: {{ quote .Bucket }}
+        bucket_name: {{ .Bucket }}
     alertmanager_storage:
       storage_prefix: alertmanager
       s3:
-        bucket_name: {{ quote .Bucket }}
+        bucket_name: {{ .Bucket }}
     ruler_storage:
       storage_prefix: ruler
       s3:
-        bucket_name: {{ quote .Bucket }}
+        bucket_name: {{ .Bucket }}
     {{- else if eq $storage "swift" }}
     common:
       storage:
         backend: swift
         swift:
-          auth_url: {{ quote .Endpoint }}
+          auth_url: {{ .Endpoint }}
           auth_version: 3
-          region_name: {{ quote .Region }}
+          region_name: {{ .Region }}
           # Expanded from the Secret mimir-object-store (-config.expand-env).
           application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}
           application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}
     blocks_storage:
       storage_prefix: blocks
       swift:
-        container_name: {{ quote .Bucket }}
+        container_name: {{ .Bucket }}
     alertmanager_storage:
       storage_prefix: alertmanager
       swift:
-        container_name: {{ quote .Bucket }}
+        container_name: {{ .Bucket }}
     ruler_storage:
       storage_prefix: ruler
       swift:
-        container_name: {{ quote .Bucket }}
+        container_name: {{ .Bucket }}
     {{- end }}
     ingester:
       ring:
@@ -66,7 +66,7 @@ mimir:
       sharding_ring:
         replication_factor: {{ $rf }}
     limits:
-      compactor_blocks_retention_period: {{ quote .Retention }}
+      compactor_blocks_retention_period: {{ .Retention }}
 {{- if $filesystem }}
 # Blocks on volumes: the chart's bundled MinIO serves the S3 API from a persistent volume.
 minio:

@@ -10,7 +10,7 @@ secret:
 storageClass:
   # The chart's csi-cinder-sc-delete/-retain classes are replaced by one class named storage_class_name.
   enabled: false
-  custom: |-
+  custom: |-{{/* yaml */}}
     apiVersion: storage.k8s.io/v1
     kind: StorageClass
     metadata:
@@ -26,10 +26,10 @@ storageClass:
     {{- if or .VolumeType .AvailabilityZone }}
     parameters:
       {{- with .VolumeType }}
-      type: {{ quote . }}
+      type: {{ . }}
       {{- end }}
       {{- with .AvailabilityZone }}
-      availability: {{ quote . }}
+      availability: {{ . }}
       {{- end }}
     {{- end }}
 {{- end }}

@@ -12,7 +12,7 @@ collectors:
     config:
       exporters:
         otlphttp:
-          endpoint: {{ quote . }}
+          endpoint: {{ . }}
           {{- if $.Service.OTLPInsecure }}
           tls:
             insecure: true
@@ -33,6 +33,6 @@ instrumentation:
   enabled: true
   sampler:
     type: parentbased_traceidratio
-    argument: "{{ . }}"
+    argument: {{ print . }}
 {{- end }}
 {{- end }}

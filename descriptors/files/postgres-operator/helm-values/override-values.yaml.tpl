@@ -2,7 +2,7 @@
 {{- with .Service }}
 configKubernetes:
   {{- with .WatchedNamespaces }}
-  watched_namespace: {{ join "," . | quote }}
+  watched_namespace: {{ join "," . }}
   {{- else }}
   watched_namespace: "*"
   {{- end }}
@@ -11,6 +11,6 @@ configPostgresPodResources:
   default_memory_request: 100Mi
 {{- with .StorageClass }}
 configGeneral:
-  storage_class: {{ quote . }}
+  storage_class: {{ . }}
 {{- end }}
 {{- end }}

@@ -10,7 +10,7 @@ rbacBindings:
     subjects:
       - kind: Group
         apiGroup: rbac.authorization.k8s.io
-        name: {{ quote .Group }}
+        name: {{ .Group }}
     {{- if .Namespaces }}
     roleBindings:
       {{- $role := .ClusterRole }}

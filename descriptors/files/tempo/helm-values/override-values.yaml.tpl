@@ -3,8 +3,8 @@
 {{- $filesystem := eq (print .Storage) "filesystem" }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
-{{- if and (ge (len $endpoint) 8) (eq (slice $endpoint 0 8) "https://") }}{{ $endpoint = slice $endpoint 8 }}
-{{- else if and (ge (len $endpoint) 7) (eq (slice $endpoint 0 7) "http://") }}{{ $endpoint = slice $endpoint 7 }}{{ $insecure = true }}{{ end }}
+{{- if hasPrefix "https://" $endpoint }}{{ $endpoint = trimPrefix "https://" $endpoint }}
+{{- else if hasPrefix "http://" $endpoint }}{{ $endpoint = trimPrefix "http://" $endpoint }}{{ $insecure = true }}{{ end }}
 storage:
   trace:
     {{- if $filesystem }}
@@ -15,15 +15,15 @@ storage:
     {{- else }}
     backend: s3
     s3:
-      bucket: {{ quote .Bucket }}
+      bucket: {{ .Bucket }}
       {{- if $endpoint }}
-      endpoint: {{ quote $endpoint }}
+      endpoint: {{ $endpoint }}
       insecure: {{ $insecure }}
       forcepathstyle: true
       {{- else }}
-      endpoint: {{ quote (print "s3." .Region ".amazonaws.com") }}
+      endpoint: {{ print "s3." .Region ".amazonaws.com" }}
       {{- end }}
-      region: {{ quote .Region }}
+      region: {{ .Region }}
       # The access keys come from the Secret tempo-object-store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
     {{- end }}
 {{- if not $filesystem }}

@@ -9,12 +9,12 @@ configuration:
     - name: default
       # The base installs the aws plugin, which serves any S3-compatible store.
       provider: {{ .Provider }}
-      bucket: {{ quote .Bucket }}
+      bucket: {{ .Bucket }}
       default: true
       config:
-        region: {{ quote .Region }}
+        region: {{ .Region }}
         {{- with .S3URL }}
-        s3Url: {{ quote . }}
+        s3Url: {{ . }}
         s3ForcePathStyle: "true"
         {{- end }}
   {{- if .SnapshotVolumes }}
@@ -26,10 +26,10 @@ snapshotsEnabled: {{ .SnapshotVolumes }}
 schedules:
   daily:
     disabled: false
-    schedule: {{ quote .Schedule }}
+    schedule: {{ .Schedule }}
     useOwnerReferencesInBackup: false
     template:
-      ttl: {{ quote .TTL }}
+      ttl: {{ .TTL }}
       snapshotVolumes: {{ .SnapshotVolumes }}
       includedNamespaces:
         - "*"

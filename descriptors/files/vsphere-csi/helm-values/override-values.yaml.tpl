@@ -13,6 +13,6 @@ global:
       reclaimPolicy: Delete
       volumebindingmode: WaitForFirstConsumer
       {{- with .DatastoreURL }}
-      datastoreurl: {{ quote . }}
+      datastoreurl: {{ . }}
       {{- end }}
 {{- end }}

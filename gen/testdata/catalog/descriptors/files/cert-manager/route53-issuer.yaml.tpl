@@ -4,7 +4,7 @@ metadata:
   name: {{ .Service.IssuerName }}
 spec:
   acme:
-    email: {{ quote .Service.ACMEEmail }}
+    email: {{ .Service.ACMEEmail }}
     server: {{ .Service.ACMEServer }}
     solvers:
       - dns01:

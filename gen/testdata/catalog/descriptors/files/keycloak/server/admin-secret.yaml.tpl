@@ -5,4 +5,4 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 stringData:
   username: admin
-  password: {{ quote .Secrets.AdminPassword }}
+  password: {{ .Secrets.AdminPassword }}

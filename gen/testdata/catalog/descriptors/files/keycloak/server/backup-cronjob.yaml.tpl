@@ -4,4 +4,4 @@ metadata:
   name: keycloak-db-backup
   namespace: {{ .Unit.Namespace }}
 spec:
-  schedule: {{ quote .Service.BackupSchedule }}
+  schedule: {{ .Service.BackupSchedule }}

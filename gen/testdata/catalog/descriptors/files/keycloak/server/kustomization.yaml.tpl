@@ -12,7 +12,7 @@ resources:
   - backup-cronjob.yaml
 {{- end }}
 patches:
-  - patch: |-
+  - patch: |-{{/* yaml */}}
       apiVersion: k8s.keycloak.org/v2alpha1
       kind: Keycloak
       metadata:

@@ -5,5 +5,5 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 data:
 {{- range $k, $v := .OpenCenter.Meta.Labels }}
-  {{ $k }}: {{ quote $v }}
+  {{ $k }}: {{ $v }}
 {{- end }}

@@ -3,4 +3,4 @@ kind: ConfigMap
 metadata:
   name: keycloak
 data:
-  hostname: {{ qoute .Service.Hostname }}
+  hostname: {{ uppr .Service.Hostname }}

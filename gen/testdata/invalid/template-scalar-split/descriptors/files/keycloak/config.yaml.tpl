@@ -1,0 +1,4 @@
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{ .Service.Realm }}{{ if .Service.BackupEnabled }}-backup{{ end }}
