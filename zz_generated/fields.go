@@ -45,6 +45,7 @@ var Fields = []table.Field{
 		GoType:   "string",
 		Doc:      "name is a DNS-1123 label naming this deployment (often the cluster name).",
 		Required: true,
+		Format:   "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Name, true
 		},
@@ -101,6 +102,7 @@ var Fields = []table.Field{
 		GoType:   "string",
 		Doc:      "cluster_name is a DNS-1123 label naming the cluster and its overlay directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.",
 		Required: true,
+		Format:   "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster.ClusterName, true
 		},
@@ -170,6 +172,7 @@ var Fields = []table.Field{
 		GoType:   "string",
 		Doc:      "url of the repository: ssh://, https:// or scp-style git@host:path.",
 		Required: true,
+		Format:   "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Repository.URL, true
 		},
@@ -199,6 +202,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "https://github.com/opencenter-cloud/openCenter-gitops-base.git",
 		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path. The default is the public repository over https, which Flux fetches without credentials; an ssh URL needs secret_name.",
+		Format:  "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.URL, true
 		},
@@ -245,6 +249,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "15m",
 		Doc:     "interval is how often Flux reconciles sources and Kustomizations.",
+		Format:  "duration",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.Interval, true
 		},
@@ -255,6 +260,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "1m",
 		Doc:     "retry_interval is how soon Flux retries a failed reconciliation.",
+		Format:  "duration",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.RetryInterval, true
 		},
@@ -265,6 +271,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10m",
 		Doc:     "timeout bounds one reconciliation.",
+		Format:  "duration",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Flux.Timeout, true
 		},
@@ -314,6 +321,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repository_name is the DNS-1123 name of the customer GitRepository.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName, true
 		},
@@ -323,6 +331,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repository_url is the customer repository: ssh://, https:// or scp-style git@host:path.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL, true
 		},
@@ -342,6 +351,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "interval overrides gitops.flux.interval for the customer units.",
+		Format: "duration",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Interval, true
 		},
@@ -379,6 +389,7 @@ var Fields = []table.Field{
 		GoType:   "string",
 		Doc:      "name is the DNS-1123 name of the Flux Kustomization.",
 		Required: true,
+		Format:   "dns-label",
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
@@ -386,6 +397,7 @@ var Fields = []table.Field{
 		GoType:   "string",
 		Doc:      "path in the customer repository, starting with \"/\", such as /apps/prod: segments of letters, digits, '.', '_' and '-', none starting with a dot.",
 		Required: true,
+		Format:   "repo-path",
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations[].depends_on",
@@ -447,6 +459,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "sops-age",
 		Doc:     "secret_name names the Secret in flux-system holding the age key (age.agekey) that Flux decrypts with; every Flux unit applying secret material references it.",
+		Format:  "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName, true
 		},
@@ -518,6 +531,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -563,6 +577,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
+		Format: "cidr",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -670,6 +685,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -728,6 +744,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "acme_email is the contact address registered with the ACME server for expiry notices.",
+		Format: "email",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -791,6 +808,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "designate_auth_url is the Keystone URL for Designate, used when dns_provider is designate.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -868,6 +886,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -914,6 +933,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "0 */6 * * *",
 		Doc:     "schedule is the cron expression of the snapshot CronJob, in UTC.",
+		Format:  "cron",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -950,6 +970,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -1028,6 +1049,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1126,6 +1148,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1241,6 +1264,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.",
+		Format: "wildcard-hostname",
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
@@ -1321,6 +1345,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1419,6 +1444,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1464,6 +1490,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1501,6 +1528,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Harbor's persistent volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1514,6 +1542,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "100Gi",
 		Doc:     "storage_size of the registry volume when storage is filesystem, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1564,6 +1593,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1645,6 +1675,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1690,6 +1721,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "hostname is the UI's external DNS name; empty keeps it cluster-internal.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1714,6 +1746,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -1792,6 +1825,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -1916,6 +1950,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2003,6 +2038,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "100Gi",
 		Doc:     "storage_size of each broker's volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2015,6 +2051,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the broker volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2080,6 +2117,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2125,6 +2163,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "hostname is Keycloak's external DNS name; required when gateway_route is true.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2150,6 +2189,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "frontend_url overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2193,6 +2233,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the PostgreSQL volume; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2206,6 +2247,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "db_storage_size of the PostgreSQL volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2231,6 +2273,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "0 2 * * *",
 		Doc:     "backup_schedule is the cron expression of the database backup, in UTC.",
+		Format:  "cron",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2321,6 +2364,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2366,6 +2410,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "grafana_hostname is Grafana's external DNS name; empty keeps it cluster-internal.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2378,6 +2423,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "alertmanager_hostname is Alertmanager's external DNS name; empty keeps it cluster-internal.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2391,6 +2437,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "15d",
 		Doc:     "prometheus_retention is how long Prometheus keeps samples, a Prometheus duration such as 15d.",
+		Format:  "retention",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2404,6 +2451,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "50Gi",
 		Doc:     "prometheus_storage_size of each Prometheus volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2432,6 +2480,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "grafana_storage_size of Grafana's volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2444,6 +2493,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2456,6 +2506,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "remote_write_url is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2521,6 +2572,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -2662,6 +2714,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2745,6 +2798,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2758,6 +2812,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "30d",
 		Doc:     "retention is how long logs are kept, a Prometheus duration such as 30d or 744h.",
+		Format:  "retention",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2783,6 +2838,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Loki's volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2796,6 +2852,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Loki volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2861,6 +2918,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -2997,6 +3055,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3143,6 +3202,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3226,6 +3286,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3239,6 +3300,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "30d",
 		Doc:     "retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.",
+		Format:  "retention",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3264,6 +3326,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Mimir's volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3277,6 +3340,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Mimir volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3342,6 +3406,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -3440,6 +3505,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3485,6 +3551,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3600,6 +3667,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3645,6 +3713,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3670,6 +3739,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "cinder-csi",
 		Doc:     "storage_class_name is the name of the Cinder StorageClass created.",
+		Format:  "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3771,6 +3841,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -3941,6 +4012,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3986,6 +4058,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class is the default StorageClass of the database volumes the operator creates; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -3999,6 +4072,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size is the default size of a database volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -4076,6 +4150,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4213,6 +4288,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -4324,6 +4400,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4407,6 +4484,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4420,6 +4498,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "336h",
 		Doc:     "retention is how long traces are kept, a Go duration such as 336h.",
+		Format:  "duration",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4445,6 +4524,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Tempo's volumes; empty means the cluster default.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4458,6 +4538,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Tempo volume, as a Kubernetes quantity.",
+		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4523,6 +4604,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4619,6 +4701,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "0 3 * * *",
 		Doc:     "schedule is the cron expression of the daily backup Schedule, in UTC.",
+		Format:  "cron",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4709,6 +4792,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4828,6 +4912,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "vsphere-csi",
 		Doc:     "storage_class_name is the name of the vSphere StorageClass created.",
+		Format:  "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4905,6 +4990,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -4950,6 +5036,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "hostname is the dashboard's external DNS name; empty keeps it cluster-internal.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -5037,6 +5124,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
+		Format: "git-url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -5082,6 +5170,7 @@ var Fields = []table.Field{
 		Kind:   table.KindString,
 		GoType: "string",
 		Doc:    "receiver_url is the provider's alert intake endpoint, an https URL.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false

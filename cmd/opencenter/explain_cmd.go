@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"io"
 	"slices"
@@ -30,6 +31,7 @@ type fieldJSON struct {
 	Secret   bool     `json:"secret"`
 	Required bool     `json:"required"`
 	Doc      string   `json:"doc,omitempty"`
+	Format   string   `json:"format,omitempty"`
 }
 
 type explainJSON struct {
@@ -91,6 +93,9 @@ func explainField(w io.Writer, f table.Field) {
 	if len(f.Enum) > 0 {
 		fmt.Fprintf(w, "  allowed:  %s\n", strings.Join(f.Enum, ", "))
 	}
+	if f.Format != "" {
+		fmt.Fprintf(w, "  format:   %s\n", config.FormatDocs[f.Format])
+	}
 	fmt.Fprintf(w, "  required: %s\n", yesNo(f.Required))
 	fmt.Fprintf(w, "  secret:   %s\n", yesNo(f.Secret))
 	if f.Doc != "" {
@@ -99,7 +104,7 @@ func explainField(w io.Writer, f table.Field) {
 }
 
 func toJSON(f table.Field) fieldJSON {
-	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Secret: f.Secret, Required: f.Required, Doc: f.Doc}
+	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, Secret: f.Secret, Required: f.Required, Doc: f.Doc}
 }
 
 // lookupField finds a user path (a.b.c, list elements without "[]"), as

@@ -69,6 +69,9 @@ func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.
 	if n.Required {
 		ff = append(ff, jen.Id("Required").Op(":").True())
 	}
+	if n.Format != "" {
+		ff = append(ff, jen.Id("Format").Op(":").Lit(n.Format))
+	}
 	if !inElem {
 		ff = append(ff, jen.Id("Get").Op(":").Add(getFunc(chain)))
 	}

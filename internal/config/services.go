@@ -166,7 +166,7 @@ const (
 type Calico struct {
 	ServiceCommon
 	// PodCIDR is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.
-	PodCIDR string `json:"pod_cidr,omitempty"`
+	PodCIDR string `json:"pod_cidr,omitempty" format:"cidr"`
 	// Encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.
 	Encapsulation CalicoEncapsulation `json:"encapsulation,omitempty" default:"VXLAN"`
 	// MTU of pod interfaces in bytes; unset lets Calico detect it from the host.
@@ -181,7 +181,7 @@ type CertManager struct {
 	// IssuerName is the name of the ACME ClusterIssuer other services reference.
 	IssuerName string `json:"issuer_name,omitempty" default:"letsencrypt"`
 	// ACMEEmail is the contact address registered with the ACME server for expiry notices.
-	ACMEEmail string `json:"acme_email,omitempty"`
+	ACMEEmail string `json:"acme_email,omitempty" format:"email"`
 	// ACMEServer is the ACME directory URL; use the Let's Encrypt staging URL for tests.
 	ACMEServer string `json:"acme_server,omitempty" default:"https://acme-v02.api.letsencrypt.org/directory"`
 	// DNSProvider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.
@@ -191,7 +191,7 @@ type CertManager struct {
 	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.
 	Route53HostedZoneID string `json:"route53_hosted_zone_id,omitempty"`
 	// DesignateAuthURL is the Keystone URL for Designate, used when dns_provider is designate.
-	DesignateAuthURL string `json:"designate_auth_url,omitempty"`
+	DesignateAuthURL string `json:"designate_auth_url,omitempty" format:"url"`
 	// DesignateRegion is the OpenStack region of Designate, used when dns_provider is designate.
 	DesignateRegion string `json:"designate_region,omitempty"`
 }
@@ -200,13 +200,13 @@ type CertManager struct {
 type EtcdBackup struct {
 	ServiceCommon
 	// Schedule is the cron expression of the snapshot CronJob, in UTC.
-	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *"`
+	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *" format:"cron"`
 	// Bucket is the S3 bucket the snapshots are written to.
 	Bucket string `json:"bucket,omitempty"`
 	// Region is the S3 region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// RetentionCount is how many snapshots are kept in the bucket; older ones are deleted.
 	RetentionCount int `json:"retention_count,omitempty" default:"28"`
 }
@@ -237,7 +237,7 @@ type GatewayListener struct {
 	// Name of the listener, a DNS-1123 label unique within the Gateway.
 	Name string `json:"name"`
 	// Hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.
-	Hostname string `json:"hostname,omitempty"`
+	Hostname string `json:"hostname,omitempty" format:"wildcard-hostname"`
 	// Port the listener accepts connections on, 1 to 65535.
 	Port int `json:"port"`
 	// Protocol of the listener: HTTP or HTTPS.
@@ -255,15 +255,15 @@ type GatewayAPI struct {
 type Harbor struct {
 	ServiceCommon
 	// Hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.
-	Hostname string `json:"hostname,omitempty"`
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// EmitCertificate renders a cert-manager Certificate for hostname.
 	EmitCertificate bool `json:"emit_certificate,omitempty"`
 	// Issuer is the cert-manager ClusterIssuer of that Certificate.
 	Issuer string `json:"issuer,omitempty" default:"letsencrypt"`
 	// StorageClass of Harbor's persistent volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize of the registry volume when storage is filesystem, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"100Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"100Gi" format:"quantity"`
 	// Storage is where image layers are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.
@@ -271,7 +271,7 @@ type Harbor struct {
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// TrivyEnabled deploys the Trivy vulnerability scanner.
 	TrivyEnabled *bool `json:"trivy_enabled,omitempty" default:"true"`
 }
@@ -280,11 +280,11 @@ type Harbor struct {
 type Headlamp struct {
 	ServiceCommon
 	// Hostname is the UI's external DNS name; empty keeps it cluster-internal.
-	Hostname string `json:"hostname,omitempty"`
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
 	OIDCEnabled bool `json:"oidc_enabled,omitempty"`
 	// OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.
-	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty"`
+	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty" format:"url"`
 	// OIDCClientID is the OIDC client Headlamp authenticates as.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"headlamp"`
 }
@@ -309,32 +309,32 @@ type KafkaCluster struct {
 	// Replicas is the number of Kafka broker nodes.
 	Replicas *int `json:"replicas,omitempty" default:"3"`
 	// StorageSize of each broker's volume, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"100Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"100Gi" format:"quantity"`
 	// StorageClass of the broker volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 }
 
 // Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
 type Keycloak struct {
 	ServiceCommon
 	// Hostname is Keycloak's external DNS name; required when gateway_route is true.
-	Hostname string `json:"hostname,omitempty"`
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// Realm is the realm created for the platform's users and OIDC clients.
 	Realm string `json:"realm,omitempty" default:"opencenter"`
 	// FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.
-	FrontendURL string `json:"frontend_url,omitempty"`
+	FrontendURL string `json:"frontend_url,omitempty" format:"url"`
 	// Instances is the number of Keycloak pods.
 	Instances *int `json:"instances,omitempty" default:"1"`
 	// MaxReplicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.
 	MaxReplicas *int `json:"max_replicas,omitempty"`
 	// StorageClass of the PostgreSQL volume; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// DBStorageSize of the PostgreSQL volume, as a Kubernetes quantity.
-	DBStorageSize string `json:"db_storage_size,omitempty" default:"10Gi"`
+	DBStorageSize string `json:"db_storage_size,omitempty" default:"10Gi" format:"quantity"`
 	// BackupEnabled adds a CronJob dumping the Keycloak database to a volume.
 	BackupEnabled bool `json:"backup_enabled,omitempty"`
 	// BackupSchedule is the cron expression of the database backup, in UTC.
-	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *"`
+	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *" format:"cron"`
 	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.
 	GatewayRoute bool `json:"gateway_route,omitempty"`
 	// OIDCClientID is the realm's OIDC client the Kubernetes API server trusts for user logins.
@@ -345,21 +345,21 @@ type Keycloak struct {
 type KubePrometheusStack struct {
 	ServiceCommon
 	// GrafanaHostname is Grafana's external DNS name; empty keeps it cluster-internal.
-	GrafanaHostname string `json:"grafana_hostname,omitempty"`
+	GrafanaHostname string `json:"grafana_hostname,omitempty" format:"dns-subdomain"`
 	// AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.
-	AlertmanagerHostname string `json:"alertmanager_hostname,omitempty"`
+	AlertmanagerHostname string `json:"alertmanager_hostname,omitempty" format:"dns-subdomain"`
 	// PrometheusRetention is how long Prometheus keeps samples, a Prometheus duration such as 15d.
-	PrometheusRetention string `json:"prometheus_retention,omitempty" default:"15d"`
+	PrometheusRetention string `json:"prometheus_retention,omitempty" default:"15d" format:"retention"`
 	// PrometheusStorageSize of each Prometheus volume, as a Kubernetes quantity.
-	PrometheusStorageSize string `json:"prometheus_storage_size,omitempty" default:"50Gi"`
+	PrometheusStorageSize string `json:"prometheus_storage_size,omitempty" default:"50Gi" format:"quantity"`
 	// PrometheusReplicas is the number of Prometheus pods; unset means the chart's default.
 	PrometheusReplicas *int `json:"prometheus_replicas,omitempty"`
 	// GrafanaStorageSize of Grafana's volume, as a Kubernetes quantity.
-	GrafanaStorageSize string `json:"grafana_storage_size,omitempty" default:"10Gi"`
+	GrafanaStorageSize string `json:"grafana_storage_size,omitempty" default:"10Gi" format:"quantity"`
 	// StorageClass of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// RemoteWriteURL is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.
-	RemoteWriteURL string `json:"remote_write_url,omitempty"`
+	RemoteWriteURL string `json:"remote_write_url,omitempty" format:"url"`
 }
 
 // Kyverno is the Kyverno policy engine and its default policy ruleset.
@@ -383,15 +383,15 @@ type Loki struct {
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// Retention is how long logs are kept, a Prometheus duration such as 30d or 744h.
-	Retention string `json:"retention,omitempty" default:"30d"`
+	Retention string `json:"retention,omitempty" default:"30d" format:"retention"`
 	// Replicas is the number of Loki pods.
 	Replicas int `json:"replicas,omitempty" default:"1"`
 	// StorageClass of Loki's volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize of each Loki volume, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
 }
 
 // Longhorn is Longhorn distributed block storage.
@@ -434,15 +434,15 @@ type Mimir struct {
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// Retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.
-	Retention string `json:"retention,omitempty" default:"30d"`
+	Retention string `json:"retention,omitempty" default:"30d" format:"retention"`
 	// Replicas is the number of ingester pods.
 	Replicas int `json:"replicas,omitempty" default:"1"`
 	// StorageClass of Mimir's volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize of each Mimir volume, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
 }
 
 // OLM is the Operator Lifecycle Manager. It has only the common fields.
@@ -454,7 +454,7 @@ type OLM struct {
 type OpenStackCCM struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty"`
+	AuthURL string `json:"auth_url,omitempty" format:"url"`
 	// Region is the OpenStack region of the cluster.
 	Region string `json:"region,omitempty"`
 	// FloatingNetworkID is the external network Octavia load balancers get floating IPs from.
@@ -469,11 +469,11 @@ type OpenStackCCM struct {
 type OpenStackCSI struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty"`
+	AuthURL string `json:"auth_url,omitempty" format:"url"`
 	// Region is the OpenStack region of the cluster.
 	Region string `json:"region,omitempty"`
 	// StorageClassName is the name of the Cinder StorageClass created.
-	StorageClassName string `json:"storage_class_name,omitempty" default:"cinder-csi"`
+	StorageClassName string `json:"storage_class_name,omitempty" default:"cinder-csi" format:"dns-subdomain"`
 	// DefaultStorageClass makes that StorageClass the cluster default.
 	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
 	// VolumeType is the Cinder volume type of new volumes; empty means the cloud's default.
@@ -501,9 +501,9 @@ type OpenTelemetryKubeStack struct {
 type PostgresOperator struct {
 	ServiceCommon
 	// StorageClass is the default StorageClass of the database volumes the operator creates; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize is the default size of a database volume, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
 	// WatchedNamespaces limits the operator to these namespaces; empty means all namespaces.
 	WatchedNamespaces []string `json:"watched_namespaces,omitempty"`
 }
@@ -544,15 +544,15 @@ type Tempo struct {
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// Retention is how long traces are kept, a Go duration such as 336h.
-	Retention string `json:"retention,omitempty" default:"336h"`
+	Retention string `json:"retention,omitempty" default:"336h" format:"duration"`
 	// Replicas is the number of Tempo pods.
 	Replicas int `json:"replicas,omitempty" default:"1"`
 	// StorageClass of Tempo's volumes; empty means the cluster default.
-	StorageClass string `json:"storage_class,omitempty"`
+	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize of each Tempo volume, as a Kubernetes quantity.
-	StorageSize string `json:"storage_size,omitempty" default:"10Gi"`
+	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
 }
 
 // Velero is Velero backup and restore.
@@ -567,7 +567,7 @@ type Velero struct {
 	// S3URL is the URL of an S3-compatible store; empty means AWS S3.
 	S3URL string `json:"s3_url,omitempty"`
 	// Schedule is the cron expression of the daily backup Schedule, in UTC.
-	Schedule string `json:"schedule,omitempty" default:"0 3 * * *"`
+	Schedule string `json:"schedule,omitempty" default:"0 3 * * *" format:"cron"`
 	// TTL is how long each backup is kept, a Go duration such as 720h.
 	TTL string `json:"ttl,omitempty" default:"720h"`
 	// SnapshotVolumes takes CSI snapshots of persistent volumes in each backup.
@@ -590,7 +590,7 @@ type VSphereCSI struct {
 	// ClusterID uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.
 	ClusterID string `json:"cluster_id,omitempty"`
 	// StorageClassName is the name of the vSphere StorageClass created.
-	StorageClassName string `json:"storage_class_name,omitempty" default:"vsphere-csi"`
+	StorageClassName string `json:"storage_class_name,omitempty" default:"vsphere-csi" format:"dns-subdomain"`
 	// DefaultStorageClass makes that StorageClass the cluster default.
 	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
 }
@@ -599,7 +599,7 @@ type VSphereCSI struct {
 type WeaveGitOps struct {
 	ServiceCommon
 	// Hostname is the dashboard's external DNS name; empty keeps it cluster-internal.
-	Hostname string `json:"hostname,omitempty"`
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.
 	AdminUser string `json:"admin_user,omitempty" default:"admin"`
 }
@@ -608,7 +608,7 @@ type WeaveGitOps struct {
 type AlertProxy struct {
 	ServiceCommon
 	// ReceiverURL is the provider's alert intake endpoint, an https URL.
-	ReceiverURL string `json:"receiver_url,omitempty"`
+	ReceiverURL string `json:"receiver_url,omitempty" format:"url"`
 	// AccountID is the customer account the alerts are filed under.
 	AccountID string `json:"account_id,omitempty"`
 	// Environment tags every forwarded alert, such as prod or dev; empty means meta.env.

@@ -15,12 +15,60 @@ const (
 	PatternRepoPath = `^/([A-Za-z0-9_][A-Za-z0-9._-]*(/[A-Za-z0-9_][A-Za-z0-9._-]*)*)?$`
 )
 
+// More patterns of typed values: Kubernetes quantities and names, hosts,
+// URLs, networks, retention periods, schedules.
+const (
+	// PatternQuantity is a Kubernetes resource quantity such as 10Gi or 500M.
+	PatternQuantity = `^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$`
+	// PatternDNSSubdomain is a DNS-1123 subdomain: a Kubernetes object name
+	// such as a StorageClass, and a hostname (at most 253 characters).
+	PatternDNSSubdomain = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	// PatternWildcardHostname is a hostname that may start with "*." (a
+	// Gateway listener's).
+	PatternWildcardHostname = `^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	// PatternURL is an http(s) URL with a host and no whitespace.
+	PatternURL = `^https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[^\s]*)?$`
+	// PatternCIDR is an IPv4 or IPv6 network in CIDR notation.
+	PatternCIDR = `^([0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}|[0-9A-Fa-f:]+/[0-9]{1,3})$`
+	// PatternRetention is a retention period as Prometheus and Loki write
+	// it: a number and a unit, ms, s, m, h, d, w or y (15d, 2w).
+	PatternRetention = `^([0-9]+(ms|s|m|h|d|w|y))+$`
+	// PatternCron is a cron schedule of five fields, or a @macro.
+	PatternCron = `^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9*,/?LW#-]+( [0-9A-Za-z*,/?LW#-]+){4})$`
+	// PatternEmail is an e-mail address.
+	PatternEmail = `^[^@\s]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`
+)
+
 // Formats maps a `format` struct tag to its pattern.
 var Formats = map[string]string{
-	"dns-label": PatternDNSLabel,
-	"duration":  PatternDuration,
-	"git-url":   PatternGitURL,
-	"repo-path": PatternRepoPath,
+	"dns-label":         PatternDNSLabel,
+	"dns-subdomain":     PatternDNSSubdomain,
+	"wildcard-hostname": PatternWildcardHostname,
+	"duration":          PatternDuration,
+	"git-url":           PatternGitURL,
+	"repo-path":         PatternRepoPath,
+	"quantity":          PatternQuantity,
+	"url":               PatternURL,
+	"cidr":              PatternCIDR,
+	"retention":         PatternRetention,
+	"cron":              PatternCron,
+	"email":             PatternEmail,
+}
+
+// FormatDocs says what each format expects, for messages and explain.
+var FormatDocs = map[string]string{
+	"dns-label":         "a DNS-1123 label: at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+	"dns-subdomain":     "a DNS-1123 subdomain (a Kubernetes name or a hostname): lowercase letters, digits, '-' and '.', at most 253",
+	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com)",
+	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h)",
+	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path",
+	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
+	"quantity":          "a Kubernetes quantity such as 10Gi, 500Mi or 1T",
+	"url":               "an http:// or https:// URL with a host",
+	"cidr":              "a network in CIDR notation such as 10.244.0.0/16",
+	"retention":         "a retention period such as 15d, 2w or 336h (units ms, s, m, h, d, w, y)",
+	"cron":              "a cron schedule of five fields such as \"0 2 * * *\", or @daily",
+	"email":             "an e-mail address",
 }
 
 // Config is one cluster config file.

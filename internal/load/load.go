@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -64,6 +65,7 @@ func Check(f *config.File) error {
 		}
 	}
 	checkEnums(v, f.Config)
+	checkFormats(v, f.Config, diags)
 	diags = append(diags, v.Diags()...)
 	return diags.Err()
 }
@@ -85,6 +87,51 @@ func checkEnums(v *config.Validator, c *config.Config) {
 			continue
 		}
 		v.Errorf(f.Path, "unknown value %q: expected one of %s%s", s, strings.Join(f.Enum, ", "), diag.Suggest(s, f.Enum))
+	}
+}
+
+// formats are the compiled patterns of config.Formats.
+var formats = func() map[string]*regexp.Regexp {
+	m := map[string]*regexp.Regexp{}
+	for k, p := range config.Formats {
+		m[k] = regexp.MustCompile(p)
+	}
+	return m
+}()
+
+// checkFormats reports every set string field whose value does not match its
+// format (a quantity, a hostname, a URL...), from the field index. Fields in
+// list elements are checked by their service's validator.
+func checkFormats(v *config.Validator, c *config.Config, earlier diag.List) {
+	reported := map[string]bool{} // a field's own validator says it better
+	for _, d := range append(earlier, v.Diags()...) {
+		reported[d.Path] = true
+	}
+	for i := range zz_generated.Fields {
+		f := &zz_generated.Fields[i]
+		if f.Format == "" || f.Get == nil || f.Secret || reported[f.Path] {
+			continue
+		}
+		val, ok := f.Get(c)
+		if !ok {
+			continue
+		}
+		var s string
+		switch x := val.(type) {
+		case string:
+			s = x
+		case *string:
+			if x == nil {
+				continue
+			}
+			s = *x
+		default:
+			continue
+		}
+		if s == "" || formats[f.Format].MatchString(s) {
+			continue
+		}
+		v.Errorf(f.Path, "%q is not %s", s, config.FormatDocs[f.Format])
 	}
 }
 

@@ -34,6 +34,8 @@ type Field struct {
 	Secret bool
 	// Required is true when the key must be present in its mapping.
 	Required bool
+	// Format names the pattern a string must match (config.Formats), "" for none.
+	Format string
 	// Get returns the field's value and whether it is present (nil pointers along the path make it absent);
 	// nil for fields inside list elements.
 	Get func(c *config.Config) (any, bool)
