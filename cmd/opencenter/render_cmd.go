@@ -190,7 +190,7 @@ func (c *RenderCmd) orphans(s *Streams, loaded []*config.File) int {
 // renderOne plans, compares and (unless --check/--diff) writes one cluster.
 func (c *RenderCmd) renderOne(f *config.File, r *result) {
 	name := f.Name
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
 	if err != nil {
 		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
 		r.code = exitBadInput

@@ -30,7 +30,7 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	for i, f := range files {
 		var diags diag.List
 		var warnings []string
-		loaded[i], diags, warnings = check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets})
+		loaded[i], diags, warnings = check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
 		all = append(all, diags...)
 		for _, w := range warnings {
 			fmt.Fprintf(s.Err, "warning: %s\n", w)

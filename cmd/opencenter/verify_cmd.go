@@ -136,7 +136,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 	}
 	// Plaintext secrets stay in memory: the simulation needs the files, and
 	// nothing it prints carries a value.
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo})
 	if err != nil {
 		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
 		r.code = exitBadInput
@@ -145,6 +145,16 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 	tree := fluxbuild.Tree{}
 	for _, pf := range plan.Files {
 		tree[plan.Overlay+"/"+pf.Path] = pf.Data
+	}
+	// The user's local/ directories are part of what Flux applies.
+	local, err := render.LocalFiles(c.Repo, plan)
+	if err != nil {
+		fmt.Fprintln(&r.err, "opencenter:", err)
+		r.code = exitBadInput
+		return
+	}
+	for p, data := range local {
+		tree[p] = data
 	}
 	// flux bootstrap owns flux-system/: the Flux controllers and its own
 	// sync objects, which the simulation starts from.

@@ -53,7 +53,14 @@ func (b *builder) builtins(active []*table.Unit, aggregatesToo bool) {
 	for _, s := range standards {
 		p := joinRoot(s.u.Root, s.f.Path)
 		resources := b.filesIn(path.Dir(p))
-		b.add(s.u, p, standardKustomization(b.namespace(s.u), s.u.ValuesSecret, resources), false)
+		var components []string
+		switch l := b.local[s.u.Name]; {
+		case l.component:
+			components = []string{LocalDir}
+		case l.kustomization:
+			resources = append(resources, LocalDir)
+		}
+		b.add(s.u, p, standardKustomization(b.namespace(s.u), s.u.ValuesSecret, resources, components), false)
 		b.files[p].refs = append(slices.Clone(resources), valuesFile)
 	}
 	for _, a := range aggregates {
@@ -110,7 +117,7 @@ const valuesFile = "helm-values/override-values.yaml"
 // standardKustomization is the kustomization of a standard unit: the
 // override Secret its base HelmRelease reads (valuesFrom, key override.yaml),
 // in its namespace, and the unit's other files.
-func standardKustomization(ns, secret string, resources []string) []byte {
+func standardKustomization(ns, secret string, resources, components []string) []byte {
 	list := make([]any, len(resources))
 	for i, r := range resources {
 		list[i] = r
@@ -124,6 +131,13 @@ func standardKustomization(ns, secret string, resources []string) []byte {
 	}
 	if len(list) > 0 {
 		k["resources"] = list
+	}
+	if len(components) > 0 {
+		cs := make([]any, len(components))
+		for i, c := range components {
+			cs[i] = c
+		}
+		k["components"] = cs
 	}
 	return yamlenc.Marshal(k)
 }

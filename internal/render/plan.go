@@ -23,6 +23,9 @@ func OverlayDir(cluster string) string { return "applications/overlays/" + clust
 type Options struct {
 	// AllowPlaintextSecrets lets secret material into the tree (with a warning).
 	AllowPlaintextSecrets bool
+	// Repo is the repository the plan is for, read for the units' user-owned
+	// local/ directories; "" for none.
+	Repo string
 }
 
 // File is one rendered file.
@@ -102,6 +105,8 @@ type builder struct {
 	withheld map[string]bool
 	// rules are the sops rules' path regexps, compiled once.
 	rules []*regexp.Regexp
+	// local holds what the units' local/ directories hold, by unit.
+	local map[string]local
 }
 
 // Build renders the config's overlay in memory and validates it. f must have
@@ -122,7 +127,9 @@ func Build(f *config.File, o Options) (*Plan, error) {
 		}
 	}
 	b.checkReleases(active)
+	b.readLocal(active)
 	b.renderUnits(active)
+	b.mergeLocalValues(active)
 	b.builtins(active, false)
 	b.fluxUnits(b.planFlux(active))
 	b.builtins(active, true)
@@ -156,6 +163,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		include:  map[string]bool{},
 		withheld: map[string]bool{},
 		rules:    compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
+		local:    map[string]local{},
 	}
 }
 
@@ -335,6 +343,8 @@ func unsafePath(p string) string {
 		return "is not a clean relative path inside the overlay"
 	case p == flux_system || strings.HasPrefix(p, flux_system+"/"):
 		return "is under flux-system/, which belongs to flux bootstrap"
+	case isLocal(p):
+		return "is in a local/ directory, which belongs to the user"
 	}
 	return ""
 }

@@ -226,6 +226,9 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 				}
 				return err
 			}
+			if e.IsDir() && e.Name() == LocalDir {
+				return filepath.SkipDir // the user's escape hatch: never read, compared or deleted
+			}
 			if e.IsDir() || isTemp(e.Name()) {
 				return nil // a temporary file of an interrupted render: Tidy removes it
 			}
@@ -378,6 +381,8 @@ func Tidy(root string) error {
 				return nil
 			case err != nil:
 				return err
+			case e.IsDir() && e.Name() == LocalDir:
+				return filepath.SkipDir // the user's, even when empty
 			case e.IsDir():
 				dirs = append(dirs, p)
 			case isTemp(e.Name()) && e.Type().IsRegular():

@@ -1,0 +1,158 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
+)
+
+// LocalDir is the user-owned escape hatch of every unit: <unit root>/local/.
+// The renderer wires it in but never writes, deletes or compares anything in
+// it: a kustomization.yaml there is listed by the unit's kustomization, as a
+// component when it is a kustomize Component (which can patch the unit's own
+// objects) or else as a resource (more objects); a values.yaml is laid over
+// the unit's generated Helm values, after them.
+const LocalDir = "local"
+
+// LocalValues is the file of a local directory holding user Helm values.
+const LocalValues = "values.yaml"
+
+// local is what a unit's local directory holds.
+type local struct {
+	kustomization bool
+	// component: the kustomization is a kustomize Component.
+	component bool
+	values    []byte
+}
+
+// readLocal reads the escape hatches of the active units from the
+// repository on disk (none when the plan is built without a repository).
+func (b *builder) readLocal(active []*table.Unit) {
+	if b.o.Repo == "" {
+		return
+	}
+	for _, u := range active {
+		if u.Root == "" {
+			continue
+		}
+		dir := filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(u.Root), LocalDir)
+		var l local
+		if k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml")); err == nil {
+			var head struct {
+				Kind string `yaml:"kind"`
+			}
+			if err := yaml.Unmarshal(k, &head); err != nil {
+				b.errorf(u, "%s: %v", filepath.Join(dir, "kustomization.yaml"), err)
+			}
+			l.kustomization, l.component = true, head.Kind == "Component"
+		}
+		data, err := os.ReadFile(filepath.Join(dir, LocalValues))
+		switch {
+		case err == nil:
+			l.values = data
+		case !errors.Is(err, fs.ErrNotExist):
+			b.errorf(u, "reading %s: %v", filepath.Join(dir, LocalValues), err)
+		}
+		if l.kustomization || l.values != nil {
+			b.local[u.Name] = l
+			b.include[joinRoot(u.Root, LocalDir)] = true // present, though the render does not produce it
+		}
+	}
+}
+
+// mergeLocalValues lays each standard unit's local values.yaml over its
+// generated Helm values: mappings merge key by key, anything else is
+// replaced by the user's value.
+func (b *builder) mergeLocalValues(active []*table.Unit) {
+	for _, u := range active {
+		l, ok := b.local[u.Name]
+		if !ok || l.values == nil || u.ValuesSecret == "" {
+			continue
+		}
+		p := joinRoot(u.Root, valuesFile)
+		f, ok := b.files[p]
+		if !ok {
+			continue
+		}
+		var gen, user map[string]any
+		if err := yaml.Unmarshal(body(f.Data), &gen); err != nil {
+			b.errorf(u, "%s: %v", p, err)
+			continue
+		}
+		if err := yaml.Unmarshal(l.values, &user); err != nil {
+			b.errorf(u, "%s/%s/%s/%s: not a YAML mapping of Helm values: %v", b.p.Overlay, u.Root, LocalDir, LocalValues, err)
+			continue
+		}
+		merged := mergeValues(gen, user)
+		note := fmt.Appendf(nil, "# Generated values with %s/%s laid over them.\n", LocalDir, LocalValues)
+		f.Data = withHeader(b.cfgName(), u.Name, p, append(note, yamlenc.Marshal(merged)...))
+	}
+}
+
+func mergeValues(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		if bm, ok := out[k].(map[string]any); ok {
+			if om, ok := v.(map[string]any); ok {
+				out[k] = mergeValues(bm, om)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// isLocal reports whether an overlay path lies in a unit's local directory.
+func isLocal(p string) bool {
+	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+		if path.Base(d) == LocalDir {
+			return true
+		}
+	}
+	return false
+}
+
+
+// LocalFiles reads the files of every local/ directory of a plan's overlay
+// on disk, keyed by their path in the repository, for tools that need the
+// whole tree Flux will see (verify).
+func LocalFiles(repo string, p *Plan) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
+	for _, d := range OwnedDirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(full string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			rel, _ := filepath.Rel(root, full)
+			rel = filepath.ToSlash(rel)
+			if e.Type().IsRegular() && isLocal(rel) {
+				data, err := os.ReadFile(full)
+				if err != nil {
+					return err
+				}
+				out[p.Overlay+"/"+rel] = data
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/verify"
+)
+
+// TestLocalEscapeHatches: a unit's local/ directory is the user's. Its
+// kustomization is listed by the unit's kustomization (kustomize builds it
+// in, patches included), its values.yaml is laid over the generated Helm
+// values, and no render writes, deletes or reports anything in it.
+func TestLocalEscapeHatches(t *testing.T) {
+	repo := t.TempDir()
+	local := filepath.Join(repo, OverlayDir("standard"), "services/postgres-operator/local")
+	os.MkdirAll(local, 0o755)
+	files := map[string]string{
+		"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [extra.yaml]\npatches:\n  - target: {kind: Secret, name: postgres-operator-values-override}\n    patch: |-\n      - op: add\n        path: /metadata/labels\n        value: {team: dba}\n",
+		"extra.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dba-notes\ndata:\n  owner: dba\n",
+		"values.yaml":        "configKubernetes:\n  enable_pod_antiaffinity: true\nresources:\n  limits: {memory: 1Gi}\n",
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(local, name), []byte(text), 0o644)
+	}
+	f := loadConfig(t, testConfig("standard"))
+	p, err := Build(f, Options{AllowPlaintextSecrets: true, Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := p.File("services/postgres-operator/kustomization.yaml")
+	if !strings.Contains(string(k.Data), "components:\n- local\n") {
+		t.Errorf("the unit's kustomization does not list local as a component:\n%s", k.Data)
+	}
+	v, _ := p.File("services/postgres-operator/helm-values/override-values.yaml")
+	for _, want := range []string{"enable_pod_antiaffinity: true", "memory: 1Gi", "watched_namespaces"} {
+		if !strings.Contains(string(v.Data), want) && !strings.Contains(string(v.Data), "keycloak,apps") {
+			t.Errorf("merged values lack %q:\n%s", want, v.Data)
+		}
+	}
+
+	// kustomize builds the override directory with the user's objects and patch.
+	tree := verify.Tree{}
+	for _, pf := range p.Files {
+		tree[p.Overlay+"/"+pf.Path] = pf.Data
+	}
+	lf, err := LocalFiles(repo, p)
+	if err != nil || len(lf) != 3 {
+		t.Fatalf("local files: %v %v", lf, err)
+	}
+	for k, d := range lf {
+		tree[k] = d
+	}
+	out, err := verify.Kustomize(tree, p.Overlay+"/services/postgres-operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"name: dba-notes", "team: dba"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("kustomize output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A render writes around local/, --check sees nothing to do, and a
+	// render without the unit leaves local/ in place.
+	if err := writePlan(repo, p, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Diff(repo, p, WriteOptions{})
+	if err != nil || len(Differences(changes)) != 0 {
+		t.Fatalf("--check after a render: %v %v", changes, err)
+	}
+	f.Config.OpenCenter.Services.PostgresOperator.Enabled = false
+	p2, err := Build(f, Options{AllowPlaintextSecrets: true, Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writePlan(repo, p2, WriteOptions{}); err != nil {
+		t.Fatalf("disabling the unit: %v", err)
+	}
+	for name, text := range files {
+		if b, err := os.ReadFile(filepath.Join(local, name)); err != nil || string(b) != text {
+			t.Errorf("local/%s was touched: %v", name, err)
+		}
+	}
+}
