@@ -64,7 +64,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 	}
 	defer lock.Release()
 
-	results := make([]result, len(files))
+	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
 	parallel(len(files), func(i int) {
 		f, err := load.File(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
@@ -88,15 +88,31 @@ func (c *RenderCmd) Run(s *Streams) error {
 	})
 	progress.finish()
 
+	err = results.report(s)
+	if len(c.Configs) == 0 {
+		if code := c.orphans(s, loaded); code != exitOK {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				code = max(code, ee.code)
+			}
+			err = &exitError{code, errors.New("")}
+		}
+	}
+	return err
+}
+
+// results are the outcomes of clusters, in config order.
+type results []result
+
+// report prints every cluster's output in config order and returns the
+// worst exit code as an error (nil when all are 0).
+func (rs results) report(s *Streams) error {
 	code := exitOK
-	for i := range results {
-		r := &results[i]
+	for i := range rs {
+		r := &rs[i]
 		io.WriteString(s.Out, r.out.String())
 		io.WriteString(s.Err, r.err.String())
 		code = max(code, r.code)
-	}
-	if len(c.Configs) == 0 {
-		code = max(code, c.orphans(s, loaded))
 	}
 	if code != exitOK {
 		return &exitError{code, errors.New("")}

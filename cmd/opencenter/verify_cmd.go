@@ -3,11 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
@@ -70,33 +67,9 @@ func (c *VerifyCmd) Run(s *Streams) error {
 	}
 	providers := providers()
 	var sim fluxsim.Simulator
-	results := make([]result, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := range jobs {
-				c.verifyOne(&sim, providers, files[i], &results[i])
-			}
-		})
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-
-	code := exitOK
-	for i := range results {
-		r := &results[i]
-		io.WriteString(s.Out, r.out.String())
-		io.WriteString(s.Err, r.err.String())
-		code = max(code, r.code)
-	}
-	if code != exitOK {
-		return &exitError{code, errors.New("")}
-	}
-	return nil
+	results := make(results, len(files))
+	parallel(len(files), func(i int) { c.verifyOne(&sim, providers, files[i], &results[i]) })
+	return results.report(s)
 }
 
 // checkCheckout makes sure dir is a git repository with commits.

@@ -109,7 +109,7 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 		for _, o := range res.Objects {
 			obj := Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Generated: o.Generated()}
 			if o.Kind == "CustomResourceDefinition" {
-				obj.CRDGroup = str(o.Body, "spec", "group")
+				obj.CRDGroup = fluxbuild.String(o.Body, "spec", "group")
 			}
 			d.Objects = append(d.Objects, obj)
 			if o.Kind == "HelmRelease" {
@@ -130,33 +130,19 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 
 func helmRelease(o fluxbuild.Object) HelmRelease {
 	h := HelmRelease{Name: o.Name, Namespace: o.Namespace}
-	if m, ok := field(o.Body, "spec", "chartRef").(map[string]any); ok {
-		h.Source = Ref{Kind: str(m, "kind"), Name: str(m, "name"), Namespace: str(m, "namespace")}
-	} else if m, ok := field(o.Body, "spec", "chart", "spec", "sourceRef").(map[string]any); ok {
-		h.Source = Ref{Kind: str(m, "kind"), Name: str(m, "name"), Namespace: str(m, "namespace")}
+	if m, ok := fluxbuild.Field(o.Body, "spec", "chartRef").(map[string]any); ok {
+		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
+	} else if m, ok := fluxbuild.Field(o.Body, "spec", "chart", "spec", "sourceRef").(map[string]any); ok {
+		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
 	}
-	vf, _ := field(o.Body, "spec", "valuesFrom").([]any)
+	vf, _ := fluxbuild.Field(o.Body, "spec", "valuesFrom").([]any)
 	for _, v := range vf {
 		m, _ := v.(map[string]any)
 		opt, _ := m["optional"].(bool)
-		h.ValuesFrom = append(h.ValuesFrom, ValuesRef{Kind: str(m, "kind"), Name: str(m, "name"), ValuesKey: str(m, "valuesKey"), Optional: opt})
+		h.ValuesFrom = append(h.ValuesFrom, ValuesRef{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), ValuesKey: fluxbuild.String(m, "valuesKey"), Optional: opt})
 	}
 	return h
 }
-
-func field(m map[string]any, keys ...string) any {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[k]
-	}
-	return cur
-}
-
-func str(m map[string]any, keys ...string) string { s, _ := field(m, keys...).(string); return s }
 
 // Marshal encodes an index as stable, indented JSON.
 func Marshal(x *Index) ([]byte, error) {

@@ -371,3 +371,23 @@ func (b *Builder) generate(dir string) []byte {
 	out, _ := sigsyaml.Marshal(k)
 	return out
 }
+
+// Field returns the value at a path of nested mappings, such as an object's
+// spec.chart.spec.sourceRef; nil when any part is absent.
+func Field(m map[string]any, keys ...string) any {
+	var v any = m
+	for _, k := range keys {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	return v
+}
+
+// String is Field for a string value; "" when absent or not a string.
+func String(m map[string]any, keys ...string) string {
+	s, _ := Field(m, keys...).(string)
+	return s
+}

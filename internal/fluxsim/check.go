@@ -1,6 +1,7 @@
 package fluxsim
 
 import (
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"maps"
 	"slices"
 	"strings"
@@ -248,7 +249,7 @@ func (s *sim) checkCRDOrder() {
 	}
 	for _, a := range s.objects {
 		if a.unit != nil && a.Group() == "apiextensions.k8s.io" && a.Kind == "CustomResourceDefinition" {
-			if g, _ := nested(a.Body, "spec", "group").(string); g != "" {
+			if g, _ := fluxbuild.Field(a.Body, "spec", "group").(string); g != "" {
 				addProvider(g, a.unit.obj.key)
 			}
 		}
@@ -358,17 +359,4 @@ func (s *sim) checkSecrets() {
 			}
 		}
 	}
-}
-
-// nested returns the value at a path of maps, or nil.
-func nested(m map[string]any, keys ...string) any {
-	var v any = m
-	for _, k := range keys {
-		mm, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = mm[k]
-	}
-	return v
 }

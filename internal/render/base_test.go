@@ -31,15 +31,7 @@ type baseUnit struct {
 // its chart source, its base values, and the override Secret the overlay
 // generates in its namespace with the key it reads.
 func TestFixtureAgainstBaseIndex(t *testing.T) {
-	indexes := map[string]*baseindex.Index{}
-	files, _ := filepath.Glob("../../descriptors/base-index/*.json")
-	for _, f := range files {
-		x, err := baseindex.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		indexes[x.Ref] = x
-	}
+	indexes := baseIndexes(t)
 	for _, n := range fixtureConfigs(t) {
 		p := plan(t, n)
 		repos := map[string]map[string]any{}
@@ -127,4 +119,22 @@ func TestFixtureAgainstBaseIndex(t *testing.T) {
 			t.Errorf("%s: no Flux unit applies a base path: the test checked nothing", p.Cluster)
 		}
 	}
+}
+
+// baseIndexes loads the committed index of every supported base release, by ref.
+func baseIndexes(t *testing.T) map[string]*baseindex.Index {
+	t.Helper()
+	indexes := map[string]*baseindex.Index{}
+	files, _ := filepath.Glob("../../descriptors/base-index/*.json")
+	for _, f := range files {
+		x, err := baseindex.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexes[x.Ref] = x
+	}
+	if len(indexes) == 0 {
+		t.Fatal("no committed base index")
+	}
+	return indexes
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"io/fs"
 	"os"
 	"path"
@@ -117,19 +118,11 @@ func documents(t testing.TB, name string, data []byte) []map[string]any {
 	return out
 }
 
-func field(m map[string]any, path ...string) any {
-	var cur any = m
-	for _, p := range path {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = mm[p]
-	}
-	return cur
-}
-
-func str(m map[string]any, path ...string) string { s, _ := field(m, path...).(string); return s }
+// field and str read a decoded object's nested fields.
+var (
+	field = fluxbuild.Field
+	str   = fluxbuild.String
+)
 
 // checkWithTools checks a plan as Flux and kustomize would see it: every Flux
 // object validates against the Flux CRDs (schema, unknown fields, CEL); every

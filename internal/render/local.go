@@ -124,35 +124,19 @@ func isLocal(p string) bool {
 	return false
 }
 
-
 // LocalFiles reads the files of every local/ directory of a plan's overlay
 // on disk, keyed by their path in the repository, for tools that need the
 // whole tree Flux will see (verify).
 func LocalFiles(repo string, p *Plan) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
-	for _, d := range OwnedDirs {
-		err := filepath.WalkDir(filepath.Join(root, d), func(full string, e fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			rel, _ := filepath.Rel(root, full)
-			rel = filepath.ToSlash(rel)
-			if e.Type().IsRegular() && isLocal(rel) {
-				data, err := os.ReadFile(full)
-				if err != nil {
-					return err
-				}
-				out[p.Overlay+"/"+rel] = data
-			}
+	err := walkOwned(root, func(rel string, e fs.DirEntry) error {
+		if !e.Type().IsRegular() || !isLocal(rel) {
 			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
-	}
-	return out, nil
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		out[p.Overlay+"/"+rel] = data
+		return err
+	})
+	return out, err
 }

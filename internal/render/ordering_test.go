@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/verify"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -18,15 +17,7 @@ import (
 // paths and from the committed base index for base paths; providers from
 // the catalog's provides and the CRDs the base commits.
 func TestCRDOrdering(t *testing.T) {
-	indexes := map[string]*baseindex.Index{}
-	files, _ := filepath.Glob("../../descriptors/base-index/*.json")
-	for _, f := range files {
-		x, err := baseindex.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		indexes[x.Ref] = x
-	}
+	indexes := baseIndexes(t)
 	for _, n := range fixtureConfigs(t) {
 		p := plan(t, n)
 		tree := verify.Tree{}

@@ -218,6 +218,21 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 			return nil, err
 		}
 	}
+	err := walkOwned(root, func(rel string, e fs.DirEntry) error {
+		if e.IsDir() && e.Name() == LocalDir {
+			return filepath.SkipDir // the user's escape hatch: never read, compared or deleted
+		}
+		if e.IsDir() || isTemp(e.Name()) {
+			return nil // a temporary file of an interrupted render: Tidy removes it
+		}
+		return add(rel)
+	})
+	return out, err
+}
+
+// walkOwned walks the owned directories of an overlay root, giving fn slash
+// paths relative to the root; a directory that is not there is skipped.
+func walkOwned(root string, fn func(rel string, e fs.DirEntry) error) error {
 	for _, d := range OwnedDirs {
 		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
@@ -226,20 +241,14 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 				}
 				return err
 			}
-			if e.IsDir() && e.Name() == LocalDir {
-				return filepath.SkipDir // the user's escape hatch: never read, compared or deleted
-			}
-			if e.IsDir() || isTemp(e.Name()) {
-				return nil // a temporary file of an interrupted render: Tidy removes it
-			}
 			rel, _ := filepath.Rel(root, p)
-			return add(filepath.ToSlash(rel))
+			return fn(filepath.ToSlash(rel), e)
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 type dirState int
