@@ -9,7 +9,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // Encryption says how a config's values were stored.
@@ -39,9 +38,10 @@ type LoadOptions struct {
 // Placeholder is the value an encrypted string holds in a Locked config.
 const Placeholder = "(encrypted)"
 
-// open decrypts, in the node tree, what sops encrypted in data, keeping the
-// file's own lines for diagnostics, and removes the sops: block.
-func open(name string, data []byte, root *yaml.Node, o LoadOptions) (Encryption, error) {
+// open decrypts, in the node tree, what sops encrypted in it, keeping the
+// file's own lines for diagnostics, and removes the sops: block. The file's
+// bytes are not needed: everything is read from the tree.
+func open(name string, _ []byte, root *yaml.Node, o LoadOptions) (Encryption, error) {
 	var enc Encryption
 	if root.Kind != yaml.MappingNode {
 		return enc, nil
@@ -60,16 +60,16 @@ func open(name string, data []byte, root *yaml.Node, o LoadOptions) (Encryption,
 	fail := func(format string, args ...any) (Encryption, error) {
 		return enc, diag.List{{File: name, Line: sopsKey.Line, Col: sopsKey.Column, Path: "sops", Msg: fmt.Sprintf(format, args...)}}
 	}
-	meta, err := sops.ReadMetadata(data)
+	meta, err := sops.ReadNodeMetadata(root)
 	if err != nil {
 		return fail("this sops block cannot be read: %v", strings.TrimPrefix(err.Error(), "sops: "))
 	}
 	enc.Recipients = meta.Recipients
 	ids, idErr := sops.LoadIdentities()
-	var plain []byte
 	var opened sops.Metadata
 	if idErr == nil {
-		plain, opened, err = sops.Decrypt(data, ids)
+		// The sops: entry goes with the decryption.
+		opened, err = sops.DecryptNode(root, ids)
 	}
 	switch {
 	case idErr != nil || errors.Is(err, sops.ErrNoMatchingIdentity):
@@ -85,19 +85,12 @@ func open(name string, data []byte, root *yaml.Node, o LoadOptions) (Encryption,
 		if err := lock(root, sopsKey); err != nil {
 			return fail("%v", err)
 		}
+		root.Content = append(root.Content[:at:at], root.Content[at+2:]...)
 	case err != nil:
 		return fail("%s", strings.TrimPrefix(err.Error(), "sops: "))
 	default:
-		clear, perr := yamlfile.Parse(name, plain)
-		if perr != nil {
-			return fail("the decrypted document does not parse: %v", perr)
-		}
-		if err := graft(root, clear); err != nil {
-			return fail("%v", err)
-		}
 		enc.DataKey = opened.DataKey
 	}
-	root.Content = append(root.Content[:at:at], root.Content[at+2:]...)
 	return enc, nil
 }
 
@@ -130,38 +123,6 @@ func hasValues(n *yaml.Node) bool {
 		}
 	}
 	return false
-}
-
-// graft copies the decrypted scalars of clear into the file's own tree, which
-// has the same shape.
-func graft(own, clear *yaml.Node) error {
-	if own.Kind != clear.Kind || len(own.Content) != len(clear.Content) && own.Kind != yaml.MappingNode {
-		return fmt.Errorf("the decrypted values do not have the shape of the file (line %d)", own.Line)
-	}
-	switch own.Kind {
-	case yaml.ScalarNode:
-		own.Value, own.Tag, own.Style = clear.Value, clear.Tag, clear.Style
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(own.Content); i += 2 {
-			if own.Content[i].Value == "sops" {
-				continue
-			}
-			c := child(clear, own.Content[i].Value)
-			if c == nil {
-				return fmt.Errorf("the decrypted values lack key %q (line %d)", own.Content[i].Value, own.Content[i].Line)
-			}
-			if err := graft(own.Content[i+1], c); err != nil {
-				return err
-			}
-		}
-	default:
-		for i := range own.Content {
-			if err := graft(own.Content[i], clear.Content[i]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // lock puts a placeholder of its type in each encrypted value; encrypted
