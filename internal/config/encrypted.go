@@ -39,9 +39,8 @@ type LoadOptions struct {
 const Placeholder = "(encrypted)"
 
 // open decrypts, in the node tree, what sops encrypted in it, keeping the
-// file's own lines for diagnostics, and removes the sops: block. The file's
-// bytes are not needed: everything is read from the tree.
-func open(name string, _ []byte, root *yaml.Node, o LoadOptions) (Encryption, error) {
+// file's own lines for diagnostics, and removes the sops: block.
+func open(name string, root *yaml.Node, o LoadOptions) (Encryption, error) {
 	var enc Encryption
 	if root.Kind != yaml.MappingNode {
 		return enc, nil

@@ -35,7 +35,7 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	enc, err := open(name, data, root, o)
+	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	"io/fs"
 	"os"
 	"path"
@@ -476,7 +477,12 @@ func Differences(changes []Change) []Change {
 // sameRecipients reports whether data is SOPS-encrypted for exactly the
 // given recipients.
 func sameRecipients(data []byte, want []string) bool {
-	m, err := sops.ReadMetadata(data)
+	// Through the bounded parser: the file is on disk, anyone may have made it.
+	root, err := yamlfile.Parse("", data)
+	if err != nil {
+		return false
+	}
+	m, err := sops.ReadNodeMetadata(root)
 	if err != nil {
 		return false
 	}
