@@ -45,6 +45,8 @@ type CLI struct {
 	Explain  ExplainCmd  `cmd:"" help:"Document the config: sections, an object's fields, or one field."`
 	Schema   SchemaCmd   `cmd:"" help:"Print the JSON Schema of .<cluster>-config.yaml (for editors)."`
 	Init     InitCmd     `cmd:"" help:"Write a new .<cluster>-config.yaml with the defaults."`
+	Enable   EnableCmd   `cmd:"" help:"Enable a unit and every unit it requires in a config, keeping its comments and layout; --set sets the unit's fields."`
+	Disable  DisableCmd  `cmd:"" help:"Disable a unit in a config, keeping its comments and layout."`
 	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
 }
 
