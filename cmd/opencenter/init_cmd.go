@@ -1,10 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"go.yaml.in/yaml/v3"
+	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,22 +96,22 @@ func initConfig(cluster, provider, url, env string) string {
 	w("schema_version: 1")
 	w("opencenter:")
 	w("  meta:")
-	w("    name: %s", scalar(cluster))
-	w("    env: %s          # free text: dev, prod, ...", scalar(env))
+	w("    name: %s", configedit.Quote(cluster))
+	w("    env: %s          # free text: dev, prod, ...", configedit.Quote(env))
 	w("  cluster:")
-	w("    cluster_name: %s   # names applications/overlays/%s", scalar(cluster), cluster)
+	w("    cluster_name: %s   # names applications/overlays/%s", configedit.Quote(cluster), cluster)
 	w("  infrastructure:")
-	w("    provider: %s", scalar(provider))
+	w("    provider: %s", configedit.Quote(provider))
 	w("  gitops:")
 	w("    repository:")
-	w("      url: %s", scalar(url))
-	w("      branch: %s", scalar(defaultOf("opencenter.gitops.repository.branch")))
+	w("      url: %s", configedit.Quote(url))
+	w("      branch: %s", configedit.Quote(defaultOf("opencenter.gitops.repository.branch")))
 	w("    base_repo:")
-	w("      url: %s", scalar(defaultOf("opencenter.gitops.base_repo.url")))
-	w("      release: %s    # a tag of the base repo; or set branch instead", scalar(config.DefaultBaseRelease))
+	w("      url: %s", configedit.Quote(defaultOf("opencenter.gitops.base_repo.url")))
+	w("      release: %s    # a tag of the base repo; or set branch instead", configedit.Quote(config.DefaultBaseRelease))
 	w("    flux:")
 	for _, k := range []string{"interval", "retry_interval", "timeout"} {
-		w("      %s: %s", k, scalar(defaultOf("opencenter.gitops.flux."+k)))
+		w("      %s: %s", k, configedit.Quote(defaultOf("opencenter.gitops.flux."+k)))
 	}
 	w("      prune: %s", defaultOf("opencenter.gitops.flux.prune"))
 	w("  services:")
@@ -132,20 +131,6 @@ func defaultOf(path string) string {
 		return f.Default
 	}
 	panic("no field " + path + " in the generated index")
-}
-
-// scalar writes s as a YAML string: plain when YAML reads it back as that
-// very string, double-quoted (JSON escapes are YAML escapes) otherwise, so
-// names like 1, true, null or 1e3 stay strings.
-func scalar(s string) string {
-	var m map[string]any
-	if yaml.Unmarshal([]byte("k: "+s+"\n"), &m) == nil {
-		if v, ok := m["k"].(string); ok && v == s && !strings.ContainsAny(s, "#\"'") {
-			return s
-		}
-	}
-	q, _ := json.Marshal(s)
-	return string(q)
 }
 
 func envOf(cluster string) string {
