@@ -119,7 +119,9 @@ func Compile(in Input) (*Output, diag.List) {
 	if g.usesErr {
 		decls = append(decls, jen.Var().Id("err").Error())
 	}
-	body = append(append(decls, body...), jen.Return(jen.Id("b"), jen.Nil()))
+	// One allocation for the file: its literal text, and room for the values.
+	grow := jen.Id("b").Op("=").Qual("slices", "Grow").Call(jen.Id("b"), jen.Lit(textSize(t.Root)+16*len(a.holes)))
+	body = append(append([]jen.Code{grow}, append(decls, body...)...), jen.Return(jen.Id("b"), jen.Nil()))
 	code := jen.Commentf("%s renders %s.", in.Func, in.Name).Line().
 		Func().Id(in.Func).Params(
 		jen.Id("b").Index().Byte(),
@@ -127,6 +129,29 @@ func Compile(in Input) (*Output, diag.List) {
 		jen.Id("u").Op("*").Qual(tablePkg, "Info"),
 	).Params(jen.Index().Byte(), jen.Error()).Block(body...)
 	return &Output{Func: in.Func, Code: code, Secret: g.secret}, nil
+}
+
+// textSize is the length of the literal text of a template.
+func textSize(n parse.Node) int {
+	switch n := n.(type) {
+	case *parse.TextNode:
+		return len(n.Text)
+	case *parse.ListNode:
+		size := 0
+		if n != nil {
+			for _, c := range n.Nodes {
+				size += textSize(c)
+			}
+		}
+		return size
+	case *parse.IfNode:
+		return textSize(n.List) + textSize(n.ElseList)
+	case *parse.WithNode:
+		return textSize(n.List) + textSize(n.ElseList)
+	case *parse.RangeNode:
+		return textSize(n.List) + textSize(n.ElseList)
+	}
+	return 0
 }
 
 // selector is c.X.Y for a config node.

@@ -23,9 +23,10 @@ type object struct {
 	file string
 }
 
-func (o object) id() string {
-	return o.group + "/" + o.kind + " " + strings.TrimPrefix(o.namespace+"/"+o.name, "/")
-}
+// key identifies an object in the cluster.
+type objectKey struct{ group, kind, namespace, name string }
+
+func (o object) key() objectKey { return objectKey{o.group, o.kind, o.namespace, o.name} }
 
 // applied is what one Flux unit applies.
 type applied struct {
@@ -145,7 +146,7 @@ func (b *builder) walk(a *applied, dir, ns string, includes []table.Include, src
 		if strings.Contains(r, "://") {
 			continue
 		}
-		t := path.Clean(path.Join(dir, r))
+		t := joinClean(dir, r)
 		if rf, ok := b.files[t]; ok {
 			for _, o := range manifestObjects(rf.Data) {
 				o.file = b.p.Overlay + "/" + t
@@ -170,6 +171,25 @@ func (b *builder) walk(a *applied, dir, ns string, includes []table.Include, src
 			}
 		}
 	}
+}
+
+// joinClean is path.Clean(path.Join(dir, r)), with one allocation instead
+// of two for the plain names kustomizations list.
+func joinClean(dir, r string) string {
+	if dir != "" && r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
+		r != "." && r != ".." && !strings.HasPrefix(r, "./") && !strings.HasPrefix(r, "../") &&
+		!strings.Contains(r, "/./") && !strings.Contains(r, "/../") && !strings.HasSuffix(r, "/.") && !strings.HasSuffix(r, "/..") {
+		return dir + "/" + r
+	}
+	return path.Clean(path.Join(dir, r))
+}
+
+// dirOf is path.Dir for a clean path, without cleaning it again.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
 }
 
 // kustomizationFile is the part of a kustomization.yaml that decides what
@@ -221,7 +241,7 @@ func manifestObjects(data []byte) []object {
 func scanObjects(data []byte) (objs []object, ok bool) {
 	var cur *object
 	var apiVersion string
-	section := "" // the top-level key whose children are being read
+	var section []byte // the top-level key whose children are being read
 	childIndent := 0
 	flush := func() {
 		if cur != nil && cur.kind != "" {
@@ -232,7 +252,7 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 			cur.group = g
 			objs = append(objs, *cur)
 		}
-		cur, apiVersion, section = &object{}, "", ""
+		cur, apiVersion, section = &object{}, "", nil
 	}
 	flush()
 	for len(data) > 0 {
@@ -259,14 +279,14 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {
 				return nil, false
 			}
-			section, childIndent = string(key), 0
-			switch section {
+			section, childIndent = key, 0
+			switch string(section) {
 			case "apiVersion", "kind":
 				v, ok := scalar(value)
 				if !ok {
 					return nil, false
 				}
-				if section == "apiVersion" {
+				if string(section) == "apiVersion" {
 					apiVersion = v
 				} else {
 					cur.kind = v
@@ -278,7 +298,8 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 			}
 			continue
 		}
-		if section != "metadata" && section != "spec" {
+		inSpec := string(section) == "spec"
+		if !inSpec && string(section) != "metadata" {
 			continue
 		}
 		if childIndent == 0 {
@@ -287,16 +308,15 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 		if indent != childIndent || !isKey {
 			continue
 		}
-		name := string(key)
-		if (section == "metadata" && (name == "name" || name == "namespace")) || (section == "spec" && name == "group") {
+		if inSpec && string(key) == "group" || !inSpec && (string(key) == "name" || string(key) == "namespace") {
 			v, ok := scalar(value)
 			if !ok {
 				return nil, false
 			}
 			switch {
-			case section == "spec":
+			case inSpec:
 				cur.crdGroup = v
-			case name == "name":
+			case string(key) == "name":
 				cur.name = v
 			default:
 				cur.namespace = v
@@ -436,7 +456,7 @@ func (b *builder) planFlux(active []*table.Unit) []*fluxPlan {
 		}
 		return seen
 	}
-	owners := map[string]*fluxPlan{}
+	owners := map[objectKey]*fluxPlan{}
 	for _, fp := range plans {
 		before := closure(fp)
 		missing := map[string]string{} // group -> first object
@@ -461,21 +481,21 @@ func (b *builder) planFlux(active []*table.Unit) []*fluxPlan {
 			if o.kind == "CustomResourceDefinition" {
 				continue // CRDs shared by charts are applied with server-side apply by design
 			}
-			if prev, dup := owners[o.id()]; dup && prev.fu.Name != fp.fu.Name {
+			if prev, dup := owners[o.key()]; dup && prev.fu.Name != fp.fu.Name {
 				b.errorf(fp.u, "%s %s is applied by both %s (%s) and %s (%s): an object has one owner",
-					o.kind, strings.TrimPrefix(o.namespace+"/"+o.name, "/"), prev.fu.Name, prev.sourceOf(o.id()), fp.fu.Name, o.file)
+					o.kind, strings.TrimPrefix(o.namespace+"/"+o.name, "/"), prev.fu.Name, prev.sourceOf(o.key()), fp.fu.Name, o.file)
 				continue
 			}
-			owners[o.id()] = fp
+			owners[o.key()] = fp
 		}
 	}
 	return plans
 }
 
 // sourceOf names the file an object of the plan comes from.
-func (fp *fluxPlan) sourceOf(id string) string {
+func (fp *fluxPlan) sourceOf(k objectKey) string {
 	for _, o := range fp.applied.objects {
-		if o.id() == id {
+		if o.key() == k {
 			return o.file
 		}
 	}

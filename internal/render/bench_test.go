@@ -26,6 +26,20 @@ func BenchmarkPlan(b *testing.B) {
 	b.ReportMetric(float64(bytes), "bytes/plan")
 }
 
+// BenchmarkPlanPlaintext is BenchmarkPlan without sops: the secret files
+// stay plaintext, so it measures planning without the age and AES work of
+// encrypting them.
+func BenchmarkPlanPlaintext(b *testing.B) {
+	f := loadConfig(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build(f, Options{AllowPlaintextSecrets: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkRender plans and writes the five fixture clusters into an empty repository.
 func BenchmarkRender(b *testing.B) {
 	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")

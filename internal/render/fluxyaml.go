@@ -2,8 +2,8 @@ package render
 
 import (
 	"bytes"
-	"maps"
 	"slices"
+	"sync"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
@@ -37,7 +37,13 @@ func (w *yw) meta(apiVersion, kind string, m *metav1.ObjectMeta) {
 	w.line(0, "metadata", "")
 	if len(m.Labels) > 0 {
 		w.line(2, "labels", "")
-		for _, k := range slices.Sorted(maps.Keys(m.Labels)) {
+		var buf [8]string // a handful of labels: sorted without allocating
+		keys := buf[:0]
+		for k := range m.Labels {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			w.WriteString("    ")
 			w.Write(yamlenc.AppendKey(w.AvailableBuffer(), k, 4))
 			w.WriteString(": ")
@@ -51,7 +57,18 @@ func (w *yw) meta(apiVersion, kind string, m *metav1.ObjectMeta) {
 	}
 }
 
-func durText(d *metav1.Duration) string { return yamlenc.Scalar(d.Duration.String()) }
+// durations holds the text of the few durations an overlay uses, so that
+// each Flux object does not format them again.
+var durations sync.Map // time.Duration -> string
+
+func durText(d *metav1.Duration) string {
+	if s, ok := durations.Load(d.Duration); ok {
+		return s.(string)
+	}
+	s := yamlenc.Scalar(d.Duration.String())
+	durations.Store(d.Duration, s)
+	return s
+}
 
 func boolText(b bool) string {
 	if b {

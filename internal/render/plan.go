@@ -317,7 +317,8 @@ func (b *builder) addRendered(u *table.Unit, r rendered) {
 		return
 	}
 	b.files[p] = &File{Path: p, Data: r.data, Secret: secret, Unit: u.Name}
-	b.byDir[path.Dir(p)] = append(b.byDir[path.Dir(p)], p)
+	dir := dirOf(p) // p is clean: unsafePath checked it
+	b.byDir[dir] = append(b.byDir[dir], p)
 }
 
 func secretsPath(u *table.Unit) string {
@@ -339,7 +340,7 @@ func unsafePath(p string) string {
 		return "is empty"
 	case strings.HasPrefix(p, "/"):
 		return "is absolute"
-	case path.Clean(p) != p || slices.Contains(strings.Split(p, "/"), ".."):
+	case path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"): // a clean path has no other ".."
 		return "is not a clean relative path inside the overlay"
 	case p == flux_system || strings.HasPrefix(p, flux_system+"/"):
 		return "is under flux-system/, which belongs to flux bootstrap"

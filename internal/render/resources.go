@@ -29,7 +29,7 @@ type kustomizeRefs struct {
 func (b *builder) checkResources() {
 	dirs := map[string]bool{}
 	for p := range b.files {
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		for d := dirOf(p); d != "." && !dirs[d]; d = dirOf(d) {
 			dirs[d] = true
 		}
 	}
@@ -46,12 +46,12 @@ func (b *builder) checkResources() {
 				continue
 			}
 		}
-		dir := path.Dir(p)
+		dir := dirOf(p)
 		for _, r := range refs {
 			if strings.Contains(r, "://") {
 				continue // remote resources are kustomize's business
 			}
-			t := path.Clean(path.Join(dir, r))
+			t := joinClean(dir, r)
 			if t == ".." || strings.HasPrefix(t, "../") || t == flux_system || strings.HasPrefix(t, flux_system+"/") {
 				continue // outside the overlay, or bootstrap-owned
 			}

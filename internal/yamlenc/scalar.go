@@ -36,6 +36,15 @@ var (
 	timestamp = regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?`)
 )
 
+// otherType reports whether YAML would read plain s as another type than
+// a string. The regexps only run on strings that could match them: special
+// words are short, numbers are numberish, timestamps start with a year.
+func otherType(s string) bool {
+	return len(s) <= 6 && special.MatchString(s) ||
+		numberish(s) && numberRE.MatchString(s) ||
+		len(s) >= 8 && s[4] == '-' && timestamp.MatchString(s)
+}
+
 // PlainOK reports whether s can be written as a plain scalar in block
 // context and read back as the same string.
 func PlainOK(s string) bool {
@@ -45,7 +54,7 @@ func PlainOK(s string) bool {
 	if simple(s) {
 		return true
 	}
-	if !utf8.ValidString(s) || special.MatchString(s) || numberRE.MatchString(s) || timestamp.MatchString(s) {
+	if !utf8.ValidString(s) || otherType(s) {
 		return false
 	}
 	// Document markers start a new document at the start of a line.
@@ -53,7 +62,7 @@ func PlainOK(s string) bool {
 		return false
 	}
 	if strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@` \t") || strings.ContainsAny(s[len(s)-1:], " \t:") {
-		return s[0] == '-' && len(s) > 1 && s[1] != ' ' && plainRest(s) && !numberRE.MatchString(s)
+		return s[0] == '-' && len(s) > 1 && s[1] != ' ' && plainRest(s)
 	}
 	return plainRest(s)
 }

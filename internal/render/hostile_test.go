@@ -1,0 +1,720 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/sops"
+	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// hostile are the values of TestHostileValues. The injections follow the
+// field's own value, so that a check of a prefix or of a format does not
+// stop them all before they reach a template. Each is compared with a
+// harmless twin that changes the value the same way without the hostile
+// part: the field's value with "harmless" after it for an injection, the
+// word "harmless" for a value that replaces the field's, the field's own
+// value for the long one.
+var hostile = []struct {
+	name string
+	of   func(orig string) string
+	twin twin
+}{
+	{"newline and key", func(o string) string { return o + "\ninjected: x" }, twinSuffix},
+	{"document", func(o string) string { return o + "\n---\nkind: ClusterRoleBinding" }, twinSuffix},
+	{"---", func(string) string { return "---" }, twinWord},
+	{`": "`, func(o string) string { return o + ": x" }, twinSuffix},
+	{`" #"`, func(o string) string { return o + " #x" }, twinSuffix},
+	{"U+2028", func(o string) string { return o + "\u2028injected: x" }, twinSuffix},
+	{"U+2029", func(o string) string { return o + "\u2029injected: x" }, twinSuffix},
+	{"U+0085", func(o string) string { return o + "\u0085injected: x" }, twinSuffix},
+	{"CR", func(o string) string { return o + "\rinjected: x" }, twinSuffix},
+	{"NUL", func(o string) string { return o + "\x00" }, twinSuffix},
+	{"true", func(string) string { return "true" }, twinWord},
+	{"null", func(string) string { return "null" }, twinWord},
+	{"*anchor", func(string) string { return "*anchor" }, twinWord},
+	{"100 kB", func(o string) string { return o + strings.Repeat("a", 100<<10) }, twinOwn},
+}
+
+// twin is the harmless value a hostile one is compared with.
+type twin int
+
+const (
+	twinOwn twin = iota
+	twinSuffix
+	twinWord
+)
+
+func (w twin) of(orig string) string {
+	switch w {
+	case twinSuffix:
+		return orig + "harmless"
+	case twinWord:
+		return "harmless"
+	}
+	return orig
+}
+
+// target is one string of a fixture config the corpus replaces.
+type target struct {
+	config string   // fixture file
+	path   string   // YAML path, list elements as [0]
+	steps  []string // path through the YAML tree: keys, or "[0]"
+	key    bool     // the map key at steps, not its value
+	orig   string   // the value (or key) the fixture has, defaults applied
+}
+
+// result is a render of a config: its files by path, or the error.
+type result struct {
+	files map[string][]byte
+	err   error
+}
+
+// prepared is a target with its config loaded once, through its YAML and
+// the real loader, with a placeholder at the string; each case copies the
+// decoded config, puts its value in place of the placeholder, and runs the
+// loader's checks (defaults, validation) and Build. Parsing the config again
+// for each of ten thousand cases would take most of the corpus's time.
+type prepared struct {
+	target
+	file  *config.File
+	once  [3]sync.Once
+	twins [3]result
+}
+
+// placeholder marks the string in a prepared config.
+const placeholder = "opencenter-hostile-placeholder"
+
+func prepare(doc *yaml.Node, tg target) (*prepared, error) {
+	data, err := yaml.Marshal(set(doc, tg, placeholder))
+	if err != nil {
+		return nil, err
+	}
+	f, err := config.Parse(tg.config, data, config.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{target: tg, file: f}
+	if tg.key { // the entry is now under the placeholder
+		p.steps = append(slices.Clone(tg.steps[:len(tg.steps)-1]), placeholder)
+	}
+	if got, ok := at(reflect.ValueOf(f.Config).Elem(), p.steps, tg.key); !ok || got != placeholder {
+		return nil, fmt.Errorf("%s: the decoded config holds %q there, not the placeholder", tg.path, got)
+	}
+	return p, nil
+}
+
+// render checks and builds the config with value in place of the target's
+// string, with sops off, so that secret files compare in plaintext.
+func (p *prepared) render(value string) result {
+	f := *p.file
+	f.Config = deepCopy(reflect.ValueOf(p.file.Config)).Interface().(*config.Config)
+	put(reflect.ValueOf(f.Config).Elem(), p.steps, p.key, value)
+	if err := load.Check(&f); err != nil {
+		return result{err: err}
+	}
+	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
+	plan, err := Build(&f, Options{AllowPlaintextSecrets: true})
+	if err != nil {
+		return result{err: err}
+	}
+	files := make(map[string][]byte, len(plan.Files))
+	for _, fl := range plan.Files {
+		files[fl.Path] = fl.Data
+	}
+	return result{files: files}
+}
+
+// jsonField returns the struct field of v with YAML key k (embedded structs flattened).
+func jsonField(v reflect.Value, k string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			if fv, ok := jsonField(v.Field(i), k); ok {
+				return fv, true
+			}
+			continue
+		}
+		if name == k {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+// walkTo follows steps from v, stopping before the last one when it names
+// a map entry (map values are not addressable).
+func walkTo(v reflect.Value, steps []string) (reflect.Value, []string, bool) {
+	for len(steps) > 0 {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return v, steps, false
+			}
+			v = v.Elem()
+		}
+		s := steps[0]
+		switch v.Kind() {
+		case reflect.Struct:
+			fv, ok := jsonField(v, s)
+			if !ok {
+				return v, steps, false
+			}
+			v = fv
+		case reflect.Slice:
+			if s != "[0]" || v.Len() == 0 {
+				return v, steps, false
+			}
+			v = v.Index(0)
+		case reflect.Map:
+			return v, steps, len(steps) == 1
+		default:
+			return v, steps, false
+		}
+		steps = steps[1:]
+	}
+	return v, nil, true
+}
+
+// at returns the string at steps (the map key itself, with key).
+func at(v reflect.Value, steps []string, key bool) (string, bool) {
+	v, rest, ok := walkTo(v, steps)
+	switch {
+	case !ok:
+		return "", false
+	case v.Kind() == reflect.Map && key:
+		return rest[0], v.MapIndex(reflect.ValueOf(rest[0]).Convert(v.Type().Key())).IsValid()
+	case v.Kind() == reflect.Map:
+		e := v.MapIndex(reflect.ValueOf(rest[0]).Convert(v.Type().Key()))
+		return e.String(), e.IsValid()
+	}
+	return v.String(), v.Kind() == reflect.String
+}
+
+// put writes value at steps (renaming the map key, with key).
+func put(v reflect.Value, steps []string, key bool, value string) {
+	v, rest, _ := walkTo(v, steps)
+	if v.Kind() != reflect.Map {
+		v.SetString(value)
+		return
+	}
+	k := reflect.ValueOf(rest[0]).Convert(v.Type().Key())
+	e := v.MapIndex(k)
+	if key {
+		v.SetMapIndex(k, reflect.Value{})
+		v.SetMapIndex(reflect.ValueOf(value).Convert(v.Type().Key()), e)
+		return
+	}
+	v.SetMapIndex(k, reflect.ValueOf(value).Convert(v.Type().Elem()))
+}
+
+// deepCopy copies a decoded config: pointers, structs, slices and maps of
+// plain values.
+func deepCopy(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(deepCopy(v.Elem()))
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		for i := range v.NumField() {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(deepCopy(v.Field(i)))
+			}
+		}
+		return c
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
+		}
+		return c
+	}
+	return v
+}
+
+func (p *prepared) twin(w twin) result {
+	p.once[w].Do(func() { p.twins[w] = p.render(w.of(p.orig)) })
+	return p.twins[w]
+}
+
+// hundredKB lists the fields the 100 kB value goes into: one per context
+// (YAML values, keys and comments, a kustomize patch, gcfg, INI, Flux
+// objects, labels), which keeps the corpus fast.
+var hundredKB = []string{
+	"opencenter.services.etcd-backup.bucket",
+	"opencenter.services.keycloak.hostname",
+	"opencenter.services.kafka-cluster.cluster_name",
+	"opencenter.services.openstack-ccm.auth_url",
+	"secrets.services.velero.access_key_id",
+	"opencenter.gitops.repository.branch",
+	"opencenter.meta.labels",
+	"opencenter.managed_services.alert-proxy.extra_labels",
+	"opencenter.services.kyverno.excluded_namespaces[0]",
+	"secrets.overlay_units.customer_managed.known_hosts",
+}
+
+// TestHostileValues writes hostile values into every string field, string
+// list item and map key and value of every fixture config (the config
+// loaded through its YAML by the real loader, the value set in the decoded
+// config before the loader's checks). Each case must be
+// rejected by load or Build with a message naming the field's path (or the
+// same message as its harmless twin, when the value breaks a reference to
+// it), or render files whose parsed structure (documents, keys, value
+// types, and the structure of YAML and INI held in block scalars) equals
+// the harmless twin's.
+func TestHostileValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the corpus renders ten thousand configs")
+	}
+	var targets []*prepared
+	for _, name := range fixtureConfigs(t) {
+		doc := plaintextDoc(t, name)
+		for _, tg := range stringTargets(t, name, doc) {
+			p, err := prepare(doc, tg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			targets = append(targets, p)
+		}
+	}
+	type job struct {
+		p *prepared
+		h int
+	}
+	var jobs []job
+	for _, p := range targets {
+		for h := range hostile {
+			if hostile[h].twin != twinOwn || slices.Contains(hundredKB, p.path) {
+				jobs = append(jobs, job{p, h})
+			}
+		}
+	}
+	var (
+		mu                 sync.Mutex
+		rejected, rendered = map[string]int{}, map[string]int{}
+		failures           []string
+		next               = make(chan job)
+		wg                 sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range next {
+				h := hostile[j.h]
+				value := h.of(j.p.orig)
+				r := j.p.render(value)
+				why := verdict(j.p, h.twin, value, r)
+				mu.Lock()
+				if r.err != nil {
+					rejected[h.name]++
+				} else {
+					rendered[h.name]++
+				}
+				if why != "" {
+					what := "value"
+					if j.p.key {
+						what = "key"
+					}
+					failures = append(failures, fmt.Sprintf("%s: %s (%s) = %s: %s", filepath.Base(j.p.config), j.p.path, what, h.name, why))
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	slices.Sort(failures)
+	for _, f := range failures {
+		t.Error(f)
+	}
+	var nr, nd int
+	for _, h := range hostile {
+		t.Logf("%-16s rejected %4d, rendered with the same structure %4d", h.name, rejected[h.name], rendered[h.name])
+		nr, nd = nr+rejected[h.name], nd+rendered[h.name]
+	}
+	paths := map[string]bool{}
+	for _, p := range targets {
+		paths[p.path] = true
+	}
+	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered with the same structure %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
+	if len(targets) < 500 {
+		t.Errorf("only %d strings in the fixture configs: the corpus lost its fields", len(targets))
+	}
+}
+
+// verdict explains why a case's outcome is not acceptable, or returns "".
+func verdict(p *prepared, w twin, value string, r result) string {
+	harmless := w.of(p.orig)
+	if r.err != nil {
+		if strings.Contains(r.err.Error(), p.path) {
+			return ""
+		}
+		// A changed name can break a reference to it, which its twin breaks too.
+		tw := p.twin(w)
+		if tw.err != nil && sameMessage(r.err.Error(), value, tw.err.Error(), harmless) {
+			return ""
+		}
+		return fmt.Sprintf("rejected without naming %s: %.300s", p.path, r.err)
+	}
+	tw := p.twin(w)
+	if tw.err != nil {
+		return fmt.Sprintf("renders, but its harmless twin %.40q is rejected: %.300s", harmless, tw.err)
+	}
+	return sameTree(tw.files, r.files, harmless, value)
+}
+
+// sameMessage compares two errors with each one's value taken out.
+func sameMessage(a, va, b, vb string) bool {
+	out := func(s, v string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, strconv.Quote(v), "<value>"), v, "<value>")
+	}
+	return out(a, va) == out(b, vb)
+}
+
+// plaintextDoc reads a fixture config and decrypts its secrets in place, so
+// that the corpus can replace them as written.
+func plaintextDoc(t *testing.T, name string) *yaml.Node {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := sops.LoadIdentities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sops.IsEncrypted(data) {
+		if _, err := sops.DecryptNode(&doc, ids); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	return &doc
+}
+
+// stringTargets lists the strings of a config: every string field of the
+// field index set in the file or by a default, the first item of every
+// string list, the first key and value of every string map; list elements
+// through their first item.
+func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
+	t.Helper()
+	f, err := load.File(name, config.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []target
+	for _, fl := range zz_generated.Fields {
+		steps, path := stepsOf(fl.Path)
+		switch {
+		case fl.Kind == table.KindString && !strings.Contains(fl.Path, ".*"):
+			orig := ""
+			if n := lookup(doc.Content[0], steps); n != nil && n.Kind == yaml.ScalarNode {
+				orig = n.Value
+			} else if fl.Get != nil {
+				if v, ok := fl.Get(f.Config); ok {
+					orig = fmt.Sprint(v)
+				}
+			}
+			if orig != "" {
+				out = append(out, target{config: name, path: path, steps: steps, orig: orig})
+			}
+		case fl.Kind == table.KindList && fl.GoType == "[]string":
+			steps = append(steps, "[0]")
+			if n := lookup(doc.Content[0], steps); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+				out = append(out, target{config: name, path: path + "[0]", steps: steps, orig: n.Value})
+			}
+		case fl.Kind == table.KindMap && fl.GoType == "map[string]string":
+			m := lookup(doc.Content[0], steps)
+			if m == nil || m.Kind != yaml.MappingNode || len(m.Content) == 0 {
+				continue
+			}
+			k := m.Content[0].Value
+			out = append(out,
+				target{config: name, path: path + "." + k, steps: append(slices.Clone(steps), k), orig: m.Content[1].Value},
+				target{config: name, path: path, steps: append(slices.Clone(steps), k), key: true, orig: k})
+		}
+	}
+	return out
+}
+
+// stepsOf splits a field index path into tree steps ("[]" becomes the
+// first item) and the concrete path messages name.
+func stepsOf(p string) ([]string, string) {
+	var steps []string
+	for _, seg := range strings.Split(p, ".") {
+		if k, ok := strings.CutSuffix(seg, "[]"); ok {
+			steps = append(steps, k, "[0]")
+			continue
+		}
+		steps = append(steps, seg)
+	}
+	return steps, strings.ReplaceAll(p, "[]", "[0]")
+}
+
+func lookup(n *yaml.Node, steps []string) *yaml.Node {
+	for _, s := range steps {
+		switch {
+		case n == nil:
+			return nil
+		case s == "[0]":
+			if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		case n.Kind == yaml.MappingNode:
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == s {
+					next = n.Content[i+1]
+				}
+			}
+			n = next
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+// set writes value at the target in a copy of doc, creating mappings on the
+// way for a field only a default sets.
+func set(doc *yaml.Node, tg target, value string) *yaml.Node {
+	root := clone(doc)
+	n := root.Content[0]
+	steps := tg.steps
+	if tg.key {
+		steps = steps[:len(steps)-1]
+	}
+	for i, s := range steps {
+		if s == "[0]" {
+			n = n.Content[0]
+			continue
+		}
+		var next *yaml.Node
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if n.Content[j].Value == s {
+				next = n.Content[j+1]
+			}
+		}
+		if next == nil {
+			next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			if i == len(steps)-1 {
+				next = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str"}
+			}
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, next)
+		}
+		n = next
+	}
+	if tg.key {
+		k := tg.steps[len(tg.steps)-1]
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if n.Content[j].Value == k {
+				n = n.Content[j]
+				break
+			}
+		}
+	}
+	n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", value, yaml.DoubleQuotedStyle
+	n.Content, n.Alias = nil, nil
+	return root
+}
+
+func clone(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, ch := range n.Content {
+		c.Content[i] = clone(ch)
+	}
+	return &c
+}
+
+// sameTree compares two renders: the same files, each with the same
+// structure, once the hostile value reads as the harmless one.
+func sameTree(base, got map[string][]byte, harmless, value string) string {
+	norm := func(s string) string { return strings.ReplaceAll(s, value, harmless) }
+	named := make(map[string][]byte, len(got))
+	for p, b := range got {
+		named[norm(p)] = b
+	}
+	for p := range named {
+		if _, ok := base[p]; !ok {
+			return "renders a file its harmless twin does not: " + p
+		}
+	}
+	for p, b := range base {
+		g, ok := named[p]
+		if !ok {
+			return "does not render " + p
+		}
+		if bytes.Equal(b, g) {
+			continue
+		}
+		if why := sameYAML(body(b), body(g), norm); why != "" {
+			return p + ": " + why
+		}
+	}
+	return ""
+}
+
+// sameYAML compares the documents of two YAML streams.
+func sameYAML(a, b []byte, norm func(string) string) string {
+	da, err := yamlDocs(a)
+	if err != nil {
+		return "the field's own value renders YAML that does not parse: " + err.Error()
+	}
+	db, err := yamlDocs(b)
+	if err != nil {
+		return "does not parse: " + err.Error()
+	}
+	if len(da) != len(db) {
+		return fmt.Sprintf("%d documents instead of %d", len(db), len(da))
+	}
+	for i := range da {
+		if why := sameNode(da[i], db[i], norm, fmt.Sprintf("document %d", i)); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func yamlDocs(data []byte) ([]*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var out []*yaml.Node
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if err.Error() == "EOF" {
+				return out, nil
+			}
+			return nil, err
+		}
+		out = append(out, &n)
+	}
+}
+
+func sameNode(a, b *yaml.Node, norm func(string) string, at string) string {
+	if a.Kind != b.Kind {
+		return fmt.Sprintf("%s: a %s instead of a %s", at, kindName(b), kindName(a))
+	}
+	if a.Kind != yaml.ScalarNode && len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("%s: %d entries instead of %d", at, len(b.Content), len(a.Content))
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		if a.ShortTag() != b.ShortTag() {
+			return fmt.Sprintf("%s: a %s instead of a %s", at, b.ShortTag(), a.ShortTag())
+		}
+		if a.ShortTag() == "!!str" && strings.Contains(a.Value, "\n") {
+			return sameEmbedded(a.Value, b.Value, norm, at)
+		}
+	case yaml.MappingNode:
+		// Keys may sort differently once the value is in one.
+		byKey := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(b.Content); i += 2 {
+			byKey[b.Content[i].ShortTag()+" "+norm(b.Content[i].Value)] = b.Content[i+1]
+		}
+		for i := 0; i+1 < len(a.Content); i += 2 {
+			ka := a.Content[i]
+			vb, ok := byKey[ka.ShortTag()+" "+ka.Value]
+			if !ok {
+				return fmt.Sprintf("%s: no key %.60q", at, ka.Value)
+			}
+			if why := sameNode(a.Content[i+1], vb, norm, at+"."+ka.Value); why != "" {
+				return why
+			}
+		}
+	default:
+		for i := range a.Content {
+			if why := sameNode(a.Content[i], b.Content[i], norm, fmt.Sprintf("%s[%d]", at, i)); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+func kindName(n *yaml.Node) string {
+	return map[yaml.Kind]string{yaml.DocumentNode: "document", yaml.SequenceNode: "sequence", yaml.MappingNode: "mapping",
+		yaml.ScalarNode: "scalar", yaml.AliasNode: "alias"}[n.Kind]
+}
+
+// sameEmbedded compares text a block scalar holds: INI (cloud.conf, AWS
+// credentials) by its sections and keys, YAML (a kustomize patch) by its
+// structure; other text (a key, a certificate) is one string either way.
+func sameEmbedded(a, b string, norm func(string) string, at string) string {
+	if strings.HasPrefix(strings.TrimSpace(a), "[") {
+		la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+		if len(la) != len(lb) {
+			return fmt.Sprintf("%s: %d INI lines instead of %d", at, len(lb), len(la))
+		}
+		for i := range la {
+			if ka, kb := iniLine(la[i]), iniLine(norm(lb[i])); ka != kb {
+				return fmt.Sprintf("%s: INI line %d is %.60q instead of %.60q", at, i+1, kb, ka)
+			}
+		}
+		return ""
+	}
+	var na yaml.Node
+	if yaml.Unmarshal([]byte(a), &na) != nil || len(na.Content) != 1 || na.Content[0].Kind != yaml.MappingNode {
+		return ""
+	}
+	var nb yaml.Node
+	if err := yaml.Unmarshal([]byte(b), &nb); err != nil {
+		return at + ": the YAML it holds does not parse: " + err.Error()
+	}
+	return sameNode(&na, &nb, norm, at)
+}
+
+// iniLine is what an INI line declares: a section, a key, a comment.
+func iniLine(l string) string {
+	l = strings.TrimSpace(l)
+	switch {
+	case l == "":
+		return ""
+	case strings.HasPrefix(l, "#") || strings.HasPrefix(l, ";"):
+		return "comment"
+	case strings.HasPrefix(l, "["):
+		return l
+	}
+	if k, _, ok := strings.Cut(l, "="); ok {
+		return "key " + strings.TrimSpace(k)
+	}
+	return "text"
+}
