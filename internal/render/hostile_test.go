@@ -2,10 +2,11 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -85,15 +86,17 @@ type result struct {
 }
 
 // prepared is a target with its config loaded once, through its YAML and
-// the real loader, with a placeholder at the string; each case copies the
-// decoded config, puts its value in place of the placeholder, and runs the
-// loader's checks (defaults, validation) and Build. Parsing the config again
-// for each of ten thousand cases would take most of the corpus's time.
+// the real loader, with a placeholder at the string, then written out as
+// JSON around it; each case decodes that JSON with its value spliced in,
+// and runs the loader's checks (defaults, validation) and Build. Parsing the
+// YAML again for each of ten thousand cases would take most of the corpus's
+// time.
 type prepared struct {
 	target
-	file  *config.File
-	once  [3]sync.Once
-	twins [3]result
+	file          *config.File
+	before, after []byte
+	once          [3]sync.Once
+	twins         [3]result
 }
 
 // placeholder marks the string in a prepared config.
@@ -108,22 +111,30 @@ func prepare(doc *yaml.Node, tg target) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{target: tg, file: f}
-	if tg.key { // the entry is now under the placeholder
-		p.steps = append(slices.Clone(tg.steps[:len(tg.steps)-1]), placeholder)
+	js, err := json.Marshal(f.Config)
+	if err != nil {
+		return nil, err
 	}
-	if got, ok := at(reflect.ValueOf(f.Config).Elem(), p.steps, tg.key); !ok || got != placeholder {
-		return nil, fmt.Errorf("%s: the decoded config holds %q there, not the placeholder", tg.path, got)
+	q := []byte(`"` + placeholder + `"`)
+	if bytes.Count(js, q) != 1 {
+		return nil, fmt.Errorf("%s: the decoded config does not hold the placeholder once", tg.path)
 	}
-	return p, nil
+	i := bytes.Index(js, q)
+	return &prepared{target: tg, file: f, before: js[:i], after: js[i+len(q):]}, nil
 }
 
 // render checks and builds the config with value in place of the target's
 // string, with sops off, so that secret files compare in plaintext.
 func (p *prepared) render(value string) result {
+	q, err := json.Marshal(value)
+	if err != nil {
+		return result{err: err}
+	}
 	f := *p.file
-	f.Config = deepCopy(reflect.ValueOf(p.file.Config)).Interface().(*config.Config)
-	put(reflect.ValueOf(f.Config).Elem(), p.steps, p.key, value)
+	f.Config = &config.Config{}
+	if err := json.Unmarshal(slices.Concat(p.before, q, p.after), f.Config); err != nil {
+		return result{err: err}
+	}
 	if err := load.Check(&f); err != nil {
 		return result{err: err}
 	}
@@ -137,131 +148,6 @@ func (p *prepared) render(value string) result {
 		files[fl.Path] = fl.Data
 	}
 	return result{files: files}
-}
-
-// jsonField returns the struct field of v with YAML key k (embedded structs flattened).
-func jsonField(v reflect.Value, k string) (reflect.Value, bool) {
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.Anonymous && name == "" {
-			if fv, ok := jsonField(v.Field(i), k); ok {
-				return fv, true
-			}
-			continue
-		}
-		if name == k {
-			return v.Field(i), true
-		}
-	}
-	return reflect.Value{}, false
-}
-
-// walkTo follows steps from v, stopping before the last one when it names
-// a map entry (map values are not addressable).
-func walkTo(v reflect.Value, steps []string) (reflect.Value, []string, bool) {
-	for len(steps) > 0 {
-		for v.Kind() == reflect.Pointer {
-			if v.IsNil() {
-				return v, steps, false
-			}
-			v = v.Elem()
-		}
-		s := steps[0]
-		switch v.Kind() {
-		case reflect.Struct:
-			fv, ok := jsonField(v, s)
-			if !ok {
-				return v, steps, false
-			}
-			v = fv
-		case reflect.Slice:
-			if s != "[0]" || v.Len() == 0 {
-				return v, steps, false
-			}
-			v = v.Index(0)
-		case reflect.Map:
-			return v, steps, len(steps) == 1
-		default:
-			return v, steps, false
-		}
-		steps = steps[1:]
-	}
-	return v, nil, true
-}
-
-// at returns the string at steps (the map key itself, with key).
-func at(v reflect.Value, steps []string, key bool) (string, bool) {
-	v, rest, ok := walkTo(v, steps)
-	switch {
-	case !ok:
-		return "", false
-	case v.Kind() == reflect.Map && key:
-		return rest[0], v.MapIndex(reflect.ValueOf(rest[0]).Convert(v.Type().Key())).IsValid()
-	case v.Kind() == reflect.Map:
-		e := v.MapIndex(reflect.ValueOf(rest[0]).Convert(v.Type().Key()))
-		return e.String(), e.IsValid()
-	}
-	return v.String(), v.Kind() == reflect.String
-}
-
-// put writes value at steps (renaming the map key, with key).
-func put(v reflect.Value, steps []string, key bool, value string) {
-	v, rest, _ := walkTo(v, steps)
-	if v.Kind() != reflect.Map {
-		v.SetString(value)
-		return
-	}
-	k := reflect.ValueOf(rest[0]).Convert(v.Type().Key())
-	e := v.MapIndex(k)
-	if key {
-		v.SetMapIndex(k, reflect.Value{})
-		v.SetMapIndex(reflect.ValueOf(value).Convert(v.Type().Key()), e)
-		return
-	}
-	v.SetMapIndex(k, reflect.ValueOf(value).Convert(v.Type().Elem()))
-}
-
-// deepCopy copies a decoded config: pointers, structs, slices and maps of
-// plain values.
-func deepCopy(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(deepCopy(v.Elem()))
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		for i := range v.NumField() {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(deepCopy(v.Field(i)))
-			}
-		}
-		return c
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			c.Index(i).Set(deepCopy(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			c.SetMapIndex(it.Key(), deepCopy(it.Value()))
-		}
-		return c
-	}
-	return v
 }
 
 func (p *prepared) twin(w twin) result {
@@ -287,7 +173,7 @@ var hundredKB = []string{
 
 // TestHostileValues writes hostile values into every string field, string
 // list item and map key and value of every fixture config (the config
-// loaded through its YAML by the real loader, the value set in the decoded
+// loaded through its YAML by the real loader, the value put in the decoded
 // config before the loader's checks). Each case must be
 // rejected by load or Build with a message naming the field's path (or the
 // same message as its harmless twin, when the value breaks a reference to
@@ -717,4 +603,19 @@ func iniLine(l string) string {
 		return "key " + strings.TrimSpace(k)
 	}
 	return "text"
+}
+
+// TestRefusedValueNamesItsField: a value its context cannot hold (a NUL in
+// cloud.conf, which gcfg cannot escape) fails the render at the value's own
+// line and path in the config, naming the file it was going to.
+func TestRefusedValueNamesItsField(t *testing.T) {
+	f := loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml")
+	ccm := *f.Config.OpenCenter.Services.OpenStackCCM
+	ccm.AuthURL += "\x00"
+	f.Config.OpenCenter.Services.OpenStackCCM = &ccm
+	_, err := Build(f, Options{AllowPlaintextSecrets: true})
+	want := regexp.MustCompile(`\.k8s-dev-config\.yaml:\d+:\d+: opencenter\.services\.openstack-ccm\.auth_url: a gcfg value cannot hold U\+0000 \(at byte \d+\), in openstack-ccm/cloud-config-secret\.yaml\.tpl \(unit openstack-ccm\)`)
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Fatalf("got %v, want a match of %s", err, want)
+	}
 }

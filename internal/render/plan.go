@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"path"
 	"regexp"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/escape"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
@@ -386,6 +388,11 @@ func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
 			continue
 		}
 		body, err := b.execute(u, f)
+		if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
+			// A value its file cannot hold: point at the value in the config.
+			out.diags = append(out.diags, b.f.Diag(fe.Path, "%v, in %s (unit %s)", fe.Err, f.Template, u.Name))
+			continue
+		}
 		if err != nil {
 			errorf("unit %s: %s: %v", u.Name, f.Template, err)
 			continue
