@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -65,6 +67,18 @@ func (b *builder) encryptSecrets() {
 			continue
 		}
 		plain := body(f.Data)
+		key := b.f.Encryption.DataKey
+		if key == nil {
+			key = plaintextKey
+		}
+		// The recipients and selector are part of what is fingerprinted, so
+		// changing either re-encrypts.
+		what := fmt.Appendf(bytes.Clone(plain), "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
+		f.Fingerprint = sops.Fingerprint(key, what)
+		if old := b.unchangedSecret(p, f.Fingerprint); old != nil {
+			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
+			continue // the file on disk already holds this plaintext: no encryption
+		}
 		out, err := sops.Encrypt(plain, sops.EncryptOptions{
 			Recipients: rule.AgeRecipients,
 			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
@@ -77,14 +91,6 @@ func (b *builder) encryptSecrets() {
 			b.errorf(unitByName(f.Unit), "the sops rule for %s (path_regex %q) encrypts none of its values (encrypted_regex %q): widen encrypted_regex, such as ^(data|stringData)$", p, rule.PathRegex, rule.EncryptedRegex)
 			continue
 		}
-		key := b.f.Encryption.DataKey
-		if key == nil {
-			key = plaintextKey
-		}
-		// The recipients and selector are part of what is fingerprinted, so
-		// changing either re-encrypts.
-		what := fmt.Appendf(bytes.Clone(plain), "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
-		f.Fingerprint = sops.Fingerprint(key, what)
 		f.Data = withSOPSHeader(b.cfgName(), f.Unit, out, f.Fingerprint)
 	}
 	for i, ok := range used {
@@ -96,3 +102,21 @@ func (b *builder) encryptSecrets() {
 
 // cfgName is the config's name as headers record it.
 func (b *builder) cfgName() string { return path.Base(b.f.Name) }
+
+// unchangedSecret returns the encrypted body of the owned file at overlay
+// path p on disk when its header records the fingerprint fp, so a re-render
+// keeps its bytes without encrypting again; nil otherwise, or without a
+// repository.
+func (b *builder) unchangedSecret(p, fp string) []byte {
+	if b.o.Repo == "" {
+		return nil
+	}
+	old, err := os.ReadFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
+	if err != nil {
+		return nil
+	}
+	if st, _ := ownership(old); st != Owned || headerFingerprint(old) != fp {
+		return nil
+	}
+	return body(old)
+}
