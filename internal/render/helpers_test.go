@@ -19,7 +19,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/verify"
+	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
 // loadConfig loads and checks a test config.
@@ -130,11 +130,11 @@ var (
 // every overlay directory a Flux unit applies build with kustomize.
 func checkWithTools(t *testing.T, p *Plan) {
 	t.Helper()
-	crds, err := verify.Flux()
+	crds, err := toolcheck.Flux()
 	if err != nil {
 		t.Fatalf("loading the Flux CRDs: %v", err)
 	}
-	tree := verify.Tree{p.Overlay + "/flux-system/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")}
+	tree := toolcheck.Tree{p.Overlay + "/flux-system/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")}
 	var kustomizations, repos []map[string]any
 	for _, f := range p.Files {
 		tree[p.Overlay+"/"+f.Path] = f.Data
@@ -191,7 +191,7 @@ func checkWithTools(t *testing.T, p *Plan) {
 	slices.Sort(dirs)
 	dirs = slices.Compact(dirs)
 	for _, d := range dirs {
-		if _, err := verify.Kustomize(tree, d, stubRoots...); err != nil {
+		if _, err := toolcheck.Kustomize(tree, d, stubRoots...); err != nil {
 			t.Errorf("%v", err)
 		}
 	}

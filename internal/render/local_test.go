@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/verify"
+	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
 // TestLocalEscapeHatches: a unit's local/ directory is the user's. Its
@@ -42,7 +42,7 @@ func TestLocalEscapeHatches(t *testing.T) {
 	}
 
 	// kustomize builds the override directory with the user's objects and patch.
-	tree := verify.Tree{}
+	tree := toolcheck.Tree{}
 	for _, pf := range p.Files {
 		tree[p.Overlay+"/"+pf.Path] = pf.Data
 	}
@@ -53,7 +53,7 @@ func TestLocalEscapeHatches(t *testing.T) {
 	for k, d := range lf {
 		tree[k] = d
 	}
-	out, err := verify.Kustomize(tree, p.Overlay+"/services/postgres-operator")
+	out, err := toolcheck.Kustomize(tree, p.Overlay+"/services/postgres-operator")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/verify"
+	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -20,7 +20,7 @@ func TestCRDOrdering(t *testing.T) {
 	indexes := baseIndexes(t)
 	for _, n := range fixtureConfigs(t) {
 		p := plan(t, n)
-		tree := verify.Tree{}
+		tree := toolcheck.Tree{}
 		repos := map[string]map[string]any{}
 		units := map[string]map[string]any{}
 		for _, f := range p.Files {
@@ -48,7 +48,7 @@ func TestCRDOrdering(t *testing.T) {
 		for name, k := range units {
 			path := strings.TrimPrefix(str(k, "spec", "path"), "./")
 			if strings.HasPrefix(path, p.Overlay+"/") {
-				out, err := verify.Kustomize(tree, path, p.Overlay+"/services/base")
+				out, err := toolcheck.Kustomize(tree, path, p.Overlay+"/services/base")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package verify
+package toolcheck
 
 import (
 	"fmt"
