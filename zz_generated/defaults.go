@@ -55,8 +55,8 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "cert-manager"
 		}
-		if p0.IssuerName == "" {
-			p0.IssuerName = "letsencrypt"
+		if p0.Issuer == "" {
+			p0.Issuer = "none"
 		}
 		if p0.ACMEServer == "" {
 			p0.ACMEServer = "https://acme-v02.api.letsencrypt.org/directory"
@@ -91,9 +91,6 @@ func ApplyDefaults(c *config.Config) {
 		if p0.GatewayClassName == "" {
 			p0.GatewayClassName = "envoy-gateway"
 		}
-		if p0.Issuer == "" {
-			p0.Issuer = "letsencrypt"
-		}
 	}
 	if p0 := c.OpenCenter.Services.GatewayAPI; p0 != nil {
 		if p0.Namespace == "" {
@@ -104,14 +101,14 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "harbor"
 		}
-		if p0.Issuer == "" {
-			p0.Issuer = "letsencrypt"
-		}
 		if p0.StorageSize == "" {
 			p0.StorageSize = "100Gi"
 		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
+		}
+		if p0.SwiftDomain == "" {
+			p0.SwiftDomain = "Default"
 		}
 		if p0.TrivyEnabled == nil {
 			v := bool(true)

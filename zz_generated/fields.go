@@ -5,6 +5,7 @@ package zz_generated
 import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/table"
+	"strconv"
 )
 
 // Fields is the field index of the config: every path, in declaration order.
@@ -120,7 +121,8 @@ var Fields = []table.Field{
 		Path:   "opencenter.cluster.base_domain",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "base_domain is the DNS domain under which service hostnames are published.",
+		Doc:    "base_domain is the DNS domain under which service hostnames are published; the gateway's default listeners serve *.<base_domain>.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Cluster.BaseDomain, true
 		},
@@ -317,21 +319,43 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.gitops.overlay_units.customer_managed.repository_name",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "repository_name is the DNS-1123 name of the customer GitRepository.",
-		Format: "dns-label",
+		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_name",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "repository_name is the DNS-1123 name of the customer GitRepository.",
+		Format:       "dns-label",
+		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName != "" {
+				return nil
+			}
+			return []string{"opencenter.gitops.overlay_units.customer_managed.repository_name"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName, true
 		},
 	},
 	{
-		Path:   "opencenter.gitops.overlay_units.customer_managed.repository_url",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "repository_url is the customer repository: ssh://, https:// or scp-style git@host:path.",
-		Format: "git-url",
+		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_url",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "repository_url is the URL of the customer repository: ssh://, https:// or scp-style git@host:path.",
+		Format:       "git-url",
+		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL != "" {
+				return nil
+			}
+			return []string{"opencenter.gitops.overlay_units.customer_managed.repository_url"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL, true
 		},
@@ -357,10 +381,24 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.gitops.overlay_units.customer_managed.secret_name",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
+		Path:         "opencenter.gitops.overlay_units.customer_managed.secret_name",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
+		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
+				return nil
+			}
+			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName != "" {
+				return nil
+			}
+			return []string{"opencenter.gitops.overlay_units.customer_managed.secret_name"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName, true
 		},
@@ -375,10 +413,21 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations",
-		Kind:   table.KindList,
-		GoType: "[]config.CustomerKustomization",
-		Doc:    "kustomizations are the Flux Kustomizations applied from the customer repository.",
+		Path:         "opencenter.gitops.overlay_units.customer_managed.kustomizations",
+		Kind:         table.KindList,
+		GoType:       "[]config.CustomerKustomization",
+		Doc:          "kustomizations are the Flux Kustomizations {name, path} applied from the customer repository.",
+		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) > 0 {
+				return nil
+			}
+			return []string{"opencenter.gitops.overlay_units.customer_managed.kustomizations"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations, true
 		},
@@ -424,10 +473,21 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.gitops.overlay_units.sops.rules",
-		Kind:   table.KindList,
-		GoType: "[]config.SOPSRule",
-		Doc:    "rules are the creation rules of .sops.yaml, first match wins.",
+		Path:         "opencenter.gitops.overlay_units.sops.rules",
+		Kind:         table.KindList,
+		GoType:       "[]config.SOPSRule",
+		Doc:          "rules are the creation rules {path_regex, age_recipients} of .sops.yaml, first match wins.",
+		RequiredWhen: "gitops.overlay_units.sops is enabled",
+		RequiredBy:   "opencenter.gitops.overlay_units.sops.enabled",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled {
+				return nil
+			}
+			if len(c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules) > 0 {
+				return nil
+			}
+			return []string{"opencenter.gitops.overlay_units.sops.rules"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules, true
 		},
@@ -573,11 +633,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.calico.pod_cidr",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
-		Format: "cidr",
+		Path:         "opencenter.services.calico.pod_cidr",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
+		Format:       "cidr",
+		RequiredWhen: "services.calico is enabled",
+		RequiredBy:   "opencenter.services.calico.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Calico == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Calico.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Calico == nil {
+				return []string{"opencenter.services.calico.pod_cidr"}
+			}
+			if c.OpenCenter.Services.Calico.PodCIDR != "" {
+				return nil
+			}
+			return []string{"opencenter.services.calico.pod_cidr"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -631,7 +708,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager",
 		Kind:   table.KindObject,
 		GoType: "*config.CertManager",
-		Doc:    "cert-manager is cert-manager and its ClusterIssuer for ACME certificates.",
+		Doc:    "cert-manager is cert-manager and, when configured, the ClusterIssuer other services get certificates from.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -727,11 +804,25 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:    "opencenter.services.cert-manager.issuer_name",
+		Path:    "opencenter.services.cert-manager.issuer",
 		Kind:    table.KindString,
-		GoType:  "string",
-		Default: "letsencrypt",
-		Doc:     "issuer_name is the name of the ACME ClusterIssuer other services reference.",
+		GoType:  "config.CertIssuer",
+		Default: "none",
+		Enum:    []string{"acme", "ca", "none", "selfsigned"},
+		Doc:     "issuer is the ClusterIssuer rendered for the cluster: none (cert-manager alone), acme, selfsigned or ca.",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.CertManager.Issuer, true
+		},
+	},
+	{
+		Path:   "opencenter.services.cert-manager.issuer_name",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "issuer_name is the name of that ClusterIssuer, which the gateway and harbor reference; empty means letsencrypt for acme, selfsigned for selfsigned and ca for ca.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -740,10 +831,43 @@ var Fields = []table.Field{
 		},
 	},
 	{
+		Path:         "opencenter.services.cert-manager.ca_secret_name",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "ca_secret_name names the Secret in cert-manager's namespace holding the CA's certificate and key (tls.crt, tls.key).",
+		Format:       "dns-subdomain",
+		RequiredWhen: "services.cert-manager.issuer is ca",
+		RequiredBy:   "opencenter.services.cert-manager.issuer",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "ca" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager == nil {
+				return []string{"opencenter.services.cert-manager.ca_secret_name"}
+			}
+			if c.OpenCenter.Services.CertManager.CASecretName != "" {
+				return nil
+			}
+			return []string{"opencenter.services.cert-manager.ca_secret_name"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.CertManager.CASecretName, true
+		},
+	},
+	{
 		Path:   "opencenter.services.cert-manager.acme_email",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "acme_email is the contact address registered with the ACME server for expiry notices.",
+		Doc:    "acme_email is the contact address of the ACME account (optional: Let's Encrypt no longer mails expiry notices).",
 		Format: "email",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -758,6 +882,7 @@ var Fields = []table.Field{
 		GoType:  "string",
 		Default: "https://acme-v02.api.letsencrypt.org/directory",
 		Doc:     "acme_server is the ACME directory URL; use the Let's Encrypt staging URL for tests.",
+		Format:  "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -771,7 +896,7 @@ var Fields = []table.Field{
 		GoType:  "config.DNSProvider",
 		Default: "none",
 		Enum:    []string{"cloudflare", "designate", "none", "route53"},
-		Doc:     "dns_provider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.",
+		Doc:     "dns_provider solves ACME challenges with DNS-01 through cloudflare, route53 or designate; none answers them with HTTP-01 through the cluster gateway, which cannot issue wildcards.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -780,10 +905,33 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.cert-manager.route53_region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "route53_region is the AWS region of the Route 53 API, used when dns_provider is route53.",
+		Path:         "opencenter.services.cert-manager.route53_region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "route53_region is the AWS region of the Route 53 API, such as us-east-1.",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager == nil {
+				return []string{"opencenter.services.cert-manager.route53_region"}
+			}
+			if c.OpenCenter.Services.CertManager.Route53Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.cert-manager.route53_region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -795,7 +943,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.route53_hosted_zone_id",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "route53_hosted_zone_id is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.",
+		Doc:    "route53_hosted_zone_id is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -804,11 +952,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.cert-manager.designate_auth_url",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "designate_auth_url is the Keystone URL for Designate, used when dns_provider is designate.",
-		Format: "url",
+		Path:         "opencenter.services.cert-manager.designate_auth_url",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "designate_auth_url is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager == nil {
+				return []string{"opencenter.services.cert-manager.designate_auth_url"}
+			}
+			if c.OpenCenter.Services.CertManager.DesignateAuthURL != "" {
+				return nil
+			}
+			return []string{"opencenter.services.cert-manager.designate_auth_url"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -820,7 +991,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.cert-manager.designate_region",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "designate_region is the OpenStack region of Designate, used when dns_provider is designate.",
+		Doc:    "designate_region is the OpenStack region of Designate, when dns_provider is designate.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -942,10 +1113,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.etcd-backup.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the S3 bucket the snapshots are written to.",
+		Path:         "opencenter.services.etcd-backup.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the S3 bucket the etcd snapshots are written to.",
+		RequiredWhen: "services.etcd-backup is enabled",
+		RequiredBy:   "opencenter.services.etcd-backup.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.EtcdBackup.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return []string{"opencenter.services.etcd-backup.bucket"}
+			}
+			if c.OpenCenter.Services.EtcdBackup.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.etcd-backup.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -1216,16 +1404,29 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:    "opencenter.services.gateway.issuer",
-		Kind:    table.KindString,
-		GoType:  "string",
-		Default: "letsencrypt",
-		Doc:     "issuer is the cert-manager ClusterIssuer that issues the listeners' TLS certificates.",
+		Path:   "opencenter.services.gateway.issuer",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "issuer is the cert-manager ClusterIssuer that issues the HTTPS listeners' certificates; empty means cert-manager's issuer, when it has one and tls_secret_name is empty.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Gateway.Issuer, true
+		},
+	},
+	{
+		Path:   "opencenter.services.gateway.tls_secret_name",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "tls_secret_name names a Secret in the gateway's namespace you provide, holding the certificate of the default https listener (*.<base_domain>); cert-manager manages it only when issuer is set too.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Gateway.TLSSecretName, true
 		},
 	},
 	{
@@ -1244,7 +1445,7 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.gateway.listeners",
 		Kind:   table.KindList,
 		GoType: "[]config.GatewayListener",
-		Doc:    "listeners are the ports, protocols and hostnames the Gateway accepts traffic on.",
+		Doc:    "listeners are the ports, protocols and hostnames the Gateway accepts traffic on. Empty means: http on port 80 for *.<cluster.base_domain> (for every hostname without base_domain), and, with base_domain and a certificate (an issuer or tls_secret_name), https on 443 for the same wildcard, its certificate in tls_secret_name or <name>-tls.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1260,11 +1461,31 @@ var Fields = []table.Field{
 		Required: true,
 	},
 	{
-		Path:   "opencenter.services.gateway.listeners[].hostname",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.",
-		Format: "wildcard-hostname",
+		Path:         "opencenter.services.gateway.listeners[].hostname",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "hostname is the name the listener matches, exact or wildcard such as *.dev.example.com (an HTTPS listener's certificate is issued for it); empty matches every name.",
+		Format:       "wildcard-hostname",
+		RequiredWhen: "services.gateway.listeners[].protocol is HTTPS",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Gateway.Enabled {
+				return nil
+			}
+			var out []string
+			for i, e := range c.OpenCenter.Services.Gateway.Listeners {
+				if e.Protocol != "HTTPS" {
+					continue
+				}
+				if e.Hostname != "" {
+					continue
+				}
+				out = append(out, "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].hostname")
+			}
+			return out
+		},
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
@@ -1282,10 +1503,31 @@ var Fields = []table.Field{
 		Required: true,
 	},
 	{
-		Path:   "opencenter.services.gateway.listeners[].tls_secret_name",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "tls_secret_name names the Secret holding the listener's certificate, required for HTTPS; cert-manager fills it.",
+		Path:         "opencenter.services.gateway.listeners[].tls_secret_name",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "tls_secret_name names the Secret holding the listener's certificate: cert-manager writes it when the gateway has an issuer, else you provide it.",
+		Format:       "dns-subdomain",
+		RequiredWhen: "services.gateway.listeners[].protocol is HTTPS",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Gateway.Enabled {
+				return nil
+			}
+			var out []string
+			for i, e := range c.OpenCenter.Services.Gateway.Listeners {
+				if e.Protocol != "HTTPS" {
+					continue
+				}
+				if e.TLSSecretName != "" {
+					continue
+				}
+				out = append(out, "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].tls_secret_name")
+			}
+			return out
+		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api",
@@ -1486,11 +1728,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.hostname",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.",
-		Format: "dns-subdomain",
+		Path:         "opencenter.services.harbor.hostname",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "hostname is the registry's external DNS name, such as harbor.dev.example.com.",
+		Format:       "dns-subdomain",
+		RequiredWhen: "services.harbor is enabled",
+		RequiredBy:   "opencenter.services.harbor.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.hostname"}
+			}
+			if c.OpenCenter.Services.Harbor.Hostname != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.hostname"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1511,11 +1770,11 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:    "opencenter.services.harbor.issuer",
-		Kind:    table.KindString,
-		GoType:  "string",
-		Default: "letsencrypt",
-		Doc:     "issuer is the cert-manager ClusterIssuer of that Certificate.",
+		Path:   "opencenter.services.harbor.issuer",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "issuer is the cert-manager ClusterIssuer of that Certificate; empty means cert-manager's issuer.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1565,10 +1824,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.",
+		Path:         "opencenter.services.harbor.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the bucket (or Swift container) of image layers.",
+		RequiredWhen: "services.harbor.storage is s3 or swift",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "s3" && c.OpenCenter.Services.Harbor.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.bucket"}
+			}
+			if c.OpenCenter.Services.Harbor.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1577,10 +1856,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the object store region of the bucket.",
+		Path:         "opencenter.services.harbor.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the object store region of the bucket; with swift, needed only when the cloud has several regions.",
+		RequiredWhen: "services.harbor.storage is s3",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.region"}
+			}
+			if c.OpenCenter.Services.Harbor.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1589,16 +1888,139 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.endpoint",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
-		Format: "url",
+		Path:         "opencenter.services.harbor.endpoint",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone v3 auth URL, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.harbor.storage is swift",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.endpoint"}
+			}
+			if c.OpenCenter.Services.Harbor.Endpoint != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.endpoint"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Harbor.Endpoint, true
+		},
+	},
+	{
+		Path:         "opencenter.services.harbor.swift_username",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "swift_username is the Keystone user the registry authenticates to Swift as (its password is secrets.services.harbor.swift_password): Harbor's registry cannot use application credentials.",
+		RequiredWhen: "services.harbor.storage is swift",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.swift_username"}
+			}
+			if c.OpenCenter.Services.Harbor.SwiftUsername != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.swift_username"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.SwiftUsername, true
+		},
+	},
+	{
+		Path:         "opencenter.services.harbor.swift_project",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "swift_project is the Keystone project (tenant) owning the Swift container.",
+		RequiredWhen: "services.harbor.storage is swift",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor == nil {
+				return []string{"opencenter.services.harbor.swift_project"}
+			}
+			if c.OpenCenter.Services.Harbor.SwiftProject != "" {
+				return nil
+			}
+			return []string{"opencenter.services.harbor.swift_project"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.SwiftProject, true
+		},
+	},
+	{
+		Path:    "opencenter.services.harbor.swift_domain",
+		Kind:    table.KindString,
+		GoType:  "string",
+		Default: "Default",
+		Doc:     "swift_domain is the Keystone domain of swift_username and swift_project.",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.SwiftDomain, true
+		},
+	},
+	{
+		Path:   "opencenter.services.harbor.admin_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "admin_existing_secret names an existing Secret in harbor's namespace holding the admin password (key HARBOR_ADMIN_PASSWORD), instead of secrets.services.harbor.admin_password.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.AdminExistingSecret, true
+		},
+	},
+	{
+		Path:   "opencenter.services.harbor.object_store_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "object_store_existing_secret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret, true
 		},
 	},
 	{
@@ -1742,11 +2164,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.headlamp.oidc_issuer_url",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.",
-		Format: "url",
+		Path:         "opencenter.services.headlamp.oidc_issuer_url",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter.",
+		Format:       "url",
+		RequiredWhen: "services.headlamp.oidc_enabled is true",
+		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Headlamp == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Headlamp.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Headlamp == nil {
+				return []string{"opencenter.services.headlamp.oidc_issuer_url"}
+			}
+			if c.OpenCenter.Services.Headlamp.OIDCIssuerURL != "" {
+				return nil
+			}
+			return []string{"opencenter.services.headlamp.oidc_issuer_url"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -2159,11 +2601,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.keycloak.hostname",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "hostname is Keycloak's external DNS name; required when gateway_route is true.",
-		Format: "dns-subdomain",
+		Path:         "opencenter.services.keycloak.hostname",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "hostname is Keycloak's external DNS name, such as auth.example.com.",
+		Format:       "dns-subdomain",
+		RequiredWhen: "services.keycloak.gateway_route is true",
+		RequiredBy:   "opencenter.services.keycloak.gateway_route",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Keycloak == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Keycloak.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.Services.Keycloak.GatewayRoute {
+				return nil
+			}
+			if c.OpenCenter.Services.Keycloak == nil {
+				return []string{"opencenter.services.keycloak.hostname"}
+			}
+			if c.OpenCenter.Services.Keycloak.Hostname != "" {
+				return nil
+			}
+			return []string{"opencenter.services.keycloak.hostname"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2304,6 +2766,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Keycloak.OIDCClientID, true
+		},
+	},
+	{
+		Path:   "opencenter.services.keycloak.admin_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "admin_existing_secret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Keycloak == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Keycloak.AdminExistingSecret, true
 		},
 	},
 	{
@@ -2512,6 +2987,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.KubePrometheusStack.RemoteWriteURL, true
+		},
+	},
+	{
+		Path:   "opencenter.services.kube-prometheus-stack.grafana_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "grafana_existing_secret names an existing Secret in the service's namespace holding Grafana's admin login (keys admin-user and admin-password), instead of secrets.services.kube-prometheus-stack.grafana_admin_password. With neither, the Grafana chart generates a random password into its own Secret.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.KubePrometheusStack == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.KubePrometheusStack.GrafanaExistingSecret, true
 		},
 	},
 	{
@@ -2770,10 +3258,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.loki.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the bucket (or Swift container) of log chunks, required unless storage is filesystem.",
+		Path:         "opencenter.services.loki.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the bucket (or Swift container) of log chunks.",
+		RequiredWhen: "services.loki.storage is s3 or swift",
+		RequiredBy:   "opencenter.services.loki.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Loki.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki == nil {
+				return []string{"opencenter.services.loki.bucket"}
+			}
+			if c.OpenCenter.Services.Loki.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.loki.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2782,10 +3290,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.loki.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the object store region of the bucket.",
+		Path:         "opencenter.services.loki.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the object store region of the bucket.",
+		RequiredWhen: "services.loki.storage is s3 or swift",
+		RequiredBy:   "opencenter.services.loki.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Loki.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki == nil {
+				return []string{"opencenter.services.loki.region"}
+			}
+			if c.OpenCenter.Services.Loki.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.loki.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -2794,16 +3322,49 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.loki.endpoint",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
-		Format: "url",
+		Path:         "opencenter.services.loki.endpoint",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.loki.storage is swift",
+		RequiredBy:   "opencenter.services.loki.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Loki.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki == nil {
+				return []string{"opencenter.services.loki.endpoint"}
+			}
+			if c.OpenCenter.Services.Loki.Endpoint != "" {
+				return nil
+			}
+			return []string{"opencenter.services.loki.endpoint"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Loki.Endpoint, true
+		},
+	},
+	{
+		Path:   "opencenter.services.loki.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.loki.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Loki.ExistingSecret, true
 		},
 	},
 	{
@@ -3097,10 +3658,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.metallb.ip_pools",
-		Kind:   table.KindList,
-		GoType: "[]config.MetalLBIPPool",
-		Doc:    "ip_pools are the address pools LoadBalancer Services get their addresses from.",
+		Path:         "opencenter.services.metallb.ip_pools",
+		Kind:         table.KindList,
+		GoType:       "[]config.MetalLBIPPool",
+		Doc:          "ip_pools are the address pools {name, addresses} LoadBalancer Services get their addresses from.",
+		RequiredWhen: "services.metallb is enabled",
+		RequiredBy:   "opencenter.services.metallb.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.MetalLB == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.MetalLB.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.MetalLB == nil {
+				return []string{"opencenter.services.metallb.ip_pools"}
+			}
+			if len(c.OpenCenter.Services.MetalLB.IPPools) > 0 {
+				return nil
+			}
+			return []string{"opencenter.services.metallb.ip_pools"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3258,10 +3836,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.mimir.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the bucket (or Swift container) of metric blocks, required unless storage is filesystem.",
+		Path:         "opencenter.services.mimir.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the bucket (or Swift container) of metric blocks.",
+		RequiredWhen: "services.mimir.storage is s3 or swift",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir == nil {
+				return []string{"opencenter.services.mimir.bucket"}
+			}
+			if c.OpenCenter.Services.Mimir.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.mimir.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3270,10 +3868,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.mimir.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the object store region of the bucket.",
+		Path:         "opencenter.services.mimir.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the object store region of the bucket.",
+		RequiredWhen: "services.mimir.storage is s3 or swift",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir == nil {
+				return []string{"opencenter.services.mimir.region"}
+			}
+			if c.OpenCenter.Services.Mimir.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.mimir.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3282,16 +3900,49 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.mimir.endpoint",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
-		Format: "url",
+		Path:         "opencenter.services.mimir.endpoint",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.mimir.storage is swift",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir == nil {
+				return []string{"opencenter.services.mimir.endpoint"}
+			}
+			if c.OpenCenter.Services.Mimir.Endpoint != "" {
+				return nil
+			}
+			return []string{"opencenter.services.mimir.endpoint"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Mimir.Endpoint, true
+		},
+	},
+	{
+		Path:   "opencenter.services.mimir.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.mimir.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Mimir.ExistingSecret, true
 		},
 	},
 	{
@@ -3547,11 +4198,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-ccm.auth_url",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
-		Format: "url",
+		Path:         "opencenter.services.openstack-ccm.auth_url",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return []string{"opencenter.services.openstack-ccm.auth_url"}
+			}
+			if c.OpenCenter.Services.OpenStackCCM.AuthURL != "" {
+				return nil
+			}
+			return []string{"opencenter.services.openstack-ccm.auth_url"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3560,10 +4228,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-ccm.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the OpenStack region of the cluster.",
+		Path:         "opencenter.services.openstack-ccm.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the OpenStack region of the cluster.",
+		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return []string{"opencenter.services.openstack-ccm.region"}
+			}
+			if c.OpenCenter.Services.OpenStackCCM.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.openstack-ccm.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -3709,11 +4394,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-csi.auth_url",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
-		Format: "url",
+		Path:         "opencenter.services.openstack-csi.auth_url",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
+		Format:       "url",
+		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredBy:   "opencenter.services.openstack-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return []string{"opencenter.services.openstack-csi.auth_url"}
+			}
+			if c.OpenCenter.Services.OpenStackCSI.AuthURL != "" {
+				return nil
+			}
+			return []string{"opencenter.services.openstack-csi.auth_url"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -3722,10 +4424,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.openstack-csi.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the OpenStack region of the cluster.",
+		Path:         "opencenter.services.openstack-csi.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the OpenStack region of the cluster.",
+		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredBy:   "opencenter.services.openstack-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return []string{"opencenter.services.openstack-csi.region"}
+			}
+			if c.OpenCenter.Services.OpenStackCSI.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.openstack-csi.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -4447,7 +5166,7 @@ var Fields = []table.Field{
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
-		Doc:     "storage is where trace blocks are kept: filesystem, s3 or swift.",
+		Doc:     "storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4456,10 +5175,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.tempo.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the bucket (or Swift container) of trace blocks, required unless storage is filesystem.",
+		Path:         "opencenter.services.tempo.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the bucket of trace blocks.",
+		RequiredWhen: "services.tempo.storage is s3",
+		RequiredBy:   "opencenter.services.tempo.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Tempo.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo == nil {
+				return []string{"opencenter.services.tempo.bucket"}
+			}
+			if c.OpenCenter.Services.Tempo.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.tempo.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4468,10 +5207,30 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.tempo.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the object store region of the bucket.",
+		Path:         "opencenter.services.tempo.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the object store region of the bucket.",
+		RequiredWhen: "services.tempo.storage is s3",
+		RequiredBy:   "opencenter.services.tempo.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Tempo.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo == nil {
+				return []string{"opencenter.services.tempo.region"}
+			}
+			if c.OpenCenter.Services.Tempo.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.tempo.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -4483,13 +5242,26 @@ var Fields = []table.Field{
 		Path:   "opencenter.services.tempo.endpoint",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.",
+		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Tempo.Endpoint, true
+		},
+	},
+	{
+		Path:   "opencenter.services.tempo.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.tempo.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Tempo.ExistingSecret, true
 		},
 	},
 	{
@@ -4660,10 +5432,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.velero.bucket",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "bucket is the bucket backups are written to.",
+		Path:         "opencenter.services.velero.bucket",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "bucket is the bucket backups are written to.",
+		RequiredWhen: "services.velero is enabled",
+		RequiredBy:   "opencenter.services.velero.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Velero.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Velero == nil {
+				return []string{"opencenter.services.velero.bucket"}
+			}
+			if c.OpenCenter.Services.Velero.Bucket != "" {
+				return nil
+			}
+			return []string{"opencenter.services.velero.bucket"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4672,10 +5461,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.velero.region",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "region is the region of the bucket.",
+		Path:         "opencenter.services.velero.region",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "region is the region of the bucket (any value an S3-compatible store accepts).",
+		RequiredWhen: "services.velero is enabled",
+		RequiredBy:   "opencenter.services.velero.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Velero.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Velero == nil {
+				return []string{"opencenter.services.velero.region"}
+			}
+			if c.OpenCenter.Services.Velero.Region != "" {
+				return nil
+			}
+			return []string{"opencenter.services.velero.region"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -4693,6 +5499,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Velero.S3URL, true
+		},
+	},
+	{
+		Path:   "opencenter.services.velero.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in velero's namespace holding an AWS credentials file under key cloud, instead of secrets.services.velero.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Velero.ExistingSecret, true
 		},
 	},
 	{
@@ -4834,10 +5653,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.vsphere-csi.vcenter_host",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "vcenter_host is the vCenter server's DNS name or IP address.",
+		Path:         "opencenter.services.vsphere-csi.vcenter_host",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "vcenter_host is the vCenter server's DNS name or IP address.",
+		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return []string{"opencenter.services.vsphere-csi.vcenter_host"}
+			}
+			if c.OpenCenter.Services.VSphereCSI.VCenterHost != "" {
+				return nil
+			}
+			return []string{"opencenter.services.vsphere-csi.vcenter_host"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -4859,10 +5695,27 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.vsphere-csi.datacenter",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "datacenter is the vSphere datacenter the cluster's VMs run in.",
+		Path:         "opencenter.services.vsphere-csi.datacenter",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "datacenter is the vSphere datacenter the cluster's VMs run in.",
+		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return []string{"opencenter.services.vsphere-csi.datacenter"}
+			}
+			if c.OpenCenter.Services.VSphereCSI.Datacenter != "" {
+				return nil
+			}
+			return []string{"opencenter.services.vsphere-csi.datacenter"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -5245,31 +6098,73 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.overlay_units.customer_managed.identity",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
-		Secret: true,
+		Path:         "secrets.overlay_units.customer_managed.identity",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
+		Secret:       true,
+		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
+				return nil
+			}
+			if c.Secrets.OverlayUnits.CustomerManaged.Identity != "" {
+				return nil
+			}
+			return []string{"secrets.overlay_units.customer_managed.identity"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.Identity, true
 		},
 	},
 	{
-		Path:   "secrets.overlay_units.customer_managed.identity_pub",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "identity_pub is the SSH public key of the deploy key, one authorized_keys line.",
-		Secret: true,
+		Path:         "secrets.overlay_units.customer_managed.identity_pub",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "identity_pub is the SSH public key of the deploy key, one authorized_keys line.",
+		Secret:       true,
+		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
+				return nil
+			}
+			if c.Secrets.OverlayUnits.CustomerManaged.IdentityPub != "" {
+				return nil
+			}
+			return []string{"secrets.overlay_units.customer_managed.identity_pub"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.IdentityPub, true
 		},
 	},
 	{
-		Path:   "secrets.overlay_units.customer_managed.known_hosts",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "known_hosts is the known_hosts line(s) of the customer repository's Git server.",
-		Secret: true,
+		Path:         "secrets.overlay_units.customer_managed.known_hosts",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "known_hosts is the known_hosts line(s) of the customer repository's Git server.",
+		Secret:       true,
+		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
+		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
+		Missing: func(c *config.Config) []string {
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
+				return nil
+			}
+			if c.Secrets.OverlayUnits.CustomerManaged.KnownHosts != "" {
+				return nil
+			}
+			return []string{"secrets.overlay_units.customer_managed.known_hosts"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			return c.Secrets.OverlayUnits.CustomerManaged.KnownHosts, true
 		},
@@ -5298,11 +6193,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.cert-manager.cloudflare_api_token",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
-		Secret: true,
+		Path:         "secrets.services.cert-manager.cloudflare_api_token",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
+		Secret:       true,
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is cloudflare",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "cloudflare" {
+				return nil
+			}
+			if c.Secrets.Services.CertManager == nil {
+				return []string{"secrets.services.cert-manager.cloudflare_api_token"}
+			}
+			if c.Secrets.Services.CertManager.CloudflareAPIToken != "" {
+				return nil
+			}
+			return []string{"secrets.services.cert-manager.cloudflare_api_token"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
 				return nil, false
@@ -5311,11 +6229,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.cert-manager.route53_access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
-		Secret: true,
+		Path:         "secrets.services.cert-manager.route53_access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
+		Secret:       true,
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
+				return nil
+			}
+			if c.Secrets.Services.CertManager == nil {
+				return []string{"secrets.services.cert-manager.route53_access_key_id"}
+			}
+			if c.Secrets.Services.CertManager.Route53AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.cert-manager.route53_access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
 				return nil, false
@@ -5324,11 +6265,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.cert-manager.route53_secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "route53_secret_access_key is the AWS secret access key of that IAM user.",
-		Secret: true,
+		Path:         "secrets.services.cert-manager.route53_secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "route53_secret_access_key is the AWS secret access key of that IAM user.",
+		Secret:       true,
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
+				return nil
+			}
+			if c.Secrets.Services.CertManager == nil {
+				return []string{"secrets.services.cert-manager.route53_secret_access_key"}
+			}
+			if c.Secrets.Services.CertManager.Route53SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.cert-manager.route53_secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
 				return nil, false
@@ -5337,11 +6301,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.cert-manager.designate_application_credential_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "designate_application_credential_id is the OpenStack application credential ID used with Designate.",
-		Secret: true,
+		Path:         "secrets.services.cert-manager.designate_application_credential_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "designate_application_credential_id is the ID of the OpenStack application credential used with Designate.",
+		Secret:       true,
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.Secrets.Services.CertManager == nil {
+				return []string{"secrets.services.cert-manager.designate_application_credential_id"}
+			}
+			if c.Secrets.Services.CertManager.DesignateApplicationCredentialID != "" {
+				return nil
+			}
+			return []string{"secrets.services.cert-manager.designate_application_credential_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
 				return nil, false
@@ -5350,11 +6337,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.cert-manager.designate_application_credential_secret",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "designate_application_credential_secret is the secret of that application credential.",
-		Secret: true,
+		Path:         "secrets.services.cert-manager.designate_application_credential_secret",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "designate_application_credential_secret is the secret of that application credential.",
+		Secret:       true,
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.CertManager.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.Secrets.Services.CertManager == nil {
+				return []string{"secrets.services.cert-manager.designate_application_credential_secret"}
+			}
+			if c.Secrets.Services.CertManager.DesignateApplicationCredentialSecret != "" {
+				return nil
+			}
+			return []string{"secrets.services.cert-manager.designate_application_credential_secret"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.CertManager == nil {
 				return nil, false
@@ -5376,11 +6386,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.etcd-backup.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID with write access to the bucket.",
-		Secret: true,
+		Path:         "secrets.services.etcd-backup.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID with write access to the bucket.",
+		Secret:       true,
+		RequiredWhen: "services.etcd-backup is enabled",
+		RequiredBy:   "opencenter.services.etcd-backup.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.EtcdBackup.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.EtcdBackup == nil {
+				return []string{"secrets.services.etcd-backup.access_key_id"}
+			}
+			if c.Secrets.Services.EtcdBackup.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.etcd-backup.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.EtcdBackup == nil {
 				return nil, false
@@ -5389,11 +6416,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.etcd-backup.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key.",
-		Secret: true,
+		Path:         "secrets.services.etcd-backup.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key.",
+		Secret:       true,
+		RequiredWhen: "services.etcd-backup is enabled",
+		RequiredBy:   "opencenter.services.etcd-backup.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.EtcdBackup.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.EtcdBackup == nil {
+				return []string{"secrets.services.etcd-backup.secret_access_key"}
+			}
+			if c.Secrets.Services.EtcdBackup.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.etcd-backup.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.EtcdBackup == nil {
 				return nil, false
@@ -5415,11 +6459,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.harbor.admin_password",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "admin_password is the initial password of Harbor's admin user.",
-		Secret: true,
+		Path:         "secrets.services.harbor.admin_password",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "admin_password is the initial password of Harbor's admin user (the chart's default is public).",
+		Secret:       true,
+		RequiredWhen: "services.harbor is enabled, unless services.harbor.admin_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.AdminExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.admin_password"}
+			}
+			if c.Secrets.Services.Harbor.AdminPassword != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.admin_password"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
 				return nil, false
@@ -5428,11 +6492,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.harbor.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the registry bucket.",
-		Secret: true,
+		Path:         "secrets.services.harbor.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID of the registry bucket.",
+		Secret:       true,
+		RequiredWhen: "services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.access_key_id"}
+			}
+			if c.Secrets.Services.Harbor.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
 				return nil, false
@@ -5441,16 +6528,75 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.harbor.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
-		Secret: true,
+		Path:         "secrets.services.harbor.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key of the registry bucket.",
+		Secret:       true,
+		RequiredWhen: "services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.secret_access_key"}
+			}
+			if c.Secrets.Services.Harbor.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Harbor == nil {
 				return nil, false
 			}
 			return c.Secrets.Services.Harbor.SecretAccessKey, true
+		},
+	},
+	{
+		Path:         "secrets.services.harbor.swift_password",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "swift_password is the Keystone password of opencenter.services.harbor.swift_username.",
+		Secret:       true,
+		RequiredWhen: "services.harbor.storage is swift, unless services.harbor.object_store_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.swift_password"}
+			}
+			if c.Secrets.Services.Harbor.SwiftPassword != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.swift_password"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Harbor.SwiftPassword, true
 		},
 	},
 	{
@@ -5467,11 +6613,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.headlamp.oidc_client_secret",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "oidc_client_secret is the secret of Headlamp's OIDC client.",
-		Secret: true,
+		Path:         "secrets.services.headlamp.oidc_client_secret",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "oidc_client_secret is the secret of Headlamp's OIDC client.",
+		Secret:       true,
+		RequiredWhen: "services.headlamp.oidc_enabled is true",
+		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Headlamp == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Headlamp.Enabled {
+				return nil
+			}
+			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
+				return nil
+			}
+			if c.Secrets.Services.Headlamp == nil {
+				return []string{"secrets.services.headlamp.oidc_client_secret"}
+			}
+			if c.Secrets.Services.Headlamp.OIDCClientSecret != "" {
+				return nil
+			}
+			return []string{"secrets.services.headlamp.oidc_client_secret"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Headlamp == nil {
 				return nil, false
@@ -5496,7 +6662,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.keycloak.admin_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "admin_password is the initial password of Keycloak's bootstrap admin user.",
+		Doc:    "admin_password is the initial password of Keycloak's bootstrap admin user, rendered into the Secret keycloak-initial-admin; with neither it nor admin_existing_secret, the operator generates one there.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Keycloak == nil {
@@ -5509,7 +6675,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.keycloak.db_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "db_password is the password of Keycloak's PostgreSQL user.",
+		Doc:    "db_password is the password of the keycloak user of Keycloak's PostgreSQL cluster, rendered into the Secret the postgres operator and the Keycloak CR read (keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do); empty lets the operator generate one.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Keycloak == nil {
@@ -5535,7 +6701,7 @@ var Fields = []table.Field{
 		Path:   "secrets.services.kube-prometheus-stack.grafana_admin_password",
 		Kind:   table.KindString,
 		GoType: "string",
-		Doc:    "grafana_admin_password is the password of Grafana's admin user.",
+		Doc:    "grafana_admin_password is the password of Grafana's admin user; with neither it nor grafana_existing_secret, the Grafana chart generates one.",
 		Secret: true,
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.KubePrometheusStack == nil {
@@ -5558,11 +6724,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.loki.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
-		Secret: true,
+		Path:         "secrets.services.loki.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
+		Secret:       true,
+		RequiredWhen: "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set",
+		RequiredBy:   "opencenter.services.loki.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Loki.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Loki == nil {
+				return []string{"secrets.services.loki.access_key_id"}
+			}
+			if c.Secrets.Services.Loki.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.loki.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Loki == nil {
 				return nil, false
@@ -5571,11 +6760,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.loki.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
-		Secret: true,
+		Path:         "secrets.services.loki.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
+		Secret:       true,
+		RequiredWhen: "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set",
+		RequiredBy:   "opencenter.services.loki.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Loki.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Loki.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Loki == nil {
+				return []string{"secrets.services.loki.secret_access_key"}
+			}
+			if c.Secrets.Services.Loki.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.loki.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Loki == nil {
 				return nil, false
@@ -5597,11 +6809,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.mimir.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
-		Secret: true,
+		Path:         "secrets.services.mimir.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
+		Secret:       true,
+		RequiredWhen: "services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Mimir == nil {
+				return []string{"secrets.services.mimir.access_key_id"}
+			}
+			if c.Secrets.Services.Mimir.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.mimir.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Mimir == nil {
 				return nil, false
@@ -5610,11 +6845,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.mimir.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
-		Secret: true,
+		Path:         "secrets.services.mimir.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
+		Secret:       true,
+		RequiredWhen: "services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Mimir == nil {
+				return []string{"secrets.services.mimir.secret_access_key"}
+			}
+			if c.Secrets.Services.Mimir.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.mimir.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Mimir == nil {
 				return nil, false
@@ -5636,11 +6894,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.openstack-ccm.application_credential_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
-		Secret: true,
+		Path:         "secrets.services.openstack-ccm.application_credential_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
+		Secret:       true,
+		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.OpenStackCCM == nil {
+				return []string{"secrets.services.openstack-ccm.application_credential_id"}
+			}
+			if c.Secrets.Services.OpenStackCCM.ApplicationCredentialID != "" {
+				return nil
+			}
+			return []string{"secrets.services.openstack-ccm.application_credential_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCCM == nil {
 				return nil, false
@@ -5649,11 +6924,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.openstack-ccm.application_credential_secret",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "application_credential_secret is the secret of that application credential.",
-		Secret: true,
+		Path:         "secrets.services.openstack-ccm.application_credential_secret",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "application_credential_secret is the secret of that application credential.",
+		Secret:       true,
+		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.OpenStackCCM == nil {
+				return []string{"secrets.services.openstack-ccm.application_credential_secret"}
+			}
+			if c.Secrets.Services.OpenStackCCM.ApplicationCredentialSecret != "" {
+				return nil
+			}
+			return []string{"secrets.services.openstack-ccm.application_credential_secret"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCCM == nil {
 				return nil, false
@@ -5675,11 +6967,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.openstack-csi.application_credential_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
-		Secret: true,
+		Path:         "secrets.services.openstack-csi.application_credential_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
+		Secret:       true,
+		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredBy:   "opencenter.services.openstack-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.OpenStackCSI == nil {
+				return []string{"secrets.services.openstack-csi.application_credential_id"}
+			}
+			if c.Secrets.Services.OpenStackCSI.ApplicationCredentialID != "" {
+				return nil
+			}
+			return []string{"secrets.services.openstack-csi.application_credential_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCSI == nil {
 				return nil, false
@@ -5688,11 +6997,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.openstack-csi.application_credential_secret",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "application_credential_secret is the secret of that application credential.",
-		Secret: true,
+		Path:         "secrets.services.openstack-csi.application_credential_secret",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "application_credential_secret is the secret of that application credential.",
+		Secret:       true,
+		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredBy:   "opencenter.services.openstack-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.OpenStackCSI == nil {
+				return []string{"secrets.services.openstack-csi.application_credential_secret"}
+			}
+			if c.Secrets.Services.OpenStackCSI.ApplicationCredentialSecret != "" {
+				return nil
+			}
+			return []string{"secrets.services.openstack-csi.application_credential_secret"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.OpenStackCSI == nil {
 				return nil, false
@@ -5714,11 +7040,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.tempo.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
-		Secret: true,
+		Path:         "secrets.services.tempo.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID of the bucket.",
+		Secret:       true,
+		RequiredWhen: "services.tempo.storage is s3, unless services.tempo.existing_secret is set",
+		RequiredBy:   "opencenter.services.tempo.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Tempo.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Tempo == nil {
+				return []string{"secrets.services.tempo.access_key_id"}
+			}
+			if c.Secrets.Services.Tempo.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.tempo.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Tempo == nil {
 				return nil, false
@@ -5727,11 +7076,34 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.tempo.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key (or Swift application credential secret).",
-		Secret: true,
+		Path:         "secrets.services.tempo.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key of the bucket.",
+		Secret:       true,
+		RequiredWhen: "services.tempo.storage is s3, unless services.tempo.existing_secret is set",
+		RequiredBy:   "opencenter.services.tempo.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Tempo.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.Storage != "s3" {
+				return nil
+			}
+			if c.OpenCenter.Services.Tempo.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Tempo == nil {
+				return []string{"secrets.services.tempo.secret_access_key"}
+			}
+			if c.Secrets.Services.Tempo.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.tempo.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Tempo == nil {
 				return nil, false
@@ -5753,11 +7125,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.velero.access_key_id",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "access_key_id is the S3 access key ID with write access to the backup bucket.",
-		Secret: true,
+		Path:         "secrets.services.velero.access_key_id",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "access_key_id is the S3 access key ID with write access to the backup bucket.",
+		Secret:       true,
+		RequiredWhen: "services.velero is enabled, unless services.velero.existing_secret is set",
+		RequiredBy:   "opencenter.services.velero.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Velero.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Velero.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Velero == nil {
+				return []string{"secrets.services.velero.access_key_id"}
+			}
+			if c.Secrets.Services.Velero.AccessKeyID != "" {
+				return nil
+			}
+			return []string{"secrets.services.velero.access_key_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Velero == nil {
 				return nil, false
@@ -5766,11 +7158,31 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.velero.secret_access_key",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "secret_access_key is the S3 secret access key.",
-		Secret: true,
+		Path:         "secrets.services.velero.secret_access_key",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "secret_access_key is the S3 secret access key.",
+		Secret:       true,
+		RequiredWhen: "services.velero is enabled, unless services.velero.existing_secret is set",
+		RequiredBy:   "opencenter.services.velero.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Velero.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Velero.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Velero == nil {
+				return []string{"secrets.services.velero.secret_access_key"}
+			}
+			if c.Secrets.Services.Velero.SecretAccessKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.velero.secret_access_key"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.Velero == nil {
 				return nil, false
@@ -5792,11 +7204,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.vsphere-csi.username",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "username is the vCenter user, such as svc-k8s-csi@vsphere.local.",
-		Secret: true,
+		Path:         "secrets.services.vsphere-csi.username",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.",
+		Secret:       true,
+		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.VSphereCSI == nil {
+				return []string{"secrets.services.vsphere-csi.username"}
+			}
+			if c.Secrets.Services.VSphereCSI.Username != "" {
+				return nil
+			}
+			return []string{"secrets.services.vsphere-csi.username"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.VSphereCSI == nil {
 				return nil, false
@@ -5805,11 +7234,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.vsphere-csi.password",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "password is that user's password.",
-		Secret: true,
+		Path:         "secrets.services.vsphere-csi.password",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "password is that user's password.",
+		Secret:       true,
+		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.VSphereCSI == nil {
+				return []string{"secrets.services.vsphere-csi.password"}
+			}
+			if c.Secrets.Services.VSphereCSI.Password != "" {
+				return nil
+			}
+			return []string{"secrets.services.vsphere-csi.password"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.VSphereCSI == nil {
 				return nil, false
@@ -5831,11 +7277,28 @@ var Fields = []table.Field{
 		},
 	},
 	{
-		Path:   "secrets.services.weave-gitops.admin_password_hash",
-		Kind:   table.KindString,
-		GoType: "string",
-		Doc:    "admin_password_hash is the bcrypt hash of the admin user's password.",
-		Secret: true,
+		Path:         "secrets.services.weave-gitops.admin_password_hash",
+		Kind:         table.KindString,
+		GoType:       "string",
+		Doc:          "admin_password_hash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).",
+		Secret:       true,
+		RequiredWhen: "services.weave-gitops is enabled",
+		RequiredBy:   "opencenter.services.weave-gitops.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.WeaveGitOps == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.WeaveGitOps.Enabled {
+				return nil
+			}
+			if c.Secrets.Services.WeaveGitOps == nil {
+				return []string{"secrets.services.weave-gitops.admin_password_hash"}
+			}
+			if c.Secrets.Services.WeaveGitOps.AdminPasswordHash != "" {
+				return nil
+			}
+			return []string{"secrets.services.weave-gitops.admin_password_hash"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.Services.WeaveGitOps == nil {
 				return nil, false

@@ -206,58 +206,75 @@ func renderCertManagerIssuersCloudflareApiTokenSecretYaml(b []byte, c *config.Co
 
 // renderCertManagerIssuersClusterIssuerYaml renders cert-manager/issuers/cluster-issuer.yaml.tpl.
 func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1511)
+	b = slices.Grow(b, 1730)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.cert-manager")
 	}
-	b = append(b, "# The ACME ClusterIssuer other services reference (opencenter.services.cert-manager.issuer_name)."...)
+	b = append(b, "# The ClusterIssuer other services reference (opencenter.services.cert-manager.issuer_name)."...)
 	{
 		w1 := svc
 		if w1 != nil {
-			p2 := string(w1.DNSProvider)
+			issuer2 := string(w1.Issuer)
+			p3 := string(w1.DNSProvider)
 			b = append(b, "\napiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, w1.IssuerName)
-			b = append(b, "\nspec:\n  acme:\n    email: "...)
-			b = escape.Scalar(b, w1.ACMEEmail)
-			b = append(b, "\n    server: "...)
-			b = escape.Scalar(b, w1.ACMEServer)
-			b = append(b, "\n    privateKeySecretRef:\n      name: "...)
-			b = escape.Scalar(b, w1.IssuerName+"-acme-account")
-			b = append(b, "\n    solvers:"...)
-			if p2 == "cloudflare" {
-				b = append(b, "\n      - dns01:\n          cloudflare:\n            apiTokenSecretRef:\n              name: cloudflare-api-token\n              key: api-token"...)
+			b = append(b, "\nspec:"...)
+			if issuer2 == "selfsigned" {
+				b = append(b, "\n  # Each certificate is signed with its own key: trusted by nothing until you trust it.\n  selfSigned: {}"...)
 			} else {
-				if p2 == "route53" {
-					b = append(b, "\n      - dns01:\n          route53:\n            region: "...)
-					b = escape.Scalar(b, w1.Route53Region)
+				if issuer2 == "ca" {
+					b = append(b, "\n  # Signed by the CA in the Secret ca_secret_name, in cert-manager's namespace.\n  ca:\n    secretName: "...)
+					b = escape.Scalar(b, w1.CASecretName)
+				} else {
+					b = append(b, "\n  acme:"...)
 					{
-						w3 := w1.Route53HostedZoneID
-						if w3 != "" {
-							b = append(b, "\n            hostedZoneID: "...)
-							b = escape.Scalar(b, w3)
+						w4 := w1.ACMEEmail
+						if w4 != "" {
+							b = append(b, "\n    email: "...)
+							b = escape.Scalar(b, w4)
 						}
 					}
-					b = append(b, "\n            accessKeyIDSecretRef:\n              name: route53-credentials\n              key: access-key-id\n            secretAccessKeySecretRef:\n              name: route53-credentials\n              key: secret-access-key"...)
-				} else {
-					if p2 == "designate" {
-						b = append(b, "\n      # Served by the designate-certmanager-webhook of designate-webhook.yaml.\n      - dns01:\n          webhook:\n            groupName: acme.syseleven.de\n            solverName: designateDNS"...)
+					b = append(b, "\n    server: "...)
+					b = escape.Scalar(b, w1.ACMEServer)
+					b = append(b, "\n    privateKeySecretRef:\n      name: "...)
+					b = escape.Scalar(b, w1.IssuerName+"-acme-account")
+					b = append(b, "\n    solvers:"...)
+					if p3 == "cloudflare" {
+						b = append(b, "\n      - dns01:\n          cloudflare:\n            apiTokenSecretRef:\n              name: cloudflare-api-token\n              key: api-token"...)
 					} else {
-						b = append(b, "\n      # HTTP-01 through the cluster Gateway (cert-manager's Gateway API support).\n      - http01:"...)
-						{
-							w4 := c.OpenCenter.Services.Gateway
-							if w4 != nil {
-								if w4.Enabled {
-									b = append(b, "\n          gatewayHTTPRoute:\n            parentRefs:\n              - name: "...)
-									b = escape.Scalar(b, w4.Name)
-									b = append(b, "\n                namespace: "...)
-									b = escape.Scalar(b, w4.Namespace)
-									b = append(b, "\n                kind: Gateway"...)
-								} else {
-									b = append(b, "\n          # No cluster Gateway: the challenge routes attach to no listener until one exists.\n          gatewayHTTPRoute: {}"...)
+						if p3 == "route53" {
+							b = append(b, "\n      - dns01:\n          route53:\n            region: "...)
+							b = escape.Scalar(b, w1.Route53Region)
+							{
+								w5 := w1.Route53HostedZoneID
+								if w5 != "" {
+									b = append(b, "\n            hostedZoneID: "...)
+									b = escape.Scalar(b, w5)
 								}
+							}
+							b = append(b, "\n            accessKeyIDSecretRef:\n              name: route53-credentials\n              key: access-key-id\n            secretAccessKeySecretRef:\n              name: route53-credentials\n              key: secret-access-key"...)
+						} else {
+							if p3 == "designate" {
+								b = append(b, "\n      # Served by the designate-certmanager-webhook of designate-webhook.yaml.\n      - dns01:\n          webhook:\n            groupName: acme.syseleven.de\n            solverName: designateDNS"...)
 							} else {
-								b = append(b, "\n          # No cluster Gateway: the challenge routes attach to no listener until one exists.\n          gatewayHTTPRoute: {}"...)
+								b = append(b, "\n      # HTTP-01 through the cluster Gateway (cert-manager's Gateway API support).\n      - http01:"...)
+								{
+									w6 := c.OpenCenter.Services.Gateway
+									if w6 != nil {
+										if w6.Enabled {
+											b = append(b, "\n          gatewayHTTPRoute:\n            parentRefs:\n              - name: "...)
+											b = escape.Scalar(b, w6.Name)
+											b = append(b, "\n                namespace: "...)
+											b = escape.Scalar(b, w6.Namespace)
+											b = append(b, "\n                kind: Gateway"...)
+										} else {
+											b = append(b, "\n          # No cluster Gateway: the challenge routes attach to no listener until one exists.\n          gatewayHTTPRoute: {}"...)
+										}
+									} else {
+										b = append(b, "\n          # No cluster Gateway: the challenge routes attach to no listener until one exists.\n          gatewayHTTPRoute: {}"...)
+									}
+								}
 							}
 						}
 					}
@@ -332,7 +349,7 @@ func renderCertManagerIssuersKustomizationYaml(b []byte, c *config.Config, u *ta
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.cert-manager")
 	}
-	b = append(b, "# The ACME ClusterIssuer of opencenter.services.cert-manager and what its solver needs.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: "...)
+	b = append(b, "# The ClusterIssuer of opencenter.services.cert-manager and what its ACME solver needs.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: "...)
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nresources:\n  - cluster-issuer.yaml"...)
 	p1 := string(svc.DNSProvider)
@@ -497,51 +514,60 @@ func renderGatewayEnvoyproxyYaml(b []byte, c *config.Config, u *table.Info) ([]b
 
 // renderGatewayGatewayYaml renders gateway/gateway.yaml.tpl.
 func renderGatewayGatewayYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 713)
+	b = slices.Grow(b, 783)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.gateway")
 	}
-	b = append(b, "# The cluster Gateway: HTTPRoutes of every namespace attach to it; cert-manager\n# issues the HTTPS listeners' certificates with the ClusterIssuer "...)
-	b = escape.Comment(b, svc.Issuer)
-	b = append(b, "."...)
+	b = append(b, "# The cluster Gateway: HTTPRoutes of every namespace attach to it."...)
 	{
-		w1 := svc
-		if w1 != nil {
+		w1 := svc.Issuer
+		if w1 != "" {
+			b = append(b, "\n# cert-manager issues the HTTPS listeners' certificates with the ClusterIssuer "...)
+			b = escape.Comment(b, w1)
+			b = append(b, "."...)
+		}
+	}
+	if svc.DerivedListeners() {
+		b = append(b, "\n# Its listeners are the defaults, for opencenter.cluster.base_domain."...)
+	}
+	{
+		w2 := svc
+		if w2 != nil {
 			b = append(b, "\napiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: "...)
-			b = escape.Scalar(b, w1.Name)
+			b = escape.Scalar(b, w2.Name)
 			b = append(b, "\n  namespace: "...)
 			b = escape.Scalar(b, u.Namespace)
 			{
-				w2 := w1.Issuer
-				if w2 != "" {
+				w3 := w2.Issuer
+				if w3 != "" {
 					b = append(b, "\n  annotations:\n    cert-manager.io/cluster-issuer: "...)
-					b = escape.Scalar(b, w2)
+					b = escape.Scalar(b, w3)
 				}
 			}
 			b = append(b, "\nspec:\n  gatewayClassName: "...)
-			b = escape.Scalar(b, w1.GatewayClassName)
+			b = escape.Scalar(b, w2.GatewayClassName)
 			b = append(b, "\n  listeners:"...)
 			{
-				r3 := w1.Listeners
-				for i4 := range r3 {
-					e5 := &r3[i4]
+				r4 := w2.Listeners
+				for i5 := range r4 {
+					e6 := &r4[i5]
 					b = append(b, "\n    - name: "...)
-					b = escape.Scalar(b, e5.Name)
+					b = escape.Scalar(b, e6.Name)
 					b = append(b, "\n      protocol: "...)
-					b = escape.Scalar(b, string(e5.Protocol))
+					b = escape.Scalar(b, string(e6.Protocol))
 					b = append(b, "\n      port: "...)
-					b = strconv.AppendInt(b, int64(e5.Port), 10)
+					b = strconv.AppendInt(b, int64(e6.Port), 10)
 					{
-						w6 := e5.Hostname
-						if w6 != "" {
+						w7 := e6.Hostname
+						if w7 != "" {
 							b = append(b, "\n      hostname: "...)
-							b = escape.Scalar(b, w6)
+							b = escape.Scalar(b, w7)
 						}
 					}
-					if string(e5.Protocol) == "HTTPS" {
+					if string(e6.Protocol) == "HTTPS" {
 						b = append(b, "\n      tls:\n        mode: Terminate\n        certificateRefs:\n          - kind: Secret\n            name: "...)
-						b = escape.Scalar(b, e5.TLSSecretName)
+						b = escape.Scalar(b, e6.TLSSecretName)
 					}
 					b = append(b, "\n      allowedRoutes:\n        namespaces:\n          from: All"...)
 				}
@@ -639,25 +665,54 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *table.Info
 
 // renderHarborHarborObjectStoreSecretYaml renders harbor/harbor-object-store-secret.yaml.tpl.
 func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 355)
+	b = slices.Grow(b, 658)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
 	}
 	sec := c.Secrets.Services.Harbor
-	if string(svc.Storage) == "s3" {
-		b = append(b, "# Object store credentials of Harbor's registry (secrets.services.harbor), read by\n# persistence.imageChartStorage.s3.existingSecret.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-object-store\n  namespace: "...)
-		b = escape.Scalar(b, u.Namespace)
-		b = append(b, "\ntype: Opaque\nstringData:\n  REGISTRY_STORAGE_S3_ACCESSKEY: "...)
-		if sec == nil {
-			return nil, escape.NotSet("secrets.services.harbor")
+	storage1 := string(svc.Storage)
+	{
+		t2 := (storage1 == "s3")
+		if t2 {
+			if sec == nil {
+				return nil, escape.NotSet("secrets.services.harbor")
+			}
+			t2 = sec.SecretAccessKey != ""
 		}
-		b = escape.Scalar(b, sec.AccessKeyID)
-		b = append(b, "\n  REGISTRY_STORAGE_S3_SECRETKEY: "...)
-		if sec == nil {
-			return nil, escape.NotSet("secrets.services.harbor")
+		if t2 {
+			b = append(b, "# Object store credentials of Harbor's registry (secrets.services.harbor), read by\n# persistence.imageChartStorage.s3.existingSecret.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-object-store\n  namespace: "...)
+			b = escape.Scalar(b, u.Namespace)
+			b = append(b, "\ntype: Opaque\nstringData:\n  REGISTRY_STORAGE_S3_ACCESSKEY: "...)
+			if sec == nil {
+				return nil, escape.NotSet("secrets.services.harbor")
+			}
+			b = escape.Scalar(b, sec.AccessKeyID)
+			b = append(b, "\n  REGISTRY_STORAGE_S3_SECRETKEY: "...)
+			if sec == nil {
+				return nil, escape.NotSet("secrets.services.harbor")
+			}
+			b = escape.Scalar(b, sec.SecretAccessKey)
+		} else {
+			{
+				t3 := (storage1 == "swift")
+				if t3 {
+					if sec == nil {
+						return nil, escape.NotSet("secrets.services.harbor")
+					}
+					t3 = sec.SwiftPassword != ""
+				}
+				if t3 {
+					b = append(b, "# The Swift password of Harbor's registry (secrets.services.harbor), read by\n# persistence.imageChartStorage.swift.existingSecret.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-object-store\n  namespace: "...)
+					b = escape.Scalar(b, u.Namespace)
+					b = append(b, "\ntype: Opaque\nstringData:\n  REGISTRY_STORAGE_SWIFT_PASSWORD: "...)
+					if sec == nil {
+						return nil, escape.NotSet("secrets.services.harbor")
+					}
+					b = escape.Scalar(b, sec.SwiftPassword)
+				}
+			}
 		}
-		b = escape.Scalar(b, sec.SecretAccessKey)
 	}
 	b = append(b, "\n"...)
 	return b, nil
@@ -665,7 +720,7 @@ func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *tabl
 
 // renderHarborHelmValuesOverrideValuesYaml renders harbor/helm-values/override-values.yaml.tpl.
 func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1268)
+	b = slices.Grow(b, 1740)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
@@ -674,6 +729,12 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tab
 	{
 		w1 := svc
 		if w1 != nil {
+			storage2 := string(w1.Storage)
+			var d3 string = "harbor-object-store"
+			if w1.ObjectStoreExistingSecret != "" {
+				d3 = w1.ObjectStoreExistingSecret
+			}
+			objectStore4 := d3
 			b = append(b, "\nexternalURL: "...)
 			b = escape.Scalar(b, "https://"+w1.Hostname)
 			b = append(b, "\nexpose:"...)
@@ -682,53 +743,92 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tab
 			}
 			b = append(b, "\n  ingress:\n    hosts:\n      core: "...)
 			b = escape.Scalar(b, w1.Hostname)
-			b = append(b, "\n# The admin password is in the Secret harbor-admin (secrets.services.harbor).\nexistingSecretAdminPassword: harbor-admin\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD\npersistence:\n  persistentVolumeClaim:\n    registry:"...)
 			{
-				w2 := w1.StorageClass
-				if w2 != "" {
+				w5 := w1.AdminExistingSecret
+				if w5 != "" {
+					b = append(b, "\n# The admin password is in the existing Secret "...)
+					b = escape.Comment(b, w5)
+					b = append(b, " (admin_existing_secret).\nexistingSecretAdminPassword: "...)
+					b = escape.Scalar(b, w5)
+				} else {
+					b = append(b, "\n# The admin password is in the Secret harbor-admin (secrets.services.harbor).\nexistingSecretAdminPassword: harbor-admin"...)
+				}
+			}
+			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD\npersistence:\n  persistentVolumeClaim:\n    registry:"...)
+			{
+				w6 := w1.StorageClass
+				if w6 != "" {
 					b = append(b, "\n      storageClass: "...)
-					b = escape.Scalar(b, w2)
+					b = escape.Scalar(b, w6)
 				}
 			}
 			b = append(b, "\n      size: "...)
 			b = escape.Scalar(b, w1.StorageSize)
 			{
-				w3 := w1.StorageClass
-				if w3 != "" {
+				w7 := w1.StorageClass
+				if w7 != "" {
 					b = append(b, "\n    jobservice:\n      jobLog:\n        storageClass: "...)
-					b = escape.Scalar(b, w3)
+					b = escape.Scalar(b, w7)
 					b = append(b, "\n    database:\n      storageClass: "...)
-					b = escape.Scalar(b, w3)
+					b = escape.Scalar(b, w7)
 					b = append(b, "\n    redis:\n      storageClass: "...)
-					b = escape.Scalar(b, w3)
+					b = escape.Scalar(b, w7)
 					b = append(b, "\n    trivy:\n      storageClass: "...)
-					b = escape.Scalar(b, w3)
+					b = escape.Scalar(b, w7)
 				}
 			}
 			b = append(b, "\n  imageChartStorage:\n    type: "...)
 			b = escape.Scalar(b, string(w1.Storage))
-			if string(w1.Storage) == "s3" {
+			if storage2 == "s3" {
 				if w1.Endpoint != "" {
 					b = append(b, "\n    # S3-compatible stores other than AWS rarely serve redirects to signed URLs.\n    disableredirect: true"...)
 				}
-				b = append(b, "\n    s3:\n      # REGISTRY_STORAGE_S3_ACCESSKEY/SECRETKEY come from the Secret harbor-object-store.\n      existingSecret: harbor-object-store\n      bucket: "...)
+				b = append(b, "\n    s3:\n      # REGISTRY_STORAGE_S3_ACCESSKEY/SECRETKEY come from the Secret "...)
+				b = escape.Comment(b, objectStore4)
+				b = append(b, ".\n      existingSecret: "...)
+				b = escape.Scalar(b, objectStore4)
+				b = append(b, "\n      bucket: "...)
 				b = escape.Scalar(b, w1.Bucket)
 				b = append(b, "\n      region: "...)
 				b = escape.Scalar(b, w1.Region)
 				{
-					w4 := w1.Endpoint
-					if w4 != "" {
+					w8 := w1.Endpoint
+					if w8 != "" {
 						b = append(b, "\n      regionendpoint: "...)
-						b = escape.Scalar(b, w4)
+						b = escape.Scalar(b, w8)
 					}
+				}
+			} else {
+				if storage2 == "swift" {
+					b = append(b, "\n    swift:\n      authurl: "...)
+					b = escape.Scalar(b, w1.Endpoint)
+					b = append(b, "\n      authversion: 3\n      username: "...)
+					b = escape.Scalar(b, w1.SwiftUsername)
+					b = append(b, "\n      tenant: "...)
+					b = escape.Scalar(b, w1.SwiftProject)
+					b = append(b, "\n      domain: "...)
+					b = escape.Scalar(b, w1.SwiftDomain)
+					b = append(b, "\n      container: "...)
+					b = escape.Scalar(b, w1.Bucket)
+					{
+						w9 := w1.Region
+						if w9 != "" {
+							b = append(b, "\n      region: "...)
+							b = escape.Scalar(b, w9)
+						}
+					}
+					b = append(b, "\n      # REGISTRY_STORAGE_SWIFT_PASSWORD comes from the Secret "...)
+					b = escape.Comment(b, objectStore4)
+					b = append(b, ".\n      existingSecret: "...)
+					b = escape.Scalar(b, objectStore4)
 				}
 			}
 			b = append(b, "\ntrivy:\n  enabled: "...)
-			var d5 bool = false
-			if p6 := w1.TrivyEnabled; p6 != nil && *p6 {
-				d5 = *p6
+			var d10 bool = false
+			if p11 := w1.TrivyEnabled; p11 != nil && *p11 {
+				d10 = *p11
 			}
-			b = strconv.AppendBool(b, d5)
+			b = strconv.AppendBool(b, d10)
 		}
 	}
 	b = append(b, "\n"...)
@@ -989,22 +1089,47 @@ func renderKafkaClusterHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 	return b, nil
 }
 
+// renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml renders keycloak/00-postgres/keycloak-db-credentials-secret.yaml.tpl.
+func renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+	b = slices.Grow(b, 481)
+	sec := c.Secrets.Services.Keycloak
+	b = append(b, "# The password of Keycloak's database user (secrets.services.keycloak.db_password), in the\n# Secret the postgres operator sets the keycloak role's password from and the Keycloak CR\n# reads (the operator takes an existing Secret's password instead of generating one).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  username: keycloak\n  password: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.keycloak")
+	}
+	b = escape.Scalar(b, sec.DBPassword)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderKeycloak00PostgresKustomizationYaml renders keycloak/00-postgres/kustomization.yaml.tpl.
 func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 498)
+	b = slices.Grow(b, 537)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
 	}
+	sec := c.Secrets.Services.Keycloak
 	b = append(b, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: "...)
 	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\nresources:\n  - ../../base/keycloak/00-postgres\npatches:\n  # Size the keycloak database from opencenter.services.keycloak.\n  - target:\n      group: acid.zalan.do\n      kind: postgresql\n    patch: |-\n      apiVersion: acid.zalan.do/v1\n      kind: postgresql\n      metadata:\n        name: keycloak-postgres\n      spec:\n        volume:\n          size: "...)
+	b = append(b, "\nresources:\n  - ../../base/keycloak/00-postgres"...)
+	{
+		w1 := sec
+		if w1 != nil {
+			if w1.DBPassword != "" {
+				b = append(b, "\n  - keycloak-db-credentials-secret.yaml"...)
+			}
+		}
+	}
+	b = append(b, "\npatches:\n  # Size the keycloak database from opencenter.services.keycloak.\n  - target:\n      group: acid.zalan.do\n      kind: postgresql\n    patch: |-\n      apiVersion: acid.zalan.do/v1\n      kind: postgresql\n      metadata:\n        name: postgres-cluster\n      spec:\n        volume:\n          size: "...)
 	b = escape.Scalar(b, svc.DBStorageSize)
 	{
-		w1 := svc.StorageClass
-		if w1 != "" {
+		w2 := svc.StorageClass
+		if w2 != "" {
 			b = append(b, "\n          storageClass: "...)
-			b = escape.Scalar(b, w1)
+			b = escape.Scalar(b, w2)
 		}
 	}
 	b = append(b, "\n"...)
@@ -1028,7 +1153,7 @@ func renderKeycloak20KeycloakKeycloakAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKeycloak20KeycloakKeycloakBackupCronjobYaml renders keycloak/20-keycloak/keycloak-backup-cronjob.yaml.tpl.
 func renderKeycloak20KeycloakKeycloakBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1720)
+	b = slices.Grow(b, 1717)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1037,7 +1162,7 @@ func renderKeycloak20KeycloakKeycloakBackupCronjobYaml(b []byte, c *config.Confi
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nspec:\n  schedule: "...)
 	b = escape.Scalar(b, svc.BackupSchedule)
-	b = append(b, "\n  concurrencyPolicy: Forbid\n  successfulJobsHistoryLimit: 3\n  failedJobsHistoryLimit: 3\n  jobTemplate:\n    spec:\n      backoffLimit: 2\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: pg-dump\n              image: docker.io/library/postgres:16-alpine\n              command: [\"/bin/sh\", \"-c\"]\n              args:\n                - pg_dump --format=custom --file=/backup/keycloak-$(date +%Y%m%dT%H%M%S).dump keycloak\n              env:\n                - name: PGHOST\n                  value: keycloak-postgres\n                - name: PGUSER\n                  valueFrom:\n                    secretKeyRef:\n                      name: keycloak.keycloak-postgres.credentials.postgresql.acid.zalan.do\n                      key: username\n                - name: PGPASSWORD\n                  valueFrom:\n                    secretKeyRef:\n                      name: keycloak.keycloak-postgres.credentials.postgresql.acid.zalan.do\n                      key: password\n              volumeMounts:\n                - name: backup\n                  mountPath: /backup\n          volumes:\n            - name: backup\n              persistentVolumeClaim:\n                claimName: keycloak-db-backup\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: keycloak-db-backup\n  namespace: "...)
+	b = append(b, "\n  concurrencyPolicy: Forbid\n  successfulJobsHistoryLimit: 3\n  failedJobsHistoryLimit: 3\n  jobTemplate:\n    spec:\n      backoffLimit: 2\n      template:\n        spec:\n          restartPolicy: OnFailure\n          containers:\n            - name: pg-dump\n              image: docker.io/library/postgres:16-alpine\n              command: [\"/bin/sh\", \"-c\"]\n              args:\n                - pg_dump --format=custom --file=/backup/keycloak-$(date +%Y%m%dT%H%M%S).dump keycloak\n              env:\n                - name: PGHOST\n                  value: postgres-cluster\n                - name: PGUSER\n                  valueFrom:\n                    secretKeyRef:\n                      name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do\n                      key: username\n                - name: PGPASSWORD\n                  valueFrom:\n                    secretKeyRef:\n                      name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do\n                      key: password\n              volumeMounts:\n                - name: backup\n                  mountPath: /backup\n          volumes:\n            - name: backup\n              persistentVolumeClaim:\n                claimName: keycloak-db-backup\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: keycloak-db-backup\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nspec:\n  accessModes: [ReadWriteOnce]"...)
 	{
@@ -1105,7 +1230,7 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
 func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 642)
+	b = slices.Grow(b, 719)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1147,10 +1272,17 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ta
 				b = escape.Scalar(b, w1.Hostname)
 			}
 			{
-				w3 := w1.FrontendURL
+				w3 := w1.AdminExistingSecret
 				if w3 != "" {
-					b = append(b, "\n        additionalOptions:\n          - name: hostname-admin\n            value: "...)
+					b = append(b, "\n        bootstrapAdmin:\n          user:\n            secret: "...)
 					b = escape.Scalar(b, w3)
+				}
+			}
+			{
+				w4 := w1.FrontendURL
+				if w4 != "" {
+					b = append(b, "\n        additionalOptions:\n          - name: hostname-admin\n            value: "...)
+					b = escape.Scalar(b, w4)
 				}
 			}
 		}
@@ -1230,71 +1362,93 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKubePrometheusStackHelmValuesOverrideValuesYaml renders kube-prometheus-stack/helm-values/override-values.yaml.tpl.
 func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1086)
+	b = slices.Grow(b, 1419)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
 	}
+	sec := c.Secrets.Services.KubePrometheusStack
 	b = append(b, "# Values for the kube-prometheus-stack HelmRelease, from opencenter.services.kube-prometheus-stack."...)
+	var password1 bool = false
 	{
-		w1 := svc
-		if w1 != nil {
+		w2 := sec
+		if w2 != nil {
+			if w2.GrafanaAdminPassword != "" {
+				password1 = true
+			}
+		}
+	}
+	{
+		w3 := svc
+		if w3 != nil {
 			b = append(b, "\nprometheus:\n  prometheusSpec:\n    retention: "...)
-			b = escape.Scalar(b, w1.PrometheusRetention)
+			b = escape.Scalar(b, w3.PrometheusRetention)
 			{
-				w2 := w1.PrometheusReplicas
-				if w2 != nil {
+				w4 := w3.PrometheusReplicas
+				if w4 != nil {
 					b = append(b, "\n    replicas: "...)
-					b = strconv.AppendInt(b, int64(*w2), 10)
+					b = strconv.AppendInt(b, int64(*w4), 10)
 				}
 			}
 			b = append(b, "\n    storageSpec:\n      volumeClaimTemplate:\n        spec:"...)
 			{
-				w3 := w1.StorageClass
-				if w3 != "" {
+				w5 := w3.StorageClass
+				if w5 != "" {
 					b = append(b, "\n          storageClassName: "...)
-					b = escape.Scalar(b, w3)
+					b = escape.Scalar(b, w5)
 				}
 			}
 			b = append(b, "\n          accessModes: [ReadWriteOnce]\n          resources:\n            requests:\n              storage: "...)
-			b = escape.Scalar(b, w1.PrometheusStorageSize)
+			b = escape.Scalar(b, w3.PrometheusStorageSize)
 			{
-				w4 := w1.RemoteWriteURL
-				if w4 != "" {
+				w6 := w3.RemoteWriteURL
+				if w6 != "" {
 					b = append(b, "\n    remoteWrite:\n      - url: "...)
-					b = escape.Scalar(b, w4)
+					b = escape.Scalar(b, w6)
 				}
 			}
 			b = append(b, "\nalertmanager:\n  alertmanagerSpec:"...)
 			{
-				w5 := w1.AlertmanagerHostname
-				if w5 != "" {
+				w7 := w3.AlertmanagerHostname
+				if w7 != "" {
 					b = append(b, "\n    externalUrl: "...)
-					b = escape.Scalar(b, "https://"+w5)
+					b = escape.Scalar(b, "https://"+w7)
 				}
 			}
 			b = append(b, "\n    storage:\n      volumeClaimTemplate:\n        spec:"...)
 			{
-				w6 := w1.StorageClass
-				if w6 != "" {
-					b = append(b, "\n          storageClassName: "...)
-					b = escape.Scalar(b, w6)
-				}
-			}
-			b = append(b, "\n          accessModes: [ReadWriteOnce]\n          resources:\n            requests:\n              storage: 10Gi\ngrafana:\n  admin:\n    # The Secret grafana-admin, from secrets.services.kube-prometheus-stack.\n    existingSecret: grafana-admin\n    userKey: admin-user\n    passwordKey: admin-password\n  persistence:\n    enabled: true\n    size: "...)
-			b = escape.Scalar(b, w1.GrafanaStorageSize)
-			{
-				w7 := w1.StorageClass
-				if w7 != "" {
-					b = append(b, "\n    storageClassName: "...)
-					b = escape.Scalar(b, w7)
-				}
-			}
-			{
-				w8 := w1.GrafanaHostname
+				w8 := w3.StorageClass
 				if w8 != "" {
+					b = append(b, "\n          storageClassName: "...)
+					b = escape.Scalar(b, w8)
+				}
+			}
+			b = append(b, "\n          accessModes: [ReadWriteOnce]\n          resources:\n            requests:\n              storage: 10Gi\ngrafana:"...)
+			if w3.GrafanaExistingSecret != "" {
+				b = append(b, "\n  admin:\n    # The existing Secret grafana_existing_secret.\n    existingSecret: "...)
+				b = escape.Scalar(b, w3.GrafanaExistingSecret)
+				b = append(b, "\n    userKey: admin-user\n    passwordKey: admin-password"...)
+			} else {
+				if password1 {
+					b = append(b, "\n  admin:\n    # The Secret grafana-admin, from secrets.services.kube-prometheus-stack.\n    existingSecret: grafana-admin\n    userKey: admin-user\n    passwordKey: admin-password"...)
+				} else {
+					b = append(b, "\n  # No password given: the Grafana chart generates one into its own Secret (key\n  # admin-password); kube-prometheus-stack's default, prom-operator, is public.\n  adminPassword: \"\""...)
+				}
+			}
+			b = append(b, "\n  persistence:\n    enabled: true\n    size: "...)
+			b = escape.Scalar(b, w3.GrafanaStorageSize)
+			{
+				w9 := w3.StorageClass
+				if w9 != "" {
+					b = append(b, "\n    storageClassName: "...)
+					b = escape.Scalar(b, w9)
+				}
+			}
+			{
+				w10 := w3.GrafanaHostname
+				if w10 != "" {
 					b = append(b, "\n  grafana.ini:\n    server:\n      root_url: "...)
-					b = escape.Scalar(b, "https://"+w8)
+					b = escape.Scalar(b, "https://"+w10)
 				}
 			}
 		}
@@ -1346,7 +1500,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ta
 
 // renderLokiHelmValuesOverrideValuesYaml renders loki/helm-values/override-values.yaml.tpl.
 func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1989)
+	b = slices.Grow(b, 1986)
 	svc := c.OpenCenter.Services.Loki
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.loki")
@@ -1356,37 +1510,42 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 		w1 := svc
 		if w1 != nil {
 			storage2 := string(w1.Storage)
-			filesystem3 := (storage2 == "filesystem")
-			rf4 := w1.Replicas
-			if w1.Replicas >= 3 {
-				rf4 = 3
+			var d3 string = "loki-object-store"
+			if w1.ExistingSecret != "" {
+				d3 = w1.ExistingSecret
 			}
-			endpoint5 := w1.Endpoint
-			var insecure6 bool = false
-			if strings.HasPrefix(endpoint5, "https://") {
-				endpoint5 = strings.TrimPrefix(endpoint5, "https://")
+			secret4 := d3
+			filesystem5 := (storage2 == "filesystem")
+			rf6 := w1.Replicas
+			if w1.Replicas >= 3 {
+				rf6 = 3
+			}
+			endpoint7 := w1.Endpoint
+			var insecure8 bool = false
+			if strings.HasPrefix(endpoint7, "https://") {
+				endpoint7 = strings.TrimPrefix(endpoint7, "https://")
 			} else {
-				if strings.HasPrefix(endpoint5, "http://") {
-					endpoint5 = strings.TrimPrefix(endpoint5, "http://")
-					insecure6 = true
+				if strings.HasPrefix(endpoint7, "http://") {
+					endpoint7 = strings.TrimPrefix(endpoint7, "http://")
+					insecure8 = true
 				}
 			}
-			if filesystem3 {
+			if filesystem5 {
 				b = append(b, "\n# Logs on a volume: one single-binary pod (the base's simple scalable mode needs object storage).\ndeploymentMode: SingleBinary"...)
 			} else {
 				b = append(b, "\ndeploymentMode: SimpleScalable"...)
 			}
 			b = append(b, "\nloki:\n  commonConfig:\n    replication_factor: "...)
-			if filesystem3 {
+			if filesystem5 {
 				b = append(b, "1"...)
 			} else {
-				b = strconv.AppendInt(b, int64(rf4), 10)
+				b = strconv.AppendInt(b, int64(rf6), 10)
 			}
 			b = append(b, "\n  schemaConfig:\n    configs:\n      - from: \"2024-04-01\"\n        store: tsdb\n        object_store: "...)
 			b = escape.Scalar(b, storage2)
 			b = append(b, "\n        schema: v13\n        index:\n          prefix: loki_index_\n          period: 24h\n  storage:\n    type: "...)
 			b = escape.Scalar(b, storage2)
-			if !(filesystem3) {
+			if !(filesystem5) {
 				b = append(b, "\n    bucketNames:\n      chunks: "...)
 				b = escape.Scalar(b, w1.Bucket)
 				b = append(b, "\n      ruler: "...)
@@ -1396,16 +1555,18 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 			}
 			if storage2 == "s3" {
 				b = append(b, "\n    s3:"...)
-				if endpoint5 != "" {
+				if endpoint7 != "" {
 					b = append(b, "\n      endpoint: "...)
-					b = escape.Scalar(b, endpoint5)
+					b = escape.Scalar(b, endpoint7)
 					b = append(b, "\n      insecure: "...)
-					b = strconv.AppendBool(b, insecure6)
+					b = strconv.AppendBool(b, insecure8)
 					b = append(b, "\n      s3ForcePathStyle: true"...)
 				}
 				b = append(b, "\n      region: "...)
 				b = escape.Scalar(b, w1.Region)
-				b = append(b, "\n      # Expanded from the Secret loki-object-store (-config.expand-env).\n      accessKeyId: ${AWS_ACCESS_KEY_ID}\n      secretAccessKey: ${AWS_SECRET_ACCESS_KEY}"...)
+				b = append(b, "\n      # Expanded from the Secret "...)
+				b = escape.Comment(b, secret4)
+				b = append(b, " (-config.expand-env).\n      accessKeyId: ${AWS_ACCESS_KEY_ID}\n      secretAccessKey: ${AWS_SECRET_ACCESS_KEY}"...)
 			} else {
 				if storage2 == "swift" {
 					b = append(b, "\n    swift:\n      auth_url: "...)
@@ -1414,24 +1575,27 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 					b = escape.Scalar(b, w1.Region)
 					b = append(b, "\n      container_name: "...)
 					b = escape.Scalar(b, w1.Bucket)
-					b = append(b, "\n      # Expanded from the Secret loki-object-store (-config.expand-env).\n      application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}\n      application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}"...)
+					b = append(b, "\n      # Expanded from the Secret "...)
+					b = escape.Comment(b, secret4)
+					b = append(b, " (-config.expand-env).\n      application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}\n      application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}"...)
 				}
 			}
 			b = append(b, "\n  limits_config:\n    retention_period: "...)
 			b = escape.Scalar(b, w1.Retention)
 			b = append(b, "\n  compactor:\n    retention_enabled: true\n    delete_request_store: "...)
 			b = escape.Scalar(b, storage2)
-			if !(filesystem3) {
-				b = append(b, "\nglobal:\n  extraArgs:\n    - -config.expand-env=true\n  extraEnvFrom:\n    - secretRef:\n        name: loki-object-store"...)
+			if !(filesystem5) {
+				b = append(b, "\nglobal:\n  extraArgs:\n    - -config.expand-env=true\n  extraEnvFrom:\n    - secretRef:\n        name: "...)
+				b = escape.Scalar(b, secret4)
 			}
-			if filesystem3 {
+			if filesystem5 {
 				b = append(b, "\nsingleBinary:\n  replicas: 1\n  persistence:\n    enabled: true\n    size: "...)
 				b = escape.Scalar(b, w1.StorageSize)
 				{
-					w7 := w1.StorageClass
-					if w7 != "" {
+					w9 := w1.StorageClass
+					if w9 != "" {
 						b = append(b, "\n    storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w9)
 					}
 				}
 				b = append(b, "\nwrite:\n  replicas: 0\nread:\n  replicas: 0\nbackend:\n  replicas: 0"...)
@@ -1441,10 +1605,10 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 				b = append(b, "\n  persistence:\n    size: "...)
 				b = escape.Scalar(b, w1.StorageSize)
 				{
-					w8 := w1.StorageClass
-					if w8 != "" {
+					w10 := w1.StorageClass
+					if w10 != "" {
 						b = append(b, "\n    storageClass: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w10)
 					}
 				}
 				b = append(b, "\nread:\n  replicas: "...)
@@ -1454,10 +1618,10 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 				b = append(b, "\n  persistence:\n    size: "...)
 				b = escape.Scalar(b, w1.StorageSize)
 				{
-					w9 := w1.StorageClass
-					if w9 != "" {
+					w11 := w1.StorageClass
+					if w11 != "" {
 						b = append(b, "\n    storageClass: "...)
-						b = escape.Scalar(b, w9)
+						b = escape.Scalar(b, w11)
 					}
 				}
 			}
@@ -1601,7 +1765,7 @@ func renderMetallbHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ta
 
 // renderMimirHelmValuesOverrideValuesYaml renders mimir/helm-values/override-values.yaml.tpl.
 func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 2469)
+	b = slices.Grow(b, 2463)
 	svc := c.OpenCenter.Services.Mimir
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.mimir")
@@ -1611,36 +1775,43 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 		w1 := svc
 		if w1 != nil {
 			storage2 := string(w1.Storage)
-			filesystem3 := (storage2 == "filesystem")
-			rf4 := w1.Replicas
-			if w1.Replicas >= 3 {
-				rf4 = 3
+			var d3 string = "mimir-object-store"
+			if w1.ExistingSecret != "" {
+				d3 = w1.ExistingSecret
 			}
-			endpoint5 := w1.Endpoint
-			var insecure6 bool = false
-			if strings.HasPrefix(endpoint5, "https://") {
-				endpoint5 = strings.TrimPrefix(endpoint5, "https://")
+			secret4 := d3
+			filesystem5 := (storage2 == "filesystem")
+			rf6 := w1.Replicas
+			if w1.Replicas >= 3 {
+				rf6 = 3
+			}
+			endpoint7 := w1.Endpoint
+			var insecure8 bool = false
+			if strings.HasPrefix(endpoint7, "https://") {
+				endpoint7 = strings.TrimPrefix(endpoint7, "https://")
 			} else {
-				if strings.HasPrefix(endpoint5, "http://") {
-					endpoint5 = strings.TrimPrefix(endpoint5, "http://")
-					insecure6 = true
+				if strings.HasPrefix(endpoint7, "http://") {
+					endpoint7 = strings.TrimPrefix(endpoint7, "http://")
+					insecure8 = true
 				}
 			}
 			b = append(b, "\nmimir:\n  structuredConfig:"...)
 			if storage2 == "s3" {
 				b = append(b, "\n    common:\n      storage:\n        backend: s3\n        s3:"...)
-				if endpoint5 != "" {
+				if endpoint7 != "" {
 					b = append(b, "\n          endpoint: "...)
-					b = escape.Scalar(b, endpoint5)
+					b = escape.Scalar(b, endpoint7)
 					b = append(b, "\n          insecure: "...)
-					b = strconv.AppendBool(b, insecure6)
+					b = strconv.AppendBool(b, insecure8)
 				} else {
 					b = append(b, "\n          endpoint: "...)
 					b = escape.Scalar(b, "s3."+w1.Region+".amazonaws.com")
 				}
 				b = append(b, "\n          region: "...)
 				b = escape.Scalar(b, w1.Region)
-				b = append(b, "\n          # Expanded from the Secret mimir-object-store (-config.expand-env).\n          access_key_id: ${AWS_ACCESS_KEY_ID}\n          secret_access_key: ${AWS_SECRET_ACCESS_KEY}\n    blocks_storage:\n      storage_prefix: blocks\n      s3:\n        bucket_name: "...)
+				b = append(b, "\n          # Expanded from the Secret "...)
+				b = escape.Comment(b, secret4)
+				b = append(b, " (-config.expand-env).\n          access_key_id: ${AWS_ACCESS_KEY_ID}\n          secret_access_key: ${AWS_SECRET_ACCESS_KEY}\n    blocks_storage:\n      storage_prefix: blocks\n      s3:\n        bucket_name: "...)
 				b = escape.Scalar(b, w1.Bucket)
 				b = append(b, "\n    alertmanager_storage:\n      storage_prefix: alertmanager\n      s3:\n        bucket_name: "...)
 				b = escape.Scalar(b, w1.Bucket)
@@ -1652,7 +1823,9 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 					b = escape.Scalar(b, w1.Endpoint)
 					b = append(b, "\n          auth_version: 3\n          region_name: "...)
 					b = escape.Scalar(b, w1.Region)
-					b = append(b, "\n          # Expanded from the Secret mimir-object-store (-config.expand-env).\n          application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}\n          application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}\n    blocks_storage:\n      storage_prefix: blocks\n      swift:\n        container_name: "...)
+					b = append(b, "\n          # Expanded from the Secret "...)
+					b = escape.Comment(b, secret4)
+					b = append(b, " (-config.expand-env).\n          application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}\n          application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}\n    blocks_storage:\n      storage_prefix: blocks\n      swift:\n        container_name: "...)
 					b = escape.Scalar(b, w1.Bucket)
 					b = append(b, "\n    alertmanager_storage:\n      storage_prefix: alertmanager\n      swift:\n        container_name: "...)
 					b = escape.Scalar(b, w1.Bucket)
@@ -1661,23 +1834,24 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 				}
 			}
 			b = append(b, "\n    ingester:\n      ring:\n        replication_factor: "...)
-			b = strconv.AppendInt(b, int64(rf4), 10)
+			b = strconv.AppendInt(b, int64(rf6), 10)
 			b = append(b, "\n    store_gateway:\n      sharding_ring:\n        replication_factor: "...)
-			b = strconv.AppendInt(b, int64(rf4), 10)
+			b = strconv.AppendInt(b, int64(rf6), 10)
 			b = append(b, "\n    limits:\n      compactor_blocks_retention_period: "...)
 			b = escape.Scalar(b, w1.Retention)
-			if filesystem3 {
+			if filesystem5 {
 				b = append(b, "\n# Blocks on volumes: the chart's bundled MinIO serves the S3 API from a persistent volume.\nminio:\n  enabled: true\n  persistence:\n    enabled: true\n    size: "...)
 				b = escape.Scalar(b, w1.StorageSize)
 				{
-					w7 := w1.StorageClass
-					if w7 != "" {
+					w9 := w1.StorageClass
+					if w9 != "" {
 						b = append(b, "\n    storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w9)
 					}
 				}
 			} else {
-				b = append(b, "\nminio:\n  enabled: false\nglobal:\n  extraEnvFrom:\n    - secretRef:\n        name: mimir-object-store"...)
+				b = append(b, "\nminio:\n  enabled: false\nglobal:\n  extraEnvFrom:\n    - secretRef:\n        name: "...)
+				b = escape.Scalar(b, secret4)
 			}
 			b = append(b, "\ningester:\n  replicas: "...)
 			b = strconv.AppendInt(b, int64(w1.Replicas), 10)
@@ -1687,10 +1861,10 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 			b = append(b, "\n  persistentVolume:\n    size: "...)
 			b = escape.Scalar(b, w1.StorageSize)
 			{
-				w8 := w1.StorageClass
-				if w8 != "" {
+				w10 := w1.StorageClass
+				if w10 != "" {
 					b = append(b, "\n    storageClass: "...)
-					b = escape.Scalar(b, w8)
+					b = escape.Scalar(b, w10)
 				}
 			}
 			b = append(b, "\nstore_gateway:\n  replicas: "...)
@@ -1701,19 +1875,19 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 			b = append(b, "\n  persistentVolume:\n    size: "...)
 			b = escape.Scalar(b, w1.StorageSize)
 			{
-				w9 := w1.StorageClass
-				if w9 != "" {
+				w11 := w1.StorageClass
+				if w11 != "" {
 					b = append(b, "\n    storageClass: "...)
-					b = escape.Scalar(b, w9)
+					b = escape.Scalar(b, w11)
 				}
 			}
 			b = append(b, "\ncompactor:\n  persistentVolume:\n    size: "...)
 			b = escape.Scalar(b, w1.StorageSize)
 			{
-				w10 := w1.StorageClass
-				if w10 != "" {
+				w12 := w1.StorageClass
+				if w12 != "" {
 					b = append(b, "\n    storageClass: "...)
-					b = escape.Scalar(b, w10)
+					b = escape.Scalar(b, w12)
 				}
 			}
 		}
@@ -2062,7 +2236,7 @@ func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config,
 
 // renderTempoHelmValuesOverrideValuesYaml renders tempo/helm-values/override-values.yaml.tpl.
 func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 910)
+	b = slices.Grow(b, 906)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.tempo")
@@ -2072,18 +2246,23 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 		w1 := svc
 		if w1 != nil {
 			filesystem2 := (string(w1.Storage) == "filesystem")
-			rf3 := w1.Replicas
-			if w1.Replicas >= 3 {
-				rf3 = 3
+			var d3 string = "tempo-object-store"
+			if w1.ExistingSecret != "" {
+				d3 = w1.ExistingSecret
 			}
-			endpoint4 := w1.Endpoint
-			var insecure5 bool = false
-			if strings.HasPrefix(endpoint4, "https://") {
-				endpoint4 = strings.TrimPrefix(endpoint4, "https://")
+			secret4 := d3
+			rf5 := w1.Replicas
+			if w1.Replicas >= 3 {
+				rf5 = 3
+			}
+			endpoint6 := w1.Endpoint
+			var insecure7 bool = false
+			if strings.HasPrefix(endpoint6, "https://") {
+				endpoint6 = strings.TrimPrefix(endpoint6, "https://")
 			} else {
-				if strings.HasPrefix(endpoint4, "http://") {
-					endpoint4 = strings.TrimPrefix(endpoint4, "http://")
-					insecure5 = true
+				if strings.HasPrefix(endpoint6, "http://") {
+					endpoint6 = strings.TrimPrefix(endpoint6, "http://")
+					insecure7 = true
 				}
 			}
 			b = append(b, "\nstorage:\n  trace:"...)
@@ -2092,11 +2271,11 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 			} else {
 				b = append(b, "\n    backend: s3\n    s3:\n      bucket: "...)
 				b = escape.Scalar(b, w1.Bucket)
-				if endpoint4 != "" {
+				if endpoint6 != "" {
 					b = append(b, "\n      endpoint: "...)
-					b = escape.Scalar(b, endpoint4)
+					b = escape.Scalar(b, endpoint6)
 					b = append(b, "\n      insecure: "...)
-					b = strconv.AppendBool(b, insecure5)
+					b = strconv.AppendBool(b, insecure7)
 					b = append(b, "\n      forcepathstyle: true"...)
 				} else {
 					b = append(b, "\n      endpoint: "...)
@@ -2104,10 +2283,13 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 				}
 				b = append(b, "\n      region: "...)
 				b = escape.Scalar(b, w1.Region)
-				b = append(b, "\n      # The access keys come from the Secret tempo-object-store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)."...)
+				b = append(b, "\n      # The access keys come from the Secret "...)
+				b = escape.Comment(b, secret4)
+				b = append(b, " (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)."...)
 			}
 			if !(filesystem2) {
-				b = append(b, "\nglobal:\n  extraEnvFrom:\n    - secretRef:\n        name: tempo-object-store"...)
+				b = append(b, "\nglobal:\n  extraEnvFrom:\n    - secretRef:\n        name: "...)
+				b = escape.Scalar(b, secret4)
 			}
 			b = append(b, "\ncompactor:\n  config:\n    compaction:\n      block_retention: "...)
 			b = escape.Scalar(b, w1.Retention)
@@ -2116,14 +2298,14 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 			b = append(b, "\ningester:\n  replicas: "...)
 			b = strconv.AppendInt(b, int64(w1.Replicas), 10)
 			b = append(b, "\n  config:\n    replication_factor: "...)
-			b = strconv.AppendInt(b, int64(rf3), 10)
+			b = strconv.AppendInt(b, int64(rf5), 10)
 			b = append(b, "\n  persistence:\n    enabled: true\n    size: "...)
 			b = escape.Scalar(b, w1.StorageSize)
 			{
-				w6 := w1.StorageClass
-				if w6 != "" {
+				w8 := w1.StorageClass
+				if w8 != "" {
 					b = append(b, "\n    storageClass: "...)
-					b = escape.Scalar(b, w6)
+					b = escape.Scalar(b, w8)
 				}
 			}
 		}
@@ -2174,7 +2356,7 @@ func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info)
 
 // renderVeleroHelmValuesOverrideValuesYaml renders velero/helm-values/override-values.yaml.tpl.
 func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 959)
+	b = slices.Grow(b, 1095)
 	svc := c.OpenCenter.Services.Velero
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.velero")
@@ -2183,17 +2365,29 @@ func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tab
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\ncredentials:\n  useSecret: true\n  # The Secret velero-credentials, from secrets.services.velero.\n  existingSecret: velero-credentials\nconfiguration:\n  backupStorageLocation:\n    - name: default\n      # The base installs the aws plugin, which serves any S3-compatible store.\n      provider: "...)
+			b = append(b, "\ncredentials:\n  useSecret: true"...)
+			{
+				w2 := w1.ExistingSecret
+				if w2 != "" {
+					b = append(b, "\n  # The existing Secret "...)
+					b = escape.Comment(b, w2)
+					b = append(b, " (existing_secret), an AWS credentials file under key cloud.\n  existingSecret: "...)
+					b = escape.Scalar(b, w2)
+				} else {
+					b = append(b, "\n  # The Secret velero-credentials, from secrets.services.velero.\n  existingSecret: velero-credentials"...)
+				}
+			}
+			b = append(b, "\nconfiguration:\n  backupStorageLocation:\n    - name: default\n      # The base installs the aws plugin, which serves any S3-compatible store.\n      provider: "...)
 			b = escape.Scalar(b, string(w1.Provider))
 			b = append(b, "\n      bucket: "...)
 			b = escape.Scalar(b, w1.Bucket)
 			b = append(b, "\n      default: true\n      config:\n        region: "...)
 			b = escape.Scalar(b, w1.Region)
 			{
-				w2 := w1.S3URL
-				if w2 != "" {
+				w3 := w1.S3URL
+				if w3 != "" {
 					b = append(b, "\n        s3Url: "...)
-					b = escape.Scalar(b, w2)
+					b = escape.Scalar(b, w3)
 					b = append(b, "\n        s3ForcePathStyle: \"true\""...)
 				}
 			}

@@ -163,7 +163,7 @@ var Units = []table.Unit{
 		Name:        "cert-manager",
 		Layer:       table.LayerServices,
 		Descriptor:  "descriptors/cert-manager.yaml",
-		Description: "cert-manager and the cluster's ACME ClusterIssuer (DNS-01 through the chosen provider, or HTTP-01 through the gateway).",
+		Description: "cert-manager, and the cluster's ClusterIssuer when one is configured (ACME with DNS-01 through the chosen provider or HTTP-01 through the gateway, self-signed, or a CA from a Secret).",
 		Service:     "cert-manager",
 		Namespace:   "cert-manager",
 		Gate: table.Cond{
@@ -204,6 +204,15 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/cert-manager/issuers",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"cert-manager-base"},
+				When: table.Cond{
+					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.CertManager == nil {
+							return false
+						}
+						return c.OpenCenter.Services.CertManager.Issuer != "none"
+					},
+				},
 			},
 		},
 		Root: "services/cert-manager",
@@ -219,12 +228,30 @@ var Units = []table.Unit{
 				Template:   "cert-manager/issuers/kustomization.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersKustomizationYaml,
+				When: table.Cond{
+					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.CertManager == nil {
+							return false
+						}
+						return c.OpenCenter.Services.CertManager.Issuer != "none"
+					},
+				},
 			},
 			{
 				Path:       "issuers/cluster-issuer.yaml",
 				Template:   "cert-manager/issuers/cluster-issuer.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersClusterIssuerYaml,
+				When: table.Cond{
+					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.CertManager == nil {
+							return false
+						}
+						return c.OpenCenter.Services.CertManager.Issuer != "none"
+					},
+				},
 			},
 			{
 				Path:       "issuers/cloudflare-api-token-secret.yaml",
@@ -713,12 +740,9 @@ var Units = []table.Unit{
 				Render:     renderHarborHarborObjectStoreSecretYaml,
 				Secret:     true,
 				When: table.Cond{
-					Text: "secrets.services.harbor.secret_access_key is set",
+					Text: "secrets.services.harbor is set",
 					Eval: func(c *config.Config) bool {
-						if c.Secrets.Services.Harbor == nil {
-							return false
-						}
-						return c.Secrets.Services.Harbor.SecretAccessKey != ""
+						return c.Secrets.Services.Harbor != nil
 					},
 				},
 			},
@@ -1151,6 +1175,22 @@ var Units = []table.Unit{
 				Template:   "keycloak/00-postgres/kustomization.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKeycloak00PostgresKustomizationYaml,
+			},
+			{
+				Path:       "00-postgres/keycloak-db-credentials-secret.yaml",
+				Template:   "keycloak/00-postgres/keycloak-db-credentials-secret.yaml.tpl",
+				IsTemplate: true,
+				Render:     renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml,
+				Secret:     true,
+				When: table.Cond{
+					Text: "secrets.services.keycloak.db_password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Keycloak == nil {
+							return false
+						}
+						return c.Secrets.Services.Keycloak.DBPassword != ""
+					},
+				},
 			},
 			{
 				Path:     "10-operator/kustomization.yaml",

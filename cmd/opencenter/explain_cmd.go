@@ -30,8 +30,10 @@ type fieldJSON struct {
 	Enum     []string `json:"enum,omitempty"`
 	Secret   bool     `json:"secret"`
 	Required bool     `json:"required"`
-	Doc      string   `json:"doc,omitempty"`
-	Format   string   `json:"format,omitempty"`
+	// RequiredWhen says when a field that is not always required must be set.
+	RequiredWhen string `json:"required_when,omitempty"`
+	Doc          string `json:"doc,omitempty"`
+	Format       string `json:"format,omitempty"`
 }
 
 type explainJSON struct {
@@ -75,9 +77,9 @@ func (c *ExplainCmd) Run(s *Streams) error {
 			fmt.Fprintln(s.Out)
 		}
 		tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tDESCRIPTION")
+		fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tREQUIRED\tDESCRIPTION")
 		for _, f := range children {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lastKey(f.Path), typeText(f), dash(f.Default), firstSentence(f.Doc))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", lastKey(f.Path), typeText(f), dash(f.Default), requiredShort(f), firstSentence(f.Doc))
 		}
 		tw.Flush()
 	}
@@ -96,7 +98,7 @@ func explainField(w io.Writer, f table.Field) {
 	if f.Format != "" {
 		fmt.Fprintf(w, "  format:   %s\n", config.FormatDocs[f.Format])
 	}
-	fmt.Fprintf(w, "  required: %s\n", yesNo(f.Required))
+	fmt.Fprintf(w, "  required: %s\n", requiredText(f))
 	fmt.Fprintf(w, "  secret:   %s\n", yesNo(f.Secret))
 	if f.Doc != "" {
 		fmt.Fprintf(w, "\n  %s\n", f.Doc)
@@ -104,7 +106,26 @@ func explainField(w io.Writer, f table.Field) {
 }
 
 func toJSON(f table.Field) fieldJSON {
-	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, Secret: f.Secret, Required: f.Required, Doc: f.Doc}
+	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, Secret: f.Secret, Required: f.Required, RequiredWhen: f.RequiredWhen, Doc: f.Doc}
+}
+
+// requiredShort is requiredText for a table of siblings: "-" for no, and
+// the siblings' own paths shortened to their keys ("when storage is s3").
+func requiredShort(f table.Field) string {
+	t := requiredText(f)
+	if t == "no" {
+		return "-"
+	}
+	parent := strings.TrimPrefix(f.Path[:len(f.Path)-len(lastKey(f.Path))], "opencenter.")
+	return strings.ReplaceAll(t, parent, "")
+}
+
+// requiredText is yes, no, or when a field is required ("when services.loki.storage is s3").
+func requiredText(f table.Field) string {
+	if f.RequiredWhen != "" && !f.Required {
+		return "when " + f.RequiredWhen
+	}
+	return yesNo(f.Required)
 }
 
 // lookupField finds a user path (a.b.c, list elements without "[]"), as

@@ -36,7 +36,7 @@ func TestHelp(t *testing.T) {
 
 func TestExplain(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/explain"), goldie.WithNameSuffix(".golden"))
-	for _, p := range []string{"", "services.keycloak", "gitops.overlay_units.customer_managed", "secrets.services.cert-manager", "services.keycloak.max_replicas", "gitops.overlay_units.customer_managed.kustomizations.name"} {
+	for _, p := range []string{"", "services.keycloak", "gitops.overlay_units.customer_managed", "secrets.services.cert-manager", "services.keycloak.max_replicas", "gitops.overlay_units.customer_managed.kustomizations.name", "services.loki", "services.loki.bucket", "secrets.services.loki.access_key_id", "services.gateway.listeners.hostname"} {
 		name := strings.NewReplacer(".", "_", "-", "_").Replace(p)
 		if name == "" {
 			name = "sections"
@@ -62,6 +62,13 @@ func TestExplain(t *testing.T) {
 		if !f.Secret {
 			t.Errorf("%s is under secrets: but not marked secret", f.Path)
 		}
+	}
+	// A conditionally required field says when, from its required_when tag.
+	code, stdout, _ = runCLI("explain", "--output", "json", "services.harbor.bucket")
+	out = explainJSON{}
+	if code != 0 || json.Unmarshal([]byte(stdout), &out) != nil || out.Field == nil ||
+		out.Field.Required || out.Field.RequiredWhen != "services.harbor.storage is s3 or swift" {
+		t.Errorf("explain --output json services.harbor.bucket: exit %d, %s", code, stdout)
 	}
 }
 

@@ -324,7 +324,7 @@ func SourcesUnit(l table.Layer) string {
 	return l.Dir() + "-sources"
 }
 
-var operators = []string{"equals", "exists", "false", "true"}
+var operators = []string{"equals", "exists", "false", "not_equals", "true"}
 
 // cond checks and resolves a condition at YAML path at.
 func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition) *Cond {
@@ -334,9 +334,9 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 		return nil
 	}
 	switch k.Operator {
-	case "equals":
+	case "equals", "not_equals":
 		if k.Value == "" {
-			c.errorf(d, at+".operator", "operator equals needs a non-empty value")
+			c.errorf(d, at+".operator", "operator %s needs a non-empty value", k.Operator)
 			ok = false
 		}
 	case "exists", "true", "false":
@@ -370,7 +370,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != table.KindBool:
 		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is %s", k.Operator, k.Field, article(leaf.Kind))
 		return nil
-	case k.Operator == "equals":
+	case k.Operator == "equals" || k.Operator == "not_equals":
 		switch leaf.Kind {
 		case table.KindString:
 			if len(leaf.Enum) > 0 && !slices.Contains(leaf.Enum, k.Value) {
@@ -393,14 +393,14 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 				ok = false
 			}
 		default:
-			c.errorf(d, at+".operator", "operator equals needs a string, number, bool or enum field; %s is %s (use exists)", k.Field, article(leaf.Kind))
+			c.errorf(d, at+".operator", "operator %s needs a string, number, bool or enum field; %s is %s (use exists)", k.Operator, k.Field, article(leaf.Kind))
 			ok = false
 		}
 	}
 	if !ok {
 		return nil
 	}
-	text := k.Field + " " + map[string]string{"equals": "equals " + strconv.Quote(k.Value), "exists": "is set", "true": "is true", "false": "is false"}[k.Operator]
+	text := k.Field + " " + map[string]string{"equals": "equals " + strconv.Quote(k.Value), "not_equals": "does not equal " + strconv.Quote(k.Value), "exists": "is set", "true": "is true", "false": "is false"}[k.Operator]
 	return &Cond{Text: text, Chain: chain, Keys: keys, Op: k.Operator, Value: k.Value}
 }
 

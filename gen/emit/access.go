@@ -103,10 +103,14 @@ func leafTest(k *check.Cond, x func() *jen.Statement, leaf *model.Node) *jen.Sta
 	default:
 		lit = jen.Lit(k.Value)
 	}
-	if leaf.Ptr {
-		return x().Op("!=").Nil().Op("&&").Op("*").Add(x()).Op("==").Add(lit)
+	op := "=="
+	if k.Op == "not_equals" {
+		op = "!="
 	}
-	return x().Op("==").Add(lit)
+	if leaf.Ptr {
+		return x().Op("!=").Nil().Op("&&").Op("*").Add(x()).Op(op).Add(lit)
+	}
+	return x().Op(op).Add(lit)
 }
 
 // getFunc compiles a field accessor func(c *config.Config) (any, bool).

@@ -72,6 +72,13 @@ func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.
 	if n.Format != "" {
 		ff = append(ff, jen.Id("Format").Op(":").Lit(n.Format))
 	}
+	if r := n.Requirement; r != nil {
+		ff = append(ff, jen.Id("RequiredWhen").Op(":").Lit(r.Text))
+		if !inElem && r.By != nil {
+			ff = append(ff, jen.Id("RequiredBy").Op(":").Lit(r.By.Path))
+		}
+		ff = append(ff, jen.Id("Missing").Op(":").Add(missingFunc(r)))
+	}
 	if !inElem {
 		ff = append(ff, jen.Id("Get").Op(":").Add(getFunc(chain)))
 	}
@@ -168,4 +175,130 @@ func m0(n *model.Node) string {
 		return "bool"
 	}
 	return "string"
+}
+
+// missingFunc compiles a requirement into func(c *config.Config) []string,
+// the paths where the field is required but not set: nil pointers on the way
+// to the scope make the requirement void, on the way to the field they make
+// it missing.
+func missingFunc(r *model.Requirement) jen.Code {
+	sel := func(chain []*model.Node) *jen.Statement {
+		s := jen.Id("c")
+		for _, n := range chain {
+			s = s.Dot(n.GoName)
+		}
+		return s
+	}
+	outer, elem := r.Scope, (*model.Node)(nil)
+	for i, n := range r.Scope {
+		if n.Kind == table.KindList {
+			outer, elem = r.Scope[:i+1], n.Elem
+			break
+		}
+	}
+	var body []jen.Code
+	for i, n := range outer {
+		if n.Ptr {
+			body = append(body, jen.If(sel(outer[:i+1]).Op("==").Nil()).Block(jen.Return(jen.Nil())))
+		}
+	}
+	// exprOf is the expression of a field whose parent is on the outer chain
+	// or, inside the loop, the element e.
+	exprOf := func(n *model.Node) *jen.Statement {
+		if n.Parent == elem {
+			return jen.Id("e").Dot(n.GoName)
+		}
+		for i, o := range outer {
+			if o == n.Parent {
+				return sel(outer[:i+1]).Dot(n.GoName)
+			}
+		}
+		return jen.Id("c").Dot(n.GoName) // a child of the root
+	}
+	var inner []jen.Code // tests on the element, inside the loop
+	skip := func(fails *jen.Statement, onElem bool) {
+		if onElem {
+			inner = append(inner, jen.If(fails).Block(jen.Continue()))
+		} else {
+			body = append(body, jen.If(fails).Block(jen.Return(jen.Nil())))
+		}
+	}
+	if r.Gate != nil {
+		skip(termFails(model.Term{Node: r.Gate, Op: "true"}, exprOf(r.Gate)), r.Gate.Parent == elem)
+	}
+	for _, t := range r.Terms {
+		skip(termFails(t, exprOf(t.Node)), elem != nil && t.Node.Parent == elem)
+	}
+	leaf := r.Target[len(r.Target)-1]
+	if elem != nil {
+		path := jen.Lit(leaf.Parent.Path[:len(leaf.Parent.Path)-2]+"[").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit("]." + leaf.JSON)
+		loop := append(inner,
+			jen.If(setTest(leaf, exprOf(leaf))).Block(jen.Continue()),
+			jen.Id("out").Op("=").Append(jen.Id("out"), path))
+		body = append(body,
+			jen.Var().Id("out").Index().String(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(sel(outer))).Block(loop...),
+			jen.Return(jen.Id("out")))
+		return jen.Func().Params(cfg()).Index().String().Block(body...)
+	}
+	missing := jen.Return(jen.Index().String().Values(jen.Lit(leaf.Path)))
+	for i, n := range r.Target[:len(r.Target)-1] {
+		if n.Ptr {
+			body = append(body, jen.If(sel(r.Target[:i+1]).Op("==").Nil()).Block(missing))
+		}
+	}
+	body = append(body,
+		jen.If(setTest(leaf, sel(r.Target))).Block(jen.Return(jen.Nil())),
+		missing)
+	return jen.Func().Params(cfg()).Index().String().Block(body...)
+}
+
+// termFails is the Go test that a requirement term does not hold for the
+// field expression x.
+func termFails(t model.Term, x *jen.Statement) *jen.Statement {
+	n := t.Node
+	switch t.Op {
+	case "true":
+		if n.Ptr {
+			return x.Clone().Op("==").Nil().Op("||").Op("!").Op("*").Add(x)
+		}
+		return jen.Op("!").Add(x)
+	case "unset":
+		return setTest(n, x)
+	}
+	v := x.Clone()
+	if n.Ptr {
+		v = jen.Op("*").Add(x.Clone())
+	}
+	var and *jen.Statement
+	for _, val := range t.Values {
+		lit := jen.Lit(val)
+		if n.Kind == table.KindInt {
+			i, _ := strconv.Atoi(val)
+			lit = jen.Lit(i)
+		}
+		ne := v.Clone().Op("!=").Add(lit)
+		if and == nil {
+			and = ne
+		} else {
+			and = and.Op("&&").Add(ne)
+		}
+	}
+	if n.Ptr {
+		return x.Op("==").Nil().Op("||").Parens(and)
+	}
+	return and
+}
+
+// setTest is the Go test that the field expression x is set.
+func setTest(n *model.Node, x *jen.Statement) *jen.Statement {
+	switch {
+	case n.Ptr:
+		return x.Op("!=").Nil()
+	case n.Kind == table.KindString:
+		return x.Op("!=").Lit("")
+	case n.Kind == table.KindInt || n.Kind == table.KindNumber:
+		return x.Op("!=").Lit(0)
+	}
+	return jen.Len(x).Op(">").Lit(0)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -44,6 +45,9 @@ func schemaOf(n *model.Node) (map[string]any, error) {
 	s := map[string]any{}
 	if n.Doc != "" {
 		s["description"] = n.Doc
+	}
+	if r := n.Requirement; r != nil {
+		s["description"] = strings.TrimSpace(n.Doc + " Required when " + r.Text + ".")
 	}
 	switch n.Kind {
 	case table.KindObject:

@@ -69,9 +69,10 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 			return string(b), err
 		},
 	})
-	if derr != nil || cerr != nil {
+	rerr := check.Requirements(m, o.Root)
+	if derr != nil || cerr != nil || rerr != nil {
 		var all diag.List
-		for _, e := range []error{derr, cerr} {
+		for _, e := range []error{derr, cerr, rerr} {
 			if l, ok := e.(diag.List); ok {
 				all = append(all, l...)
 			}

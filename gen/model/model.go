@@ -53,6 +53,44 @@ type Node struct {
 	Secret bool
 	// Parent is the enclosing node (nil for the root).
 	Parent *Node
+	// RequiredWhen is the `required_when` tag as written; Requirement is
+	// what the checker resolved it to.
+	RequiredWhen string
+	Requirement  *Requirement
+	// Pos is where the field is declared, for diagnostics.
+	Pos token.Position
+}
+
+// Requirement is a resolved `required_when` tag: the field must be set when
+// the gate (the enabled field of its service or unit) is true and every term
+// holds.
+type Requirement struct {
+	// Text says when, for explain and messages: "services.loki.storage is s3 or swift".
+	Text string
+	// Scope is the chain from the root to the node the terms are relative
+	// to: the field's parent, or for a secret the config part it belongs
+	// to (secrets.services.loki -> opencenter.services.loki). A list in
+	// the chain is followed by its element.
+	Scope []*Node
+	// Gate is the enabled field of Scope's last node or of an ancestor on
+	// the chain, nil for none.
+	Gate *Node
+	// Terms must all hold.
+	Terms []Term
+	// By is the field that makes the field required: the last term that is
+	// not a negation, or the gate.
+	By *Node
+	// Target is the chain from the root to the required field.
+	Target []*Node
+}
+
+// Term is one condition of a requirement, on a field of the scope.
+type Term struct {
+	// Node is the field tested.
+	Node *Node
+	// Op is "true" (a bool is true), "in" (one of Values) or "unset" (empty).
+	Op     string
+	Values []string
 }
 
 // Child returns the child with YAML key k.
@@ -82,6 +120,7 @@ type Model struct {
 	Config, Table *types.Package
 	docs          map[token.Pos]string
 	typeDocs      map[*types.TypeName]string
+	fset          *token.FileSet
 }
 
 // Load loads internal/config and internal/table from the module at dir and
@@ -100,6 +139,7 @@ func Load(dir string) (*Model, error) {
 	}
 	m := &Model{docs: map[token.Pos]string{}, typeDocs: map[*types.TypeName]string{}}
 	for _, p := range pkgs {
+		m.fset = p.Fset
 		switch p.PkgPath {
 		case ConfigPkg:
 			m.Config = p.Types
@@ -239,6 +279,9 @@ func (m *Model) fields(n *Node, s *types.Struct, secret bool, depth int) {
 			Format:   tag.Get("format"),
 			Parent:   n,
 			Required: !slices.Contains(strings.Split(opts, ","), "omitempty"),
+
+			RequiredWhen: tag.Get("required_when"),
+			Pos:          m.fset.Position(f.Pos()),
 		}
 		if c.Doc == "" {
 			c.Doc = m.TypeDoc(f.Type())

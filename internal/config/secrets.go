@@ -21,11 +21,11 @@ type OverlayUnitSecrets struct {
 // repository; they are rendered only when customer_managed.emit_secret is true.
 type CustomerManagedSecrets struct {
 	// Identity is the SSH private key (PEM, OpenSSH format) of the deploy key.
-	Identity string `json:"identity,omitempty"`
+	Identity string `json:"identity,omitempty" required_when:"emit_secret"`
 	// IdentityPub is the SSH public key of the deploy key, one authorized_keys line.
-	IdentityPub string `json:"identity_pub,omitempty"`
+	IdentityPub string `json:"identity_pub,omitempty" required_when:"emit_secret"`
 	// KnownHosts is the known_hosts line(s) of the customer repository's Git server.
-	KnownHosts string `json:"known_hosts,omitempty"`
+	KnownHosts string `json:"known_hosts,omitempty" required_when:"emit_secret"`
 }
 
 // ServiceSecrets holds the credentials of the platform services that need
@@ -65,115 +65,117 @@ type ServiceSecrets struct {
 // only those of the configured dns_provider are used.
 type CertManagerSecrets struct {
 	// CloudflareAPIToken is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.
-	CloudflareAPIToken string `json:"cloudflare_api_token,omitempty"`
+	CloudflareAPIToken string `json:"cloudflare_api_token,omitempty" required_when:"issuer=acme,dns_provider=cloudflare"`
 	// Route53AccessKeyID is the AWS access key ID of an IAM user allowed to change the hosted zone.
-	Route53AccessKeyID string `json:"route53_access_key_id,omitempty"`
+	Route53AccessKeyID string `json:"route53_access_key_id,omitempty" required_when:"issuer=acme,dns_provider=route53"`
 	// Route53SecretAccessKey is the AWS secret access key of that IAM user.
-	Route53SecretAccessKey string `json:"route53_secret_access_key,omitempty"`
-	// DesignateApplicationCredentialID is the OpenStack application credential ID used with Designate.
-	DesignateApplicationCredentialID string `json:"designate_application_credential_id,omitempty"`
+	Route53SecretAccessKey string `json:"route53_secret_access_key,omitempty" required_when:"issuer=acme,dns_provider=route53"`
+	// DesignateApplicationCredentialID is the ID of the OpenStack application credential used with Designate.
+	DesignateApplicationCredentialID string `json:"designate_application_credential_id,omitempty" required_when:"issuer=acme,dns_provider=designate"`
 	// DesignateApplicationCredentialSecret is the secret of that application credential.
-	DesignateApplicationCredentialSecret string `json:"designate_application_credential_secret,omitempty"`
+	DesignateApplicationCredentialSecret string `json:"designate_application_credential_secret,omitempty" required_when:"issuer=acme,dns_provider=designate"`
 }
 
 // EtcdBackupSecrets are the object store credentials of etcd-backup.
 type EtcdBackupSecrets struct {
 	// AccessKeyID is the S3 access key ID with write access to the bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"enabled"`
 	// SecretAccessKey is the S3 secret access key.
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"enabled"`
 }
 
 // HarborSecrets are Harbor's admin password and object store credentials.
 type HarborSecrets struct {
-	// AdminPassword is the initial password of Harbor's admin user.
-	AdminPassword string `json:"admin_password,omitempty"`
-	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the registry bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
-	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	// AdminPassword is the initial password of Harbor's admin user (the chart's default is public).
+	AdminPassword string `json:"admin_password,omitempty" required_when:"enabled,!admin_existing_secret"`
+	// AccessKeyID is the S3 access key ID of the registry bucket.
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3,!object_store_existing_secret"`
+	// SecretAccessKey is the S3 secret access key of the registry bucket.
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3,!object_store_existing_secret"`
+	// SwiftPassword is the Keystone password of opencenter.services.harbor.swift_username.
+	SwiftPassword string `json:"swift_password,omitempty" required_when:"storage=swift,!object_store_existing_secret"`
 }
 
 // HeadlampSecrets are Headlamp's OIDC credentials.
 type HeadlampSecrets struct {
 	// OIDCClientSecret is the secret of Headlamp's OIDC client.
-	OIDCClientSecret string `json:"oidc_client_secret,omitempty"`
+	OIDCClientSecret string `json:"oidc_client_secret,omitempty" required_when:"oidc_enabled"`
 }
 
 // KeycloakSecrets are Keycloak's passwords.
 type KeycloakSecrets struct {
-	// AdminPassword is the initial password of Keycloak's bootstrap admin user.
+	// AdminPassword is the initial password of Keycloak's bootstrap admin user, rendered into the Secret keycloak-initial-admin; with neither it nor admin_existing_secret, the operator generates one there.
 	AdminPassword string `json:"admin_password,omitempty"`
-	// DBPassword is the password of Keycloak's PostgreSQL user.
+	// DBPassword is the password of the keycloak user of Keycloak's PostgreSQL cluster, rendered into the Secret the postgres operator and the Keycloak CR read (keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do); empty lets the operator generate one.
 	DBPassword string `json:"db_password,omitempty"`
 }
 
 // KubePrometheusStackSecrets are the passwords of kube-prometheus-stack.
 type KubePrometheusStackSecrets struct {
-	// GrafanaAdminPassword is the password of Grafana's admin user.
+	// GrafanaAdminPassword is the password of Grafana's admin user; with neither it nor grafana_existing_secret, the Grafana chart generates one.
 	GrafanaAdminPassword string `json:"grafana_admin_password,omitempty"`
 }
 
 // LokiSecrets are Loki's object store credentials, used unless storage is filesystem.
 type LokiSecrets struct {
 	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 }
 
 // MimirSecrets are Mimir's object store credentials, used unless storage is filesystem.
 type MimirSecrets struct {
 	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 }
 
 // OpenStackCCMSecrets are the OpenStack credentials of the cloud controller manager.
 type OpenStackCCMSecrets struct {
 	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
-	ApplicationCredentialID string `json:"application_credential_id,omitempty"`
+	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled"`
 	// ApplicationCredentialSecret is the secret of that application credential.
-	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty"`
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled"`
 }
 
 // OpenStackCSISecrets are the OpenStack credentials of the Cinder CSI driver.
 type OpenStackCSISecrets struct {
 	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
-	ApplicationCredentialID string `json:"application_credential_id,omitempty"`
+	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled"`
 	// ApplicationCredentialSecret is the secret of that application credential.
-	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty"`
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled"`
 }
 
 // TempoSecrets are Tempo's object store credentials, used unless storage is filesystem.
 type TempoSecrets struct {
-	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
-	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	// AccessKeyID is the S3 access key ID of the bucket.
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3,!existing_secret"`
+	// SecretAccessKey is the S3 secret access key of the bucket.
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3,!existing_secret"`
 }
 
 // VeleroSecrets are Velero's object store credentials.
 type VeleroSecrets struct {
 	// AccessKeyID is the S3 access key ID with write access to the backup bucket.
-	AccessKeyID string `json:"access_key_id,omitempty"`
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"enabled,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key.
-	SecretAccessKey string `json:"secret_access_key,omitempty"`
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // VSphereCSISecrets are the vCenter credentials of the vSphere CSI driver.
 type VSphereCSISecrets struct {
-	// Username is the vCenter user, such as svc-k8s-csi@vsphere.local.
-	Username string `json:"username,omitempty"`
+	// Username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.
+	Username string `json:"username,omitempty" required_when:"enabled"`
 	// Password is that user's password.
-	Password string `json:"password,omitempty"`
+	Password string `json:"password,omitempty" required_when:"enabled"`
 }
 
 // WeaveGitOpsSecrets are the Weave GitOps dashboard credentials.
 type WeaveGitOpsSecrets struct {
-	// AdminPasswordHash is the bcrypt hash of the admin user's password.
-	AdminPasswordHash string `json:"admin_password_hash,omitempty"`
+	// AdminPasswordHash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).
+	AdminPasswordHash string `json:"admin_password_hash,omitempty" required_when:"enabled"`
 }
 
 // ManagedServiceSecrets holds the credentials of managed services. Field names

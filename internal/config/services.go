@@ -5,7 +5,7 @@ package config
 type Services struct {
 	// Calico is the Calico CNI, rendered from the cluster repo (no base directory).
 	Calico *Calico `json:"calico,omitempty"`
-	// CertManager is cert-manager and its ClusterIssuer for ACME certificates.
+	// CertManager is cert-manager and, when configured, the ClusterIssuer other services get certificates from.
 	CertManager *CertManager `json:"cert-manager,omitempty"`
 	// EtcdBackup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.
 	EtcdBackup *EtcdBackup `json:"etcd-backup,omitempty"`
@@ -78,6 +78,21 @@ const (
 	StorageS3 StorageBackend = "s3"
 	// StorageSwift keeps data in an OpenStack Swift container.
 	StorageSwift StorageBackend = "swift"
+)
+
+// CertIssuer is the kind of ClusterIssuer cert-manager is configured with.
+type CertIssuer string
+
+// The ClusterIssuers cert-manager can be configured with.
+const (
+	// CertIssuerNone installs cert-manager without a ClusterIssuer.
+	CertIssuerNone CertIssuer = "none"
+	// CertIssuerACME issues publicly trusted certificates from an ACME server such as Let's Encrypt.
+	CertIssuerACME CertIssuer = "acme"
+	// CertIssuerSelfSigned signs each certificate with its own key: internal services and tests.
+	CertIssuerSelfSigned CertIssuer = "selfsigned"
+	// CertIssuerCA signs certificates with a CA whose certificate and key are in an existing Secret.
+	CertIssuerCA CertIssuer = "ca"
 )
 
 // DNSProvider is the DNS service cert-manager uses to solve ACME DNS-01 challenges.
@@ -166,7 +181,7 @@ const (
 type Calico struct {
 	ServiceCommon
 	// PodCIDR is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.
-	PodCIDR string `json:"pod_cidr,omitempty" format:"cidr"`
+	PodCIDR string `json:"pod_cidr,omitempty" format:"cidr" required_when:"enabled"`
 	// Encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.
 	Encapsulation CalicoEncapsulation `json:"encapsulation,omitempty" default:"VXLAN"`
 	// MTU of pod interfaces in bytes; unset lets Calico detect it from the host.
@@ -175,24 +190,29 @@ type Calico struct {
 	BlockSize int `json:"block_size,omitempty" default:"26"`
 }
 
-// CertManager is cert-manager and its ClusterIssuer for ACME certificates.
+// CertManager is cert-manager and, when issuer is not none, the ClusterIssuer
+// other services (the gateway, harbor) get their certificates from.
 type CertManager struct {
 	ServiceCommon
-	// IssuerName is the name of the ACME ClusterIssuer other services reference.
-	IssuerName string `json:"issuer_name,omitempty" default:"letsencrypt"`
-	// ACMEEmail is the contact address registered with the ACME server for expiry notices.
+	// Issuer is the ClusterIssuer rendered for the cluster: none (cert-manager alone), acme, selfsigned or ca.
+	Issuer CertIssuer `json:"issuer,omitempty" default:"none"`
+	// IssuerName is the name of that ClusterIssuer, which the gateway and harbor reference; empty means letsencrypt for acme, selfsigned for selfsigned and ca for ca.
+	IssuerName string `json:"issuer_name,omitempty" format:"dns-label"`
+	// CASecretName names the Secret in cert-manager's namespace holding the CA's certificate and key (tls.crt, tls.key).
+	CASecretName string `json:"ca_secret_name,omitempty" format:"dns-subdomain" required_when:"issuer=ca"`
+	// ACMEEmail is the contact address of the ACME account (optional: Let's Encrypt no longer mails expiry notices).
 	ACMEEmail string `json:"acme_email,omitempty" format:"email"`
 	// ACMEServer is the ACME directory URL; use the Let's Encrypt staging URL for tests.
-	ACMEServer string `json:"acme_server,omitempty" default:"https://acme-v02.api.letsencrypt.org/directory"`
-	// DNSProvider solves DNS-01 challenges: none (HTTP-01 through the gateway), cloudflare, route53 or designate.
+	ACMEServer string `json:"acme_server,omitempty" default:"https://acme-v02.api.letsencrypt.org/directory" format:"url"`
+	// DNSProvider solves ACME challenges with DNS-01 through cloudflare, route53 or designate; none answers them with HTTP-01 through the cluster gateway, which cannot issue wildcards.
 	DNSProvider DNSProvider `json:"dns_provider,omitempty" default:"none"`
-	// Route53Region is the AWS region of the Route 53 API, used when dns_provider is route53.
-	Route53Region string `json:"route53_region,omitempty"`
-	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, used when dns_provider is route53.
+	// Route53Region is the AWS region of the Route 53 API, such as us-east-1.
+	Route53Region string `json:"route53_region,omitempty" required_when:"issuer=acme,dns_provider=route53"`
+	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.
 	Route53HostedZoneID string `json:"route53_hosted_zone_id,omitempty"`
-	// DesignateAuthURL is the Keystone URL for Designate, used when dns_provider is designate.
-	DesignateAuthURL string `json:"designate_auth_url,omitempty" format:"url"`
-	// DesignateRegion is the OpenStack region of Designate, used when dns_provider is designate.
+	// DesignateAuthURL is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.
+	DesignateAuthURL string `json:"designate_auth_url,omitempty" format:"url" required_when:"issuer=acme,dns_provider=designate"`
+	// DesignateRegion is the OpenStack region of Designate, when dns_provider is designate.
 	DesignateRegion string `json:"designate_region,omitempty"`
 }
 
@@ -201,8 +221,8 @@ type EtcdBackup struct {
 	ServiceCommon
 	// Schedule is the cron expression of the snapshot CronJob, in UTC.
 	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *" format:"cron"`
-	// Bucket is the S3 bucket the snapshots are written to.
-	Bucket string `json:"bucket,omitempty"`
+	// Bucket is the S3 bucket the etcd snapshots are written to.
+	Bucket string `json:"bucket,omitempty" required_when:"enabled"`
 	// Region is the S3 region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
@@ -224,26 +244,35 @@ type Gateway struct {
 	Name string `json:"name,omitempty" default:"opencenter-gateway"`
 	// GatewayClassName is the GatewayClass of the Gateway, served by Envoy Gateway.
 	GatewayClassName string `json:"gateway_class_name,omitempty" default:"envoy-gateway"`
-	// Issuer is the cert-manager ClusterIssuer that issues the listeners' TLS certificates.
-	Issuer string `json:"issuer,omitempty" default:"letsencrypt"`
+	// Issuer is the cert-manager ClusterIssuer that issues the HTTPS listeners' certificates; empty means cert-manager's issuer, when it has one and tls_secret_name is empty.
+	Issuer string `json:"issuer,omitempty" format:"dns-label"`
+	// TLSSecretName names a Secret in the gateway's namespace you provide, holding the certificate of the default https listener (*.<base_domain>); cert-manager manages it only when issuer is set too.
+	TLSSecretName string `json:"tls_secret_name,omitempty" format:"dns-subdomain"`
 	// LoadBalancerIP requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.
 	LoadBalancerIP string `json:"load_balancer_ip,omitempty"`
-	// Listeners are the ports, protocols and hostnames the Gateway accepts traffic on.
+	// Listeners are the ports, protocols and hostnames the Gateway accepts traffic on. Empty means: http on port 80 for *.<cluster.base_domain> (for every hostname without base_domain), and, with base_domain and a certificate (an issuer or tls_secret_name), https on 443 for the same wildcard, its certificate in tls_secret_name or <name>-tls.
 	Listeners []GatewayListener `json:"listeners,omitempty"`
+
+	// derivedListeners records that Listeners are the defaults, for messages.
+	derivedListeners bool
 }
+
+// DerivedListeners reports whether the listeners are the defaults derived
+// from the cluster, not the config's.
+func (s *Gateway) DerivedListeners() bool { return s.derivedListeners }
 
 // GatewayListener is one listener of the Gateway.
 type GatewayListener struct {
 	// Name of the listener, a DNS-1123 label unique within the Gateway.
 	Name string `json:"name"`
-	// Hostname the listener matches, exact or wildcard such as *.dev.example.com; empty matches all.
-	Hostname string `json:"hostname,omitempty" format:"wildcard-hostname"`
+	// Hostname is the name the listener matches, exact or wildcard such as *.dev.example.com (an HTTPS listener's certificate is issued for it); empty matches every name.
+	Hostname string `json:"hostname,omitempty" format:"wildcard-hostname" required_when:"protocol=HTTPS"`
 	// Port the listener accepts connections on, 1 to 65535.
 	Port int `json:"port"`
 	// Protocol of the listener: HTTP or HTTPS.
 	Protocol ListenerProtocol `json:"protocol"`
-	// TLSSecretName names the Secret holding the listener's certificate, required for HTTPS; cert-manager fills it.
-	TLSSecretName string `json:"tls_secret_name,omitempty"`
+	// TLSSecretName names the Secret holding the listener's certificate: cert-manager writes it when the gateway has an issuer, else you provide it.
+	TLSSecretName string `json:"tls_secret_name,omitempty" format:"dns-subdomain" required_when:"protocol=HTTPS"`
 }
 
 // GatewayAPI is Envoy Gateway and the Gateway API CRDs. It has only the common fields.
@@ -254,24 +283,34 @@ type GatewayAPI struct {
 // Harbor is the Harbor container registry.
 type Harbor struct {
 	ServiceCommon
-	// Hostname is the registry's external DNS name, such as harbor.dev.example.com; required when enabled.
-	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
+	// Hostname is the registry's external DNS name, such as harbor.dev.example.com.
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"enabled"`
 	// EmitCertificate renders a cert-manager Certificate for hostname.
 	EmitCertificate bool `json:"emit_certificate,omitempty"`
-	// Issuer is the cert-manager ClusterIssuer of that Certificate.
-	Issuer string `json:"issuer,omitempty" default:"letsencrypt"`
+	// Issuer is the cert-manager ClusterIssuer of that Certificate; empty means cert-manager's issuer.
+	Issuer string `json:"issuer,omitempty" format:"dns-label"`
 	// StorageClass of Harbor's persistent volumes; empty means the cluster default.
 	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize of the registry volume when storage is filesystem, as a Kubernetes quantity.
 	StorageSize string `json:"storage_size,omitempty" default:"100Gi" format:"quantity"`
 	// Storage is where image layers are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of image layers, required unless storage is filesystem.
-	Bucket string `json:"bucket,omitempty"`
-	// Region is the object store region of the bucket.
-	Region string `json:"region,omitempty"`
-	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty" format:"url"`
+	// Bucket is the bucket (or Swift container) of image layers.
+	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
+	// Region is the object store region of the bucket; with swift, needed only when the cloud has several regions.
+	Region string `json:"region,omitempty" required_when:"storage=s3"`
+	// Endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone v3 auth URL, such as https://keystone.example.com:5000/v3.
+	Endpoint string `json:"endpoint,omitempty" format:"url" required_when:"storage=swift"`
+	// SwiftUsername is the Keystone user the registry authenticates to Swift as (its password is secrets.services.harbor.swift_password): Harbor's registry cannot use application credentials.
+	SwiftUsername string `json:"swift_username,omitempty" required_when:"storage=swift"`
+	// SwiftProject is the Keystone project (tenant) owning the Swift container.
+	SwiftProject string `json:"swift_project,omitempty" required_when:"storage=swift"`
+	// SwiftDomain is the Keystone domain of swift_username and swift_project.
+	SwiftDomain string `json:"swift_domain,omitempty" default:"Default"`
+	// AdminExistingSecret names an existing Secret in harbor's namespace holding the admin password (key HARBOR_ADMIN_PASSWORD), instead of secrets.services.harbor.admin_password.
+	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
+	// ObjectStoreExistingSecret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.
+	ObjectStoreExistingSecret string `json:"object_store_existing_secret,omitempty" format:"dns-subdomain"`
 	// TrivyEnabled deploys the Trivy vulnerability scanner.
 	TrivyEnabled *bool `json:"trivy_enabled,omitempty" default:"true"`
 }
@@ -283,8 +322,8 @@ type Headlamp struct {
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
 	OIDCEnabled bool `json:"oidc_enabled,omitempty"`
-	// OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter; required when oidc_enabled.
-	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty" format:"url"`
+	// OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter.
+	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty" format:"url" required_when:"oidc_enabled"`
 	// OIDCClientID is the OIDC client Headlamp authenticates as.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"headlamp"`
 }
@@ -317,8 +356,8 @@ type KafkaCluster struct {
 // Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
 type Keycloak struct {
 	ServiceCommon
-	// Hostname is Keycloak's external DNS name; required when gateway_route is true.
-	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
+	// Hostname is Keycloak's external DNS name, such as auth.example.com.
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"gateway_route"`
 	// Realm is the realm created for the platform's users and OIDC clients.
 	Realm string `json:"realm,omitempty" default:"opencenter"`
 	// FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.
@@ -339,6 +378,8 @@ type Keycloak struct {
 	GatewayRoute bool `json:"gateway_route,omitempty"`
 	// OIDCClientID is the realm's OIDC client the Kubernetes API server trusts for user logins.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`
+	// AdminExistingSecret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.
+	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // KubePrometheusStack is Prometheus, Alertmanager and Grafana.
@@ -360,6 +401,8 @@ type KubePrometheusStack struct {
 	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// RemoteWriteURL is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.
 	RemoteWriteURL string `json:"remote_write_url,omitempty" format:"url"`
+	// GrafanaExistingSecret names an existing Secret in the service's namespace holding Grafana's admin login (keys admin-user and admin-password), instead of secrets.services.kube-prometheus-stack.grafana_admin_password. With neither, the Grafana chart generates a random password into its own Secret.
+	GrafanaExistingSecret string `json:"grafana_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // Kyverno is the Kyverno policy engine and its default policy ruleset.
@@ -378,12 +421,14 @@ type Loki struct {
 	ServiceCommon
 	// Storage is where log chunks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of log chunks, required unless storage is filesystem.
-	Bucket string `json:"bucket,omitempty"`
+	// Bucket is the bucket (or Swift container) of log chunks.
+	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
 	// Region is the object store region of the bucket.
-	Region string `json:"region,omitempty"`
-	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty" format:"url"`
+	Region string `json:"region,omitempty" required_when:"storage=s3|swift"`
+	// Endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.
+	Endpoint string `json:"endpoint,omitempty" format:"url" required_when:"storage=swift"`
+	// ExistingSecret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.loki.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 	// Retention is how long logs are kept, a Prometheus duration such as 30d or 744h.
 	Retention string `json:"retention,omitempty" default:"30d" format:"retention"`
 	// Replicas is the number of Loki pods.
@@ -408,8 +453,8 @@ type Longhorn struct {
 // MetalLB is the MetalLB load-balancer.
 type MetalLB struct {
 	ServiceCommon
-	// IPPools are the address pools LoadBalancer Services get their addresses from.
-	IPPools []MetalLBIPPool `json:"ip_pools,omitempty"`
+	// IPPools are the address pools {name, addresses} LoadBalancer Services get their addresses from.
+	IPPools []MetalLBIPPool `json:"ip_pools,omitempty" required_when:"enabled"`
 	// L2Advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).
 	L2Advertisement *bool `json:"l2_advertisement,omitempty" default:"true"`
 }
@@ -429,12 +474,14 @@ type Mimir struct {
 	ServiceCommon
 	// Storage is where metric blocks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of metric blocks, required unless storage is filesystem.
-	Bucket string `json:"bucket,omitempty"`
+	// Bucket is the bucket (or Swift container) of metric blocks.
+	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
 	// Region is the object store region of the bucket.
-	Region string `json:"region,omitempty"`
-	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
-	Endpoint string `json:"endpoint,omitempty" format:"url"`
+	Region string `json:"region,omitempty" required_when:"storage=s3|swift"`
+	// Endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.
+	Endpoint string `json:"endpoint,omitempty" format:"url" required_when:"storage=swift"`
+	// ExistingSecret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.mimir.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 	// Retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.
 	Retention string `json:"retention,omitempty" default:"30d" format:"retention"`
 	// Replicas is the number of ingester pods.
@@ -454,9 +501,9 @@ type OLM struct {
 type OpenStackCCM struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty" format:"url"`
+	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled"`
 	// Region is the OpenStack region of the cluster.
-	Region string `json:"region,omitempty"`
+	Region string `json:"region,omitempty" required_when:"enabled"`
 	// FloatingNetworkID is the external network Octavia load balancers get floating IPs from.
 	FloatingNetworkID string `json:"floating_network_id,omitempty"`
 	// SubnetID is the subnet the load balancers' VIPs are created on, the nodes' subnet.
@@ -469,9 +516,9 @@ type OpenStackCCM struct {
 type OpenStackCSI struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty" format:"url"`
+	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled"`
 	// Region is the OpenStack region of the cluster.
-	Region string `json:"region,omitempty"`
+	Region string `json:"region,omitempty" required_when:"enabled"`
 	// StorageClassName is the name of the Cinder StorageClass created.
 	StorageClassName string `json:"storage_class_name,omitempty" default:"cinder-csi" format:"dns-subdomain"`
 	// DefaultStorageClass makes that StorageClass the cluster default.
@@ -537,14 +584,16 @@ type SealedSecrets struct {
 // Tempo is the Tempo trace store.
 type Tempo struct {
 	ServiceCommon
-	// Storage is where trace blocks are kept: filesystem, s3 or swift.
+	// Storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of trace blocks, required unless storage is filesystem.
-	Bucket string `json:"bucket,omitempty"`
+	// Bucket is the bucket of trace blocks.
+	Bucket string `json:"bucket,omitempty" required_when:"storage=s3"`
 	// Region is the object store region of the bucket.
-	Region string `json:"region,omitempty"`
-	// Endpoint is the URL of an S3-compatible store or the Swift auth URL; empty means AWS S3.
+	Region string `json:"region,omitempty" required_when:"storage=s3"`
+	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
 	Endpoint string `json:"endpoint,omitempty" format:"url"`
+	// ExistingSecret names an existing Secret in the service's namespace holding the object store credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.tempo.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 	// Retention is how long traces are kept, a Go duration such as 336h.
 	Retention string `json:"retention,omitempty" default:"336h" format:"duration"`
 	// Replicas is the number of Tempo pods.
@@ -561,11 +610,13 @@ type Velero struct {
 	// Provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.
 	Provider VeleroProvider `json:"provider,omitempty" default:"aws"`
 	// Bucket is the bucket backups are written to.
-	Bucket string `json:"bucket,omitempty"`
-	// Region is the region of the bucket.
-	Region string `json:"region,omitempty"`
+	Bucket string `json:"bucket,omitempty" required_when:"enabled"`
+	// Region is the region of the bucket (any value an S3-compatible store accepts).
+	Region string `json:"region,omitempty" required_when:"enabled"`
 	// S3URL is the URL of an S3-compatible store; empty means AWS S3.
 	S3URL string `json:"s3_url,omitempty"`
+	// ExistingSecret names an existing Secret in velero's namespace holding an AWS credentials file under key cloud, instead of secrets.services.velero.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 	// Schedule is the cron expression of the daily backup Schedule, in UTC.
 	Schedule string `json:"schedule,omitempty" default:"0 3 * * *" format:"cron"`
 	// TTL is how long each backup is kept, a Go duration such as 720h.
@@ -578,11 +629,11 @@ type Velero struct {
 type VSphereCSI struct {
 	ServiceCommon
 	// VCenterHost is the vCenter server's DNS name or IP address.
-	VCenterHost string `json:"vcenter_host,omitempty"`
+	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled"`
 	// Port is the vCenter HTTPS port.
 	Port int `json:"port,omitempty" default:"443"`
 	// Datacenter is the vSphere datacenter the cluster's VMs run in.
-	Datacenter string `json:"datacenter,omitempty"`
+	Datacenter string `json:"datacenter,omitempty" required_when:"enabled"`
 	// DatastoreURL is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.
 	DatastoreURL string `json:"datastore_url,omitempty"`
 	// InsecureFlag skips verification of vCenter's TLS certificate.

@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -12,7 +14,9 @@ import (
 // Cross-field rules of the services: what a JSON Schema cannot say. The load
 // pipeline calls Validate on every enabled service that has the method, with
 // path = opencenter.services.<key>; secrets are reported at
-// secrets.services.<key>.<field>.
+// secrets.services.<key>.<field>. Which fields are required, and when, is not
+// here: it is the fields' `required_when` tags, which the generator compiles
+// into the field index, load.Check enforces and explain shows.
 
 // oneOf reports whether s is one of allowed. Enumerations outside lists are
 // reported by load.Check from the field index; here the result only guards
@@ -38,10 +42,17 @@ func (v *Validator) label(p, s, what string) {
 	}
 }
 
-// secretRequired reports an empty secret field.
-func (v *Validator) secretRequired(svc, field, value, why string) {
-	if value == "" {
-		v.Errorf("secrets.services."+svc+"."+field, "required %s", why)
+// existingSecret reports credentials given twice: in secrets: (at
+// secretPath, keys to values) and as the existing Secret named at
+// existingPath, which wins.
+func (v *Validator) existingSecret(existingPath, name, secretPath string, values map[string]string) {
+	if name == "" {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		if values[k] != "" {
+			v.Errorf(secretPath+"."+k, "is not used: %s names the Secret holding this credential; remove one of them", existingPath)
+		}
 	}
 }
 
@@ -59,30 +70,31 @@ func certManagerOf(c *Config) *CertManager {
 	return nil
 }
 
-// objectStore checks the object storage of loki, mimir, tempo and harbor:
-// storage s3 or swift needs a bucket, a region and the credentials in
-// secrets.services.<svc>; swift also needs its auth URL (endpoint).
-func (v *Validator) objectStore(path, svc string, storage StorageBackend, bucket, region, endpoint, accessKeyID, secretAccessKey string, backends ...string) {
-	if !v.oneOf(path+".storage", string(storage), backends...) || storage == StorageFilesystem {
-		return
+// issuerRef checks a service's reference at path p to a ClusterIssuer for
+// a certificate: the issuer it names ("" for the cluster's, which it gets
+// by default) must be cert-manager's. orElse says how to do without.
+func (v *Validator) issuerRef(p, issuer, orElse string, c *Config) {
+	cm := certManagerOf(c)
+	switch {
+	case cm == nil:
+		// The unit requires cert-manager: the render names what to enable.
+	case cm.Issuer == CertIssuerNone:
+		what := "a ClusterIssuer"
+		if issuer != "" {
+			what = strconv.Quote(issuer)
+		}
+		v.Errorf(p, "needs %s, but cert-manager has none (its issuer is none): set opencenter.services.cert-manager.issuer to acme, selfsigned or ca, or %s", what, orElse)
+	case issuer != "" && issuer != cm.IssuerName:
+		v.Errorf(p, "%q is not a ClusterIssuer of this cluster: cert-manager's issuer_name is %q", issuer, cm.IssuerName)
 	}
-	why := fmt.Sprintf("when storage is %s", storage)
-	if bucket == "" {
-		v.Errorf(path+".bucket", "required %s: the bucket (or Swift container) %s writes to", why, svc)
+}
+
+// joinAnd joins words as "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	if region == "" {
-		v.Errorf(path+".region", "required %s: the object store region of the bucket", why)
-	}
-	if storage == StorageSwift && endpoint == "" {
-		v.Errorf(path+".endpoint", "required when storage is swift: the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3")
-	}
-	what := "the S3 access key ID"
-	secretWhat := "the S3 secret access key"
-	if storage == StorageSwift {
-		what, secretWhat = "the Swift application credential ID", "the Swift application credential secret"
-	}
-	v.secretRequired(svc, "access_key_id", accessKeyID, fmt.Sprintf("when %s.storage is %s: %s", path, storage, what))
-	v.secretRequired(svc, "secret_access_key", secretAccessKey, fmt.Sprintf("when %s.storage is %s: %s", path, storage, secretWhat))
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // singleReplicaOnVolumes reports more than one replica on filesystem storage,
@@ -111,25 +123,25 @@ func (v *Validator) noSource(path, svc string, s *SourceOverride) {
 	}
 }
 
-// Validate checks Loki's object storage and replicas.
+// Validate checks Loki's object store credentials and replicas.
 func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.sharedSource(path, "loki", s.Source)
 	sec := c.Secrets.Services.Loki
 	if sec == nil {
 		sec = &LokiSecrets{}
 	}
-	v.objectStore(path, "loki", s.Storage, s.Bucket, s.Region, s.Endpoint, sec.AccessKeyID, sec.SecretAccessKey, "filesystem", "s3", "swift")
+	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.loki", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
 }
 
-// Validate checks Mimir's object storage and replicas.
+// Validate checks Mimir's object store credentials and replicas.
 func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	v.sharedSource(path, "mimir", s.Source)
 	sec := c.Secrets.Services.Mimir
 	if sec == nil {
 		sec = &MimirSecrets{}
 	}
-	v.objectStore(path, "mimir", s.Storage, s.Bucket, s.Region, s.Endpoint, sec.AccessKeyID, sec.SecretAccessKey, "filesystem", "s3", "swift")
+	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.mimir", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	if s.Replicas < 1 {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
@@ -146,33 +158,31 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".storage", "tempo has no swift backend: use s3 (Swift's S3 API, with endpoint) or filesystem")
 		return
 	}
-	v.objectStore(path, "tempo", s.Storage, s.Bucket, s.Region, s.Endpoint, sec.AccessKeyID, sec.SecretAccessKey, "filesystem", "s3")
+	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
 }
 
-// Validate checks Harbor's hostname, certificate, admin password and object storage.
+// Validate checks Harbor's certificate and where its credentials come from.
 func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	sec := c.Secrets.Services.Harbor
 	if sec == nil {
 		sec = &HarborSecrets{}
 	}
-	v.Required(path+".hostname", s.Hostname, "the registry's external DNS name, such as harbor.example.com")
 	if s.EmitCertificate {
-		if cm := certManagerOf(c); cm == nil {
+		if certManagerOf(c) == nil {
 			v.Errorf(path+".emit_certificate", "needs cert-manager: enable opencenter.services.cert-manager, or set emit_certificate to false")
-		} else if s.Issuer != cm.IssuerName {
-			v.Errorf(path+".issuer", "%q is not a ClusterIssuer of this cluster: cert-manager's issuer_name is %q", s.Issuer, cm.IssuerName)
+		} else if s.Issuer == "" {
+			v.issuerRef(path+".emit_certificate", "", "set emit_certificate to false", c)
+		} else {
+			v.issuerRef(path+".issuer", s.Issuer, "remove issuer and emit_certificate", c)
 		}
 	}
-	v.secretRequired("harbor", "admin_password", sec.AdminPassword, "when harbor is enabled: the initial password of Harbor's admin user")
-	if s.Storage == StorageSwift {
-		v.Errorf(path+".storage", "harbor's registry cannot use an application credential with swift: use s3 (Swift's S3 API, with endpoint) or filesystem")
-		return
-	}
-	v.objectStore(path, "harbor", s.Storage, s.Bucket, s.Region, s.Endpoint, sec.AccessKeyID, sec.SecretAccessKey, "filesystem", "s3")
+	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.harbor", map[string]string{"admin_password": sec.AdminPassword})
+	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
+		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
 }
 
-// Validate checks Velero's bucket, provider, credentials and snapshots.
+// Validate checks Velero's provider, credentials and snapshots.
 func (s *Velero) Validate(v *Validator, path string, c *Config) {
 	sec := c.Secrets.Services.Velero
 	if sec == nil {
@@ -181,84 +191,76 @@ func (s *Velero) Validate(v *Validator, path string, c *Config) {
 	if v.oneOf(path+".provider", string(s.Provider), "aws", "azure", "gcp") && s.Provider != VeleroProviderAWS {
 		v.Errorf(path+".provider", "%s needs credentials that secrets.services.velero cannot hold (it holds S3 access keys): use aws, which serves any S3-compatible store", s.Provider)
 	}
-	v.Required(path+".bucket", s.Bucket, "the bucket backups are written to")
-	v.Required(path+".region", s.Region, "the region of the bucket (any value an S3-compatible store accepts)")
-	v.secretRequired("velero", "access_key_id", sec.AccessKeyID, "when velero is enabled: the S3 access key ID with write access to the bucket")
-	v.secretRequired("velero", "secret_access_key", sec.SecretAccessKey, "when velero is enabled: the S3 secret access key")
+	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.velero", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	if es := c.OpenCenter.Services.ExternalSnapshotter; s.SnapshotVolumes && (es == nil || !es.Enabled) {
 		v.Errorf(path+".snapshot_volumes", "CSI volume snapshots need the VolumeSnapshot CRDs: enable opencenter.services.external-snapshotter, or set snapshot_volumes to false")
 	}
 }
 
-// Validate checks the bucket and credentials of the etcd snapshots.
+// Validate checks how many etcd snapshots are kept.
 func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 	v.noSource(path, "etcd-backup", s.Source)
-	sec := c.Secrets.Services.EtcdBackup
-	if sec == nil {
-		sec = &EtcdBackupSecrets{}
-	}
-	v.Required(path+".bucket", s.Bucket, "the S3 bucket the etcd snapshots are written to")
 	if s.RetentionCount < 1 {
 		v.Errorf(path+".retention_count", "%d: expected at least 1 snapshot kept", s.RetentionCount)
 	}
-	v.secretRequired("etcd-backup", "access_key_id", sec.AccessKeyID, "when etcd-backup is enabled: the S3 access key ID with write access to the bucket")
-	v.secretRequired("etcd-backup", "secret_access_key", sec.SecretAccessKey, "when etcd-backup is enabled: the S3 secret access key")
 }
 
-// Validate checks the ACME account and the credentials of the DNS-01 provider.
+// Validate checks that the settings of one kind of issuer are not given to
+// another, and that HTTP-01 challenges have a gateway to be answered through.
 func (s *CertManager) Validate(v *Validator, path string, c *Config) {
-	sec := c.Secrets.Services.CertManager
-	if sec == nil {
-		sec = &CertManagerSecrets{}
+	if s.Issuer == CertIssuerNone && s.IssuerName != "" {
+		v.Errorf(path+".issuer_name", "has no effect: issuer is none, so no ClusterIssuer is rendered; set issuer to acme, selfsigned or ca")
 	}
-	v.label(path+".issuer_name", s.IssuerName, "the name of the ACME ClusterIssuer")
-	v.Required(path+".acme_email", s.ACMEEmail, "the contact address registered with the ACME server")
-	if !v.oneOf(path+".dns_provider", string(s.DNSProvider), "none", "cloudflare", "route53", "designate") {
+	if s.Issuer != CertIssuerCA && s.CASecretName != "" {
+		v.Errorf(path+".ca_secret_name", "has no effect: issuer is %s, not ca", s.Issuer)
+	}
+	if s.Issuer != CertIssuerACME {
+		// A config from before issuer existed meant acme: say so rather than
+		// drop its ClusterIssuer.
+		var acme []string
+		for _, f := range []struct{ key, value string }{
+			{"acme_email", s.ACMEEmail},
+			{"dns_provider", strings.TrimPrefix(string(s.DNSProvider), string(DNSProviderNone))},
+			{"route53_region", s.Route53Region},
+			{"route53_hosted_zone_id", s.Route53HostedZoneID},
+			{"designate_auth_url", s.DesignateAuthURL},
+			{"designate_region", s.DesignateRegion},
+		} {
+			if f.value != "" {
+				acme = append(acme, f.key)
+			}
+		}
+		if len(acme) > 0 {
+			verb, them := "configure", "them"
+			if len(acme) == 1 {
+				verb, them = "configures", "it"
+			}
+			v.Errorf(path+"."+acme[0], "%s %s the ACME issuer, but issuer is %s: set issuer to acme (it is no longer the default), or remove %s", joinAnd(acme), verb, s.Issuer, them)
+		}
 		return
 	}
-	why := "when " + path + ".dns_provider is " + string(s.DNSProvider)
-	switch s.DNSProvider {
-	case DNSProviderNone:
+	if s.DNSProvider == DNSProviderNone && !gatewayEnabled(c) {
 		// HTTP-01 challenges are answered through the cluster Gateway: without
 		// one the ClusterIssuer renders but can never issue a certificate.
-		if g := c.OpenCenter.Services.Gateway; g == nil || !g.Enabled {
-			v.Errorf(path+".dns_provider", "dns_provider none solves ACME challenges over HTTP-01 through the cluster gateway, which is not enabled: enable opencenter.services.gateway or choose cloudflare, route53 or designate")
-		}
-	case DNSProviderCloudflare:
-		v.secretRequired("cert-manager", "cloudflare_api_token", sec.CloudflareAPIToken, why+": a Cloudflare API token with Zone:DNS:Edit")
-	case DNSProviderRoute53:
-		if s.Route53Region == "" {
-			v.Errorf(path+".route53_region", "required when dns_provider is route53: the AWS region of the Route 53 API, such as us-east-1")
-		}
-		v.secretRequired("cert-manager", "route53_access_key_id", sec.Route53AccessKeyID, why+": the AWS access key ID of an IAM user allowed to change the hosted zone")
-		v.secretRequired("cert-manager", "route53_secret_access_key", sec.Route53SecretAccessKey, why+": the AWS secret access key of that user")
-	case DNSProviderDesignate:
-		if s.DesignateAuthURL == "" {
-			v.Errorf(path+".designate_auth_url", "required when dns_provider is designate: the Keystone URL, such as https://keystone.example.com:5000/v3")
-		}
-		v.secretRequired("cert-manager", "designate_application_credential_id", sec.DesignateApplicationCredentialID, why+": the OpenStack application credential ID")
-		v.secretRequired("cert-manager", "designate_application_credential_secret", sec.DesignateApplicationCredentialSecret, why+": the secret of that application credential")
+		v.Errorf(path+".dns_provider", "dns_provider none solves ACME challenges over HTTP-01 through the cluster gateway, which is not enabled: enable opencenter.services.gateway or choose cloudflare, route53 or designate")
 	}
 }
 
-// Validate checks that Keycloak's gateway route has a hostname and a Gateway.
+// Validate checks that Keycloak's gateway route has a Gateway, and where its
+// admin login comes from.
 func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
-	if !s.GatewayRoute {
-		return
+	var pw string
+	if sec := c.Secrets.Services.Keycloak; sec != nil {
+		pw = sec.AdminPassword
 	}
-	if s.Hostname == "" {
-		v.Errorf(path+".hostname", "required when gateway_route is true: the DNS name the HTTPRoute publishes")
-	}
-	if !gatewayEnabled(c) {
+	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.keycloak", map[string]string{"admin_password": pw})
+	if s.GatewayRoute && !gatewayEnabled(c) {
 		v.Errorf(path+".gateway_route", "the HTTPRoute attaches to the cluster Gateway: enable opencenter.services.gateway, or set gateway_route to false")
 	}
 }
 
 // Validate checks MetalLB's address pools.
 func (s *MetalLB) Validate(v *Validator, path string, c *Config) {
-	if len(s.IPPools) == 0 {
-		v.Errorf(path+".ip_pools", "required: at least one pool {name, addresses} LoadBalancer Services get addresses from")
-	}
 	names := map[string]bool{}
 	for i, pool := range s.IPPools {
 		pp := fmt.Sprintf("%s.ip_pools[%d]", path, i)
@@ -298,26 +300,34 @@ func addressRange(a string) string {
 	return ""
 }
 
-// Validate checks the Gateway's names, issuer and listeners.
+// Validate checks the Gateway's names, issuer and listeners, and that
+// cert-manager can issue the certificates of its HTTPS listeners.
 func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	v.noSource(path, "gateway", s.Source)
 	v.label(path+".name", s.Name, "the name of the Gateway")
 	v.label(path+".gateway_class_name", s.GatewayClassName, "the name of the GatewayClass")
-	cm := certManagerOf(c)
-	if s.Issuer != "" && cm != nil && s.Issuer != cm.IssuerName {
-		v.Errorf(path+".issuer", "%q is not a ClusterIssuer of this cluster: cert-manager's issuer_name is %q", s.Issuer, cm.IssuerName)
+	if s.Issuer != "" {
+		v.issuerRef(path+".issuer", s.Issuer, "remove issuer and give the HTTPS listeners certificates you provide (tls_secret_name)", c)
 	}
 	if s.LoadBalancerIP != "" {
 		if ip, err := netip.ParseAddr(s.LoadBalancerIP); err != nil || !ip.Is4() {
 			v.Errorf(path+".load_balancer_ip", "%q is not an IPv4 address", s.LoadBalancerIP)
 		}
 	}
-	if len(s.Listeners) == 0 {
-		v.Errorf(path+".listeners", "required: at least one listener {name, port, protocol}")
+	// HTTP-01 cannot prove control of a wildcard name.
+	var http01 bool
+	if cm := certManagerOf(c); cm != nil && s.Issuer != "" && s.Issuer == cm.IssuerName {
+		http01 = cm.Issuer == CertIssuerACME && cm.DNSProvider == DNSProviderNone
 	}
 	names := map[string]bool{}
 	for i, l := range s.Listeners {
 		lp := fmt.Sprintf("%s.listeners[%d]", path, i)
+		if s.derivedListeners {
+			if http01 && l.Protocol == ListenerHTTPS {
+				v.Errorf(path+".listeners", "the default https listener serves %s, a wildcard, which ACME issues only with DNS-01: set opencenter.services.cert-manager.dns_provider to cloudflare, route53 or designate, use a selfsigned or ca issuer, set tls_secret_name to a Secret holding a certificate you provide, or list the listeners with exact hostnames", l.Hostname)
+			}
+			continue
+		}
 		v.label(lp+".name", l.Name, "the listener's name, unique within the Gateway")
 		v.unique(names, lp+".name", l.Name, "listener names are unique within the Gateway")
 		if l.Port < 1 || l.Port > 65535 {
@@ -326,13 +336,8 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 		if !v.oneOfInList(lp+".protocol", string(l.Protocol), "HTTP", "HTTPS") || l.Protocol != ListenerHTTPS {
 			continue
 		}
-		if l.Hostname == "" {
-			v.Errorf(lp+".hostname", "required when protocol is HTTPS: the name its certificate is issued for, such as *.example.com")
-		} else if strings.HasPrefix(l.Hostname, "*.") && cm != nil && cm.DNSProvider == DNSProviderNone {
+		if http01 && strings.HasPrefix(l.Hostname, "*.") {
 			v.Errorf(lp+".hostname", "%q is a wildcard, which ACME issues only with DNS-01: set opencenter.services.cert-manager.dns_provider to cloudflare, route53 or designate", l.Hostname)
-		}
-		if l.TLSSecretName == "" {
-			v.Errorf(lp+".tls_secret_name", "required when protocol is HTTPS: the Secret cert-manager writes the listener's certificate to")
 		}
 	}
 }
@@ -348,8 +353,7 @@ func (s *KafkaCluster) Validate(v *Validator, path string, c *Config) {
 // Validate checks Calico's pod network.
 func (s *Calico) Validate(v *Validator, path string, c *Config) {
 	v.noSource(path, "calico", s.Source)
-	v.oneOf(path+".encapsulation", string(s.Encapsulation), "VXLAN", "VXLANCrossSubnet", "IPIP", "IPIPCrossSubnet", "None")
-	if !v.Required(path+".pod_cidr", s.PodCIDR, "the IPv4 CIDR of the pod network, such as 10.244.0.0/16") {
+	if s.PodCIDR == "" { // required: reported from its tag
 		return
 	}
 	prefix, err := netip.ParsePrefix(s.PodCIDR)
@@ -366,29 +370,14 @@ func (s *Calico) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks Headlamp's OIDC settings.
-func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
-	if !s.OIDCEnabled {
-		return
-	}
-	if s.OIDCIssuerURL == "" {
-		v.Errorf(path+".oidc_issuer_url", "required when oidc_enabled is true: the OIDC issuer, such as https://auth.example.com/realms/opencenter")
-	}
-	var secret string
-	if sec := c.Secrets.Services.Headlamp; sec != nil {
-		secret = sec.OIDCClientSecret
-	}
-	v.secretRequired("headlamp", "oidc_client_secret", secret, "when "+path+".oidc_enabled is true: the secret of Headlamp's OIDC client")
-}
-
-// Validate checks that Grafana has an admin password.
+// Validate checks where Grafana's admin login comes from.
 func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.sharedSource(path, "kube-prometheus-stack", s.Source)
 	var pw string
 	if sec := c.Secrets.Services.KubePrometheusStack; sec != nil {
 		pw = sec.GrafanaAdminPassword
 	}
-	v.secretRequired("kube-prometheus-stack", "grafana_admin_password", pw, "when kube-prometheus-stack is enabled: the password of Grafana's admin user (the chart's default is public)")
+	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
 }
 
 // Validate checks the dashboard's admin login.
@@ -398,54 +387,22 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	if sec := c.Secrets.Services.WeaveGitOps; sec != nil {
 		hash = sec.AdminPasswordHash
 	}
-	if hash == "" {
-		v.secretRequired("weave-gitops", "admin_password_hash", hash, "when weave-gitops is enabled: the bcrypt hash of the admin user's password")
-	} else if hash != Placeholder && !strings.HasPrefix(hash, "$2") { // an encrypted value is checked where its key is
+	if hash != "" && hash != Placeholder && !strings.HasPrefix(hash, "$2") { // an encrypted value is checked where its key is
 		v.Errorf("secrets.services.weave-gitops.admin_password_hash", "is not a bcrypt hash: expected $2a$..., $2b$... or $2y$... (htpasswd -nbBC 10 '' <password>)")
 	}
 }
 
-// Validate checks the cloud.conf of the OpenStack cloud controller manager.
-func (s *OpenStackCCM) Validate(v *Validator, path string, c *Config) {
-	var sec OpenStackCCMSecrets
-	if p := c.Secrets.Services.OpenStackCCM; p != nil {
-		sec = *p
-	}
-	v.openStackCloud(path, "openstack-ccm", s.AuthURL, s.Region, sec.ApplicationCredentialID, sec.ApplicationCredentialSecret)
-	v.oneOf(path+".lb_provider", string(s.LBProvider), "amphora", "ovn")
-}
-
-// Validate checks the cloud.conf of the Cinder CSI driver.
+// Validate checks the StorageClass of the Cinder CSI driver.
 func (s *OpenStackCSI) Validate(v *Validator, path string, c *Config) {
-	var sec OpenStackCSISecrets
-	if p := c.Secrets.Services.OpenStackCSI; p != nil {
-		sec = *p
-	}
-	v.openStackCloud(path, "openstack-csi", s.AuthURL, s.Region, sec.ApplicationCredentialID, sec.ApplicationCredentialSecret)
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the Cinder StorageClass")
-}
-
-func (v *Validator) openStackCloud(path, svc, authURL, region, id, secret string) {
-	v.Required(path+".auth_url", authURL, "the Keystone v3 URL, such as https://keystone.example.com:5000/v3")
-	v.Required(path+".region", region, "the OpenStack region of the cluster")
-	v.secretRequired(svc, "application_credential_id", id, "when "+svc+" is enabled: the ID of an application credential of the cluster's project")
-	v.secretRequired(svc, "application_credential_secret", secret, "when "+svc+" is enabled: the secret of that application credential")
 }
 
 // Validate checks the csi-vsphere.conf of the vSphere CSI driver.
 func (s *VSphereCSI) Validate(v *Validator, path string, c *Config) {
-	var sec VSphereCSISecrets
-	if p := c.Secrets.Services.VSphereCSI; p != nil {
-		sec = *p
-	}
-	v.Required(path+".vcenter_host", s.VCenterHost, "the vCenter server's DNS name or IP address")
-	v.Required(path+".datacenter", s.Datacenter, "the vSphere datacenter the cluster's VMs run in")
 	if s.Port < 1 || s.Port > 65535 {
 		v.Errorf(path+".port", "%d: expected a port from 1 to 65535", s.Port)
 	}
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the vSphere StorageClass")
-	v.secretRequired("vsphere-csi", "username", sec.Username, "when vsphere-csi is enabled: the vCenter user of the driver")
-	v.secretRequired("vsphere-csi", "password", sec.Password, "when vsphere-csi is enabled: that user's password")
 }
 
 // Validate checks Longhorn's replica count.

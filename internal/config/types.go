@@ -118,8 +118,8 @@ type Cluster struct {
 	ClusterName string `json:"cluster_name" format:"dns-label"`
 	// ClusterFQDN is the fully qualified DNS name of the cluster's API endpoint.
 	ClusterFQDN string `json:"cluster_fqdn,omitempty"`
-	// BaseDomain is the DNS domain under which service hostnames are published.
-	BaseDomain string `json:"base_domain,omitempty"`
+	// BaseDomain is the DNS domain under which service hostnames are published; the gateway's default listeners serve *.<base_domain>.
+	BaseDomain string `json:"base_domain,omitempty" format:"dns-subdomain"`
 }
 
 // Provider is the infrastructure platform of a cluster.
@@ -223,20 +223,20 @@ type CustomerManaged struct {
 	// Enabled renders the customer-managed layer.
 	Enabled bool `json:"enabled,omitempty"`
 	// RepositoryName is the DNS-1123 name of the customer GitRepository.
-	RepositoryName string `json:"repository_name,omitempty" format:"dns-label"`
-	// RepositoryURL is the customer repository: ssh://, https:// or scp-style git@host:path.
-	RepositoryURL string `json:"repository_url,omitempty" format:"git-url"`
+	RepositoryName string `json:"repository_name,omitempty" format:"dns-label" required_when:"enabled"`
+	// RepositoryURL is the URL of the customer repository: ssh://, https:// or scp-style git@host:path.
+	RepositoryURL string `json:"repository_url,omitempty" format:"git-url" required_when:"enabled"`
 	// Branch of the customer repository.
 	Branch string `json:"branch,omitempty" default:"main"`
 	// Interval overrides gitops.flux.interval for the customer units.
 	Interval string `json:"interval,omitempty" format:"duration"`
 	// SecretName names the Secret in flux-system holding the customer
 	// repository's credentials; required for an ssh URL.
-	SecretName string `json:"secret_name,omitempty"`
+	SecretName string `json:"secret_name,omitempty" required_when:"emit_secret"`
 	// EmitSecret renders that Secret from secrets.overlay_units.customer_managed.
 	EmitSecret bool `json:"emit_secret,omitempty"`
-	// Kustomizations are the Flux Kustomizations applied from the customer repository.
-	Kustomizations []CustomerKustomization `json:"kustomizations,omitempty"`
+	// Kustomizations are the Flux Kustomizations {name, path} applied from the customer repository.
+	Kustomizations []CustomerKustomization `json:"kustomizations,omitempty" required_when:"enabled"`
 }
 
 // CustomerKustomization is one Flux Kustomization applied from the customer repository.
@@ -254,8 +254,8 @@ type CustomerKustomization struct {
 type SOPS struct {
 	// Enabled renders .sops.yaml.
 	Enabled bool `json:"enabled,omitempty"`
-	// Rules are the creation rules of .sops.yaml, first match wins.
-	Rules []SOPSRule `json:"rules,omitempty"`
+	// Rules are the creation rules {path_regex, age_recipients} of .sops.yaml, first match wins.
+	Rules []SOPSRule `json:"rules,omitempty" required_when:"enabled"`
 	// SecretName names the Secret in flux-system holding the age key
 	// (age.agekey) that Flux decrypts with; every Flux unit applying secret
 	// material references it.

@@ -34,14 +34,16 @@ func (v *Validator) Errorf(p, format string, args ...any) {
 	v.diags = append(v.diags, v.f.Diag(p, format, args...))
 }
 
-// ErrorfAt records a problem about YAML path p, placed at path at when p is
-// not in the file (a missing key whose need another key caused).
-func (v *Validator) ErrorfAt(at, p, format string, args ...any) {
-	if v.f.Has(p) {
+// ErrorfMissing records that the key at YAML path p is missing: placed at
+// p's mapping when the file has it (where the key goes), else at path cause,
+// the key that made p required.
+func (v *Validator) ErrorfMissing(cause, p, format string, args ...any) {
+	parent := p[:max(strings.LastIndex(p, "."), 0)]
+	if v.f.Has(p) || cause == "" || (parent != "" && v.f.Has(parent)) {
 		v.Errorf(p, format, args...)
 		return
 	}
-	v.diags = append(v.diags, v.f.DiagAt(at, p, format, args...))
+	v.diags = append(v.diags, v.f.DiagAt(cause, p, format, args...))
 }
 
 // Diags returns what was recorded.
@@ -147,17 +149,13 @@ func validateCustomerManaged(v *Validator, c *Config) {
 	if !cm.Enabled {
 		return
 	}
-	if v.Required(p+".repository_name", cm.RepositoryName, "the name of the customer GitRepository") {
-		v.DNSLabel(p+".repository_name", cm.RepositoryName)
-	}
-	if v.Required(p+".repository_url", cm.RepositoryURL, "the URL of the customer repository") {
+	// repository_name, repository_url and kustomizations are required by their tags.
+	v.DNSLabel(p+".repository_name", cm.RepositoryName)
+	if cm.RepositoryURL != "" {
 		v.RepoURL(p+".repository_url", cm.RepositoryURL)
 		v.SSHIdentity(p+".repository_url", cm.RepositoryURL, cm.SecretName, p+".secret_name")
 	}
 	v.Duration(p+".interval", cm.Interval)
-	if len(cm.Kustomizations) == 0 {
-		v.Errorf(p+".kustomizations", "required: at least one kustomization {name, path}")
-	}
 	names := map[string]bool{}
 	for i, k := range cm.Kustomizations {
 		kp := fmt.Sprintf("%s.kustomizations[%d]", p, i)
@@ -185,27 +183,12 @@ func validateCustomerManaged(v *Validator, c *Config) {
 			}
 		}
 	}
-	if cm.EmitSecret {
-		if cm.SecretName == "" {
-			v.Errorf(p+".secret_name", "required when emit_secret is true: the name of the Secret to render")
-		}
-		s := &c.Secrets.OverlayUnits.CustomerManaged
-		const sp = "secrets.overlay_units.customer_managed"
-		for _, kv := range [][2]string{{"identity", s.Identity}, {"identity_pub", s.IdentityPub}, {"known_hosts", s.KnownHosts}} {
-			if kv[1] == "" {
-				v.ErrorfAt(p+".emit_secret", sp+"."+kv[0], "required when %s.emit_secret is true", p)
-			}
-		}
-	}
 }
 
 func validateSOPS(v *Validator, s *SOPS) {
 	const p = "opencenter.gitops.overlay_units.sops"
 	if !s.Enabled {
 		return
-	}
-	if len(s.Rules) == 0 {
-		v.Errorf(p+".rules", "required when sops is enabled: at least one rule {path_regex, age_recipients}")
 	}
 	for i, r := range s.Rules {
 		rp := fmt.Sprintf("%s.rules[%d]", p, i)

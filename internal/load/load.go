@@ -39,6 +39,7 @@ func Bytes(name string, data []byte) (*config.File, error) {
 // Check applies defaults to a decoded file and validates it.
 func Check(f *config.File) error {
 	zz_generated.ApplyDefaults(f.Config)
+	config.ApplyDerivedDefaults(f.Config)
 	if b := &f.Config.OpenCenter.GitOps.BaseRepo; b.Release == "" && b.Branch == "" {
 		b.Release = config.DefaultBaseRelease
 	}
@@ -64,6 +65,7 @@ func Check(f *config.File) error {
 			sv.Validate(v, p, f.Config)
 		}
 	}
+	checkRequired(v, f.Config)
 	checkEnums(v, f.Config)
 	checkFormats(v, f.Config, diags)
 	diags = append(diags, v.Diags()...)
@@ -88,6 +90,50 @@ func checkEnums(v *config.Validator, c *config.Config) {
 		}
 		v.Errorf(f.Path, "unknown value %q: expected one of %s%s", s, strings.Join(f.Enum, ", "), diag.Suggest(s, f.Enum))
 	}
+}
+
+// checkRequired reports every field that its required_when tag requires
+// and that is not set, from the field index. A key missing from the file is
+// placed at its mapping, or when that is missing too at the field that made
+// it required.
+func checkRequired(v *config.Validator, c *config.Config) {
+	for i := range zz_generated.Fields {
+		f := &zz_generated.Fields[i]
+		if f.Missing == nil {
+			continue
+		}
+		for _, p := range f.Missing(c) {
+			msg := "required when " + f.RequiredWhen
+			if w := what(f); w != "" {
+				msg += ": " + w
+			}
+			v.ErrorfMissing(f.RequiredBy, p, "%s", msg)
+		}
+	}
+}
+
+// what says what a field holds, from the first clause of its doc with the
+// key and its verb dropped: "bucket is the bucket of log chunks." -> "the
+// bucket of log chunks".
+func what(f *table.Field) string {
+	doc := f.Doc
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i]
+	}
+	if i := strings.Index(doc, "; "); i >= 0 {
+		doc = doc[:i]
+	}
+	doc = strings.TrimSuffix(doc, ".")
+	key := f.Path[strings.LastIndexAny(f.Path, ".]")+1:]
+	if rest, ok := strings.CutPrefix(doc, key+" "); ok {
+		for _, verb := range []string{"is ", "are ", "names "} {
+			if r, ok := strings.CutPrefix(rest, verb); ok {
+				return r
+			}
+		}
+		return rest
+	}
+	return doc
 }
 
 // formats are the compiled patterns of config.Formats.

@@ -36,6 +36,17 @@ type Field struct {
 	Required bool
 	// Format names the pattern a string must match (config.Formats), "" for none.
 	Format string
+	// RequiredWhen says when the field must be set, from its required_when tag
+	// ("services.loki.storage is s3 or swift"); "" for none.
+	RequiredWhen string
+	// RequiredBy is the path of the field that makes this one required (the
+	// last term of RequiredWhen, or the enabled gate), where a missing key is
+	// reported; "" inside lists, where the element is the place.
+	RequiredBy string
+	// Missing returns the YAML paths where the field is required by
+	// RequiredWhen but not set (one per list element for fields inside
+	// lists); nil without RequiredWhen. load.Check reports each of them.
+	Missing func(c *config.Config) []string
 	// Get returns the field's value and whether it is present (nil pointers along the path make it absent);
 	// nil for fields inside list elements.
 	Get func(c *config.Config) (any, bool)

@@ -1,5 +1,10 @@
-# The cluster Gateway: HTTPRoutes of every namespace attach to it; cert-manager
-# issues the HTTPS listeners' certificates with the ClusterIssuer {{ .Service.Issuer }}.
+# The cluster Gateway: HTTPRoutes of every namespace attach to it.
+{{- with .Service.Issuer }}
+# cert-manager issues the HTTPS listeners' certificates with the ClusterIssuer {{ . }}.
+{{- end }}
+{{- if .Service.DerivedListeners }}
+# Its listeners are the defaults, for opencenter.cluster.base_domain.
+{{- end }}
 {{- with .Service }}
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway

@@ -1,13 +1,24 @@
-# The ACME ClusterIssuer other services reference (opencenter.services.cert-manager.issuer_name).
+# The ClusterIssuer other services reference (opencenter.services.cert-manager.issuer_name).
 {{- with .Service }}
+{{- $issuer := print .Issuer }}
 {{- $p := print .DNSProvider }}
 apiVersion: cert-manager.io/v1
 kind: ClusterIssuer
 metadata:
   name: {{ .IssuerName }}
 spec:
+  {{- if eq $issuer "selfsigned" }}
+  # Each certificate is signed with its own key: trusted by nothing until you trust it.
+  selfSigned: {}
+  {{- else if eq $issuer "ca" }}
+  # Signed by the CA in the Secret ca_secret_name, in cert-manager's namespace.
+  ca:
+    secretName: {{ .CASecretName }}
+  {{- else }}
   acme:
-    email: {{ .ACMEEmail }}
+    {{- with .ACMEEmail }}
+    email: {{ . }}
+    {{- end }}
     server: {{ .ACMEServer }}
     privateKeySecretRef:
       name: {{ .IssuerName }}-acme-account
@@ -54,4 +65,5 @@ spec:
           gatewayHTTPRoute: {}
           {{- end }}
       {{- end }}
+  {{- end }}
 {{- end }}

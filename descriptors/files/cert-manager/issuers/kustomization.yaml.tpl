@@ -1,4 +1,4 @@
-# The ACME ClusterIssuer of opencenter.services.cert-manager and what its solver needs.
+# The ClusterIssuer of opencenter.services.cert-manager and what its ACME solver needs.
 apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 namespace: {{ .Unit.Namespace }}

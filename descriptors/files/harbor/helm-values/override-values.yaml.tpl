@@ -1,5 +1,7 @@
 # Values for the harbor HelmRelease, from opencenter.services.harbor.
 {{- with .Service }}
+{{- $storage := print .Storage }}
+{{- $objectStore := default "harbor-object-store" .ObjectStoreExistingSecret }}
 externalURL: {{ print "https://" .Hostname }}
 expose:
   {{- if .EmitCertificate }}
@@ -13,8 +15,13 @@ expose:
   ingress:
     hosts:
       core: {{ .Hostname }}
+{{- with .AdminExistingSecret }}
+# The admin password is in the existing Secret {{ . }} (admin_existing_secret).
+existingSecretAdminPassword: {{ . }}
+{{- else }}
 # The admin password is in the Secret harbor-admin (secrets.services.harbor).
 existingSecretAdminPassword: harbor-admin
+{{- end }}
 existingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD
 persistence:
   persistentVolumeClaim:
@@ -36,19 +43,32 @@ persistence:
     {{- end }}
   imageChartStorage:
     type: {{ .Storage }}
-    {{- if eq (print .Storage) "s3" }}
+    {{- if eq $storage "s3" }}
     {{- if .Endpoint }}
     # S3-compatible stores other than AWS rarely serve redirects to signed URLs.
     disableredirect: true
     {{- end }}
     s3:
-      # REGISTRY_STORAGE_S3_ACCESSKEY/SECRETKEY come from the Secret harbor-object-store.
-      existingSecret: harbor-object-store
+      # REGISTRY_STORAGE_S3_ACCESSKEY/SECRETKEY come from the Secret {{ $objectStore }}.
+      existingSecret: {{ $objectStore }}
       bucket: {{ .Bucket }}
       region: {{ .Region }}
       {{- with .Endpoint }}
       regionendpoint: {{ . }}
       {{- end }}
+    {{- else if eq $storage "swift" }}
+    swift:
+      authurl: {{ .Endpoint }}
+      authversion: 3
+      username: {{ .SwiftUsername }}
+      tenant: {{ .SwiftProject }}
+      domain: {{ .SwiftDomain }}
+      container: {{ .Bucket }}
+      {{- with .Region }}
+      region: {{ . }}
+      {{- end }}
+      # REGISTRY_STORAGE_SWIFT_PASSWORD comes from the Secret {{ $objectStore }}.
+      existingSecret: {{ $objectStore }}
     {{- end }}
 trivy:
   enabled: {{ default false .TrivyEnabled }}

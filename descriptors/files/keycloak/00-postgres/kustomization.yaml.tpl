@@ -3,6 +3,9 @@ kind: Kustomization
 namespace: {{ .Unit.Namespace }}
 resources:
   - ../../base/keycloak/00-postgres
+{{- with .Secrets }}{{ if .DBPassword }}
+  - keycloak-db-credentials-secret.yaml
+{{- end }}{{ end }}
 patches:
   # Size the keycloak database from opencenter.services.keycloak.
   - target:
@@ -12,7 +15,7 @@ patches:
       apiVersion: acid.zalan.do/v1
       kind: postgresql
       metadata:
-        name: keycloak-postgres
+        name: postgres-cluster
       spec:
         volume:
           size: {{ .Service.DBStorageSize }}

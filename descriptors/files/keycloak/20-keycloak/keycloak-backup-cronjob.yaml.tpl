@@ -23,16 +23,16 @@ spec:
                 - pg_dump --format=custom --file=/backup/keycloak-$(date +%Y%m%dT%H%M%S).dump keycloak
               env:
                 - name: PGHOST
-                  value: keycloak-postgres
+                  value: postgres-cluster
                 - name: PGUSER
                   valueFrom:
                     secretKeyRef:
-                      name: keycloak.keycloak-postgres.credentials.postgresql.acid.zalan.do
+                      name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do
                       key: username
                 - name: PGPASSWORD
                   valueFrom:
                     secretKeyRef:
-                      name: keycloak.keycloak-postgres.credentials.postgresql.acid.zalan.do
+                      name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do
                       key: password
               volumeMounts:
                 - name: backup

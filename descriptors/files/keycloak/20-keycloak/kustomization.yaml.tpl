@@ -31,6 +31,11 @@ patches:
         hostname:
           hostname: {{ .Hostname }}
         {{- end }}
+        {{- with .AdminExistingSecret }}
+        bootstrapAdmin:
+          user:
+            secret: {{ . }}
+        {{- end }}
         {{- with .FrontendURL }}
         additionalOptions:
           - name: hostname-admin

@@ -1,4 +1,5 @@
 # Values for the kube-prometheus-stack HelmRelease, from opencenter.services.kube-prometheus-stack.
+{{- $password := false }}{{ with .Secrets }}{{ if .GrafanaAdminPassword }}{{ $password = true }}{{ end }}{{ end }}
 {{- with .Service }}
 prometheus:
   prometheusSpec:
@@ -36,11 +37,23 @@ alertmanager:
             requests:
               storage: 10Gi
 grafana:
+  {{- if .GrafanaExistingSecret }}
+  admin:
+    # The existing Secret grafana_existing_secret.
+    existingSecret: {{ .GrafanaExistingSecret }}
+    userKey: admin-user
+    passwordKey: admin-password
+  {{- else if $password }}
   admin:
     # The Secret grafana-admin, from secrets.services.kube-prometheus-stack.
     existingSecret: grafana-admin
     userKey: admin-user
     passwordKey: admin-password
+  {{- else }}
+  # No password given: the Grafana chart generates one into its own Secret (key
+  # admin-password); kube-prometheus-stack's default, prom-operator, is public.
+  adminPassword: ""
+  {{- end }}
   persistence:
     enabled: true
     size: {{ .GrafanaStorageSize }}

@@ -1,6 +1,7 @@
 # Values for the loki HelmRelease, from opencenter.services.loki.
 {{- with .Service }}
 {{- $storage := print .Storage }}
+{{- $secret := default "loki-object-store" .ExistingSecret }}
 {{- $filesystem := eq $storage "filesystem" }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
@@ -40,7 +41,7 @@ loki:
       s3ForcePathStyle: true
       {{- end }}
       region: {{ .Region }}
-      # Expanded from the Secret loki-object-store (-config.expand-env).
+      # Expanded from the Secret {{ $secret }} (-config.expand-env).
       accessKeyId: ${AWS_ACCESS_KEY_ID}
       secretAccessKey: ${AWS_SECRET_ACCESS_KEY}
     {{- else if eq $storage "swift" }}
@@ -49,7 +50,7 @@ loki:
       auth_version: 3
       region_name: {{ .Region }}
       container_name: {{ .Bucket }}
-      # Expanded from the Secret loki-object-store (-config.expand-env).
+      # Expanded from the Secret {{ $secret }} (-config.expand-env).
       application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}
       application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}
     {{- end }}
@@ -64,7 +65,7 @@ global:
     - -config.expand-env=true
   extraEnvFrom:
     - secretRef:
-        name: loki-object-store
+        name: {{ $secret }}
 {{- end }}
 {{- if $filesystem }}
 singleBinary:

@@ -1,6 +1,7 @@
 # Values for the mimir HelmRelease (mimir-distributed), from opencenter.services.mimir.
 {{- with .Service }}
 {{- $storage := print .Storage }}
+{{- $secret := default "mimir-object-store" .ExistingSecret }}
 {{- $filesystem := eq $storage "filesystem" }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
@@ -20,7 +21,7 @@ mimir:
           endpoint: {{ print "s3." .Region ".amazonaws.com" }}
           {{- end }}
           region: {{ .Region }}
-          # Expanded from the Secret mimir-object-store (-config.expand-env).
+          # Expanded from the Secret {{ $secret }} (-config.expand-env).
           access_key_id: ${AWS_ACCESS_KEY_ID}
           secret_access_key: ${AWS_SECRET_ACCESS_KEY}
     blocks_storage:
@@ -43,7 +44,7 @@ mimir:
           auth_url: {{ .Endpoint }}
           auth_version: 3
           region_name: {{ .Region }}
-          # Expanded from the Secret mimir-object-store (-config.expand-env).
+          # Expanded from the Secret {{ $secret }} (-config.expand-env).
           application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}
           application_credential_secret: ${OS_APPLICATION_CREDENTIAL_SECRET}
     blocks_storage:
@@ -83,7 +84,7 @@ minio:
 global:
   extraEnvFrom:
     - secretRef:
-        name: mimir-object-store
+        name: {{ $secret }}
 {{- end }}
 ingester:
   replicas: {{ .Replicas }}

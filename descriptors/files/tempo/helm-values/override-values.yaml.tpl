@@ -1,6 +1,7 @@
 # Values for the tempo HelmRelease (tempo-distributed), from opencenter.services.tempo.
 {{- with .Service }}
 {{- $filesystem := eq (print .Storage) "filesystem" }}
+{{- $secret := default "tempo-object-store" .ExistingSecret }}
 {{- $rf := .Replicas }}{{ if ge .Replicas 3 }}{{ $rf = 3 }}{{ end }}
 {{- $endpoint := .Endpoint }}{{ $insecure := false }}
 {{- if hasPrefix "https://" $endpoint }}{{ $endpoint = trimPrefix "https://" $endpoint }}
@@ -24,13 +25,13 @@ storage:
       endpoint: {{ print "s3." .Region ".amazonaws.com" }}
       {{- end }}
       region: {{ .Region }}
-      # The access keys come from the Secret tempo-object-store (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+      # The access keys come from the Secret {{ $secret }} (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
     {{- end }}
 {{- if not $filesystem }}
 global:
   extraEnvFrom:
     - secretRef:
-        name: tempo-object-store
+        name: {{ $secret }}
 {{- end }}
 compactor:
   config:

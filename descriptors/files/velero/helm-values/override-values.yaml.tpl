@@ -2,8 +2,13 @@
 {{- with .Service }}
 credentials:
   useSecret: true
+  {{- with .ExistingSecret }}
+  # The existing Secret {{ . }} (existing_secret), an AWS credentials file under key cloud.
+  existingSecret: {{ . }}
+  {{- else }}
   # The Secret velero-credentials, from secrets.services.velero.
   existingSecret: velero-credentials
+  {{- end }}
 configuration:
   backupStorageLocation:
     - name: default

@@ -1,0 +1,57 @@
+package config
+
+// ApplyDerivedDefaults fills the defaults that depend on other fields. It
+// runs after the `default` struct tags are applied (zz_generated.ApplyDefaults):
+//   - cert-manager's issuer_name, after its issuer;
+//   - the issuer of the gateway and of harbor's Certificate: the cluster's
+//     ClusterIssuer, when cert-manager has one;
+//   - the gateway's listeners, from cluster.base_domain.
+func ApplyDerivedDefaults(c *Config) {
+	s := &c.OpenCenter.Services
+	var issuer string // the cluster's ClusterIssuer, "" for none
+	if cm := s.CertManager; cm != nil {
+		if cm.IssuerName == "" {
+			cm.IssuerName = defaultIssuerNames[cm.Issuer]
+		}
+		if cm.Enabled && cm.Issuer != CertIssuerNone {
+			issuer = cm.IssuerName
+		}
+	}
+	if h := s.Harbor; h != nil && h.Issuer == "" {
+		h.Issuer = issuer
+	}
+	if g := s.Gateway; g != nil {
+		if g.Issuer == "" && g.TLSSecretName == "" {
+			g.Issuer = issuer
+		}
+		if len(g.Listeners) == 0 {
+			g.Listeners, g.derivedListeners = defaultListeners(g, c.OpenCenter.Cluster.BaseDomain), true
+		}
+	}
+}
+
+// defaultIssuerNames name the ClusterIssuer of each kind of issuer.
+var defaultIssuerNames = map[CertIssuer]string{
+	CertIssuerACME:       "letsencrypt",
+	CertIssuerSelfSigned: "selfsigned",
+	CertIssuerCA:         "ca",
+}
+
+// defaultListeners are the listeners of a gateway that lists none: http for
+// *.<domain> (every name without a domain) and, when the gateway can get its
+// certificate, https for the same wildcard.
+func defaultListeners(g *Gateway, domain string) []GatewayListener {
+	if domain == "" {
+		return []GatewayListener{{Name: "http", Port: 80, Protocol: ListenerHTTP}}
+	}
+	host := "*." + domain
+	ls := []GatewayListener{{Name: "http", Hostname: host, Port: 80, Protocol: ListenerHTTP}}
+	if g.Issuer != "" || g.TLSSecretName != "" {
+		secret := g.TLSSecretName
+		if secret == "" {
+			secret = g.Name + "-tls"
+		}
+		ls = append(ls, GatewayListener{Name: "https", Hostname: host, Port: 443, Protocol: ListenerHTTPS, TLSSecretName: secret})
+	}
+	return ls
+}

@@ -1,0 +1,270 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/load"
+)
+
+// Tests of the defaults that make `enabled: true` enough, and of the
+// credentials that can come from an existing Secret instead of secrets:.
+
+// labPlan loads a config of cluster "lab" with base_domain domain ("" for
+// none) and the given services and secrets (one key a line, flow style
+// below it) and plans it, plaintext secrets allowed.
+func labPlan(t *testing.T, domain, services, secrets string) *Plan {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("opencenter:\n  meta: {name: lab}\n  cluster: {cluster_name: lab")
+	if domain != "" {
+		b.WriteString(", base_domain: " + domain)
+	}
+	b.WriteString("}\n  infrastructure: {provider: kind}\n  gitops:\n    repository: {url: 'https://git.example.com/gitops.git'}\n  services:\n")
+	b.WriteString(indent(services, "    "))
+	if secrets != "" {
+		b.WriteString("secrets:\n  services:\n" + indent(secrets, "    "))
+	}
+	f, err := load.Bytes("lab.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("loading:\n%s\n%v", b.String(), err)
+	}
+	p, err := Build(f, Options{AllowPlaintextSecrets: true})
+	if err != nil {
+		t.Fatalf("planning:\n%s\n%v", b.String(), err)
+	}
+	return p
+}
+
+func indent(s, by string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		b.WriteString(by + strings.TrimSpace(l) + "\n")
+	}
+	return b.String()
+}
+
+// wants reports every string of want that text lacks.
+func wants(t *testing.T, path, text string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lacks %q:\n%s", path, w, text)
+		}
+	}
+}
+
+// lacks reports every string of bad that text holds.
+func lacks(t *testing.T, path, text string, bad ...string) {
+	t.Helper()
+	for _, w := range bad {
+		if strings.Contains(text, w) {
+			t.Errorf("%s holds %q:\n%s", path, w, text)
+		}
+	}
+}
+
+// TestCertManagerAlone: enabled is enough; no ClusterIssuer is rendered,
+// nor the Flux unit that would apply one.
+func TestCertManagerAlone(t *testing.T) {
+	p := labPlan(t, "", "cert-manager: {enabled: true}", "")
+	for _, want := range []string{"services/fluxcd/cert-manager-base.yaml", "services/fluxcd/cert-manager-override.yaml", "services/cert-manager/helm-values/override-values.yaml"} {
+		if !hasFile(p, want) {
+			t.Errorf("%s is not rendered", want)
+		}
+	}
+	for _, f := range p.Files {
+		if strings.Contains(f.Path, "issuer") {
+			t.Errorf("issuer none renders %s", f.Path)
+		}
+	}
+	checkWithTools(t, p)
+}
+
+// TestCertManagerIssuerKinds: each issuer renders its ClusterIssuer, named
+// after its kind unless issuer_name says otherwise; acme_email is optional.
+func TestCertManagerIssuerKinds(t *testing.T) {
+	const issuer = "services/cert-manager/issuers/cluster-issuer.yaml"
+	cases := []struct {
+		name, services, secrets string
+		want, bad               []string
+	}{
+		{"selfsigned", "cert-manager: {enabled: true, issuer: selfsigned}", "",
+			[]string{"name: selfsigned\n", "selfSigned: {}\n"}, []string{"acme:", "ca:"}},
+		{"ca", "cert-manager: {enabled: true, issuer: ca, ca_secret_name: root-ca, issuer_name: internal}", "",
+			[]string{"name: internal\n", "ca:\n    secretName: root-ca\n"}, []string{"acme:", "selfSigned"}},
+		{"acme without email", "cert-manager: {enabled: true, issuer: acme, dns_provider: cloudflare}", "cert-manager: {cloudflare_api_token: fake-token}",
+			[]string{"name: letsencrypt\n", "acme:\n    server: https://acme-v02.api.letsencrypt.org/directory\n", "cloudflare:"}, []string{"email:"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := labPlan(t, "lab.example.com", tc.services, tc.secrets)
+			text := fileText(t, p, issuer)
+			wants(t, issuer, text, tc.want...)
+			lacks(t, issuer, text, tc.bad...)
+			if !hasFile(p, "services/fluxcd/cert-manager-issuers.yaml") || !listed(t, p, "services/cert-manager/issuers/kustomization.yaml", "cluster-issuer.yaml") {
+				t.Error("the ClusterIssuer is not applied")
+			}
+			checkWithTools(t, p)
+		})
+	}
+}
+
+// TestGatewayDefaultListeners: without listeners, the gateway serves http
+// for *.<base_domain>, and https too when it can have a certificate: from
+// cert-manager's issuer (into <name>-tls) or from tls_secret_name.
+func TestGatewayDefaultListeners(t *testing.T) {
+	const gw = "services/gateway/gateway.yaml"
+	const http = "    - name: http\n      protocol: HTTP\n      port: 80\n"
+	const https = "    - name: https\n      protocol: HTTPS\n      port: 443\n"
+	cases := []struct {
+		name, domain, services string
+		want, bad              []string
+	}{
+		{"selfsigned issuer", "lab.example.com", "cert-manager: {enabled: true, issuer: selfsigned}\ngateway: {enabled: true}",
+			[]string{http, https, "hostname: \"*.lab.example.com\"\n", "name: opencenter-gateway-tls\n", "cert-manager.io/cluster-issuer: selfsigned\n"}, nil},
+		{"certificate provided", "lab.example.com", "cert-manager: {enabled: true}\ngateway: {enabled: true, tls_secret_name: wildcard-lab}",
+			[]string{http, https, "name: wildcard-lab\n"}, []string{"cert-manager.io/cluster-issuer"}},
+		{"provided certificate, issued by cert-manager", "lab.example.com", "cert-manager: {enabled: true, issuer: ca, ca_secret_name: root-ca}\ngateway: {enabled: true, issuer: ca, tls_secret_name: wildcard-lab}",
+			[]string{https, "name: wildcard-lab\n", "cert-manager.io/cluster-issuer: ca\n"}, nil},
+		{"no certificate", "lab.example.com", "cert-manager: {enabled: true}\ngateway: {enabled: true}",
+			[]string{http, "hostname: \"*.lab.example.com\"\n"}, []string{"protocol: HTTPS", "cert-manager.io/cluster-issuer"}},
+		{"no base_domain", "", "cert-manager: {enabled: true, issuer: selfsigned}\ngateway: {enabled: true}",
+			[]string{http}, []string{"protocol: HTTPS", "hostname:"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := labPlan(t, tc.domain, tc.services+"\ngateway-api: {enabled: true}", "")
+			text := fileText(t, p, gw)
+			wants(t, gw, text, append(tc.want, "# Its listeners are the defaults")...)
+			lacks(t, gw, text, tc.bad...)
+			checkWithTools(t, p)
+		})
+	}
+	// Listeners the config lists are kept as they are.
+	p := labPlan(t, "lab.example.com", "cert-manager: {enabled: true}\ngateway-api: {enabled: true}\ngateway: {enabled: true, listeners: [{name: web, port: 8080, protocol: HTTP}]}", "")
+	text := fileText(t, p, gw)
+	wants(t, gw, text, "- name: web\n")
+	lacks(t, gw, text, "name: http\n", "the defaults")
+}
+
+// TestGrafanaAdminCredentials: Grafana's admin login comes from
+// secrets: (rendered), from an existing Secret (referenced), or from the
+// chart, which generates a password when the values give none.
+func TestGrafanaAdminCredentials(t *testing.T) {
+	const values, secret = "services/kube-prometheus-stack/helm-values/override-values.yaml", "services/kube-prometheus-stack/grafana-admin-secret.yaml"
+	cases := []struct {
+		name, services, secrets string
+		want, bad               []string
+		secretFile              bool
+	}{
+		{"from secrets", "kube-prometheus-stack: {enabled: true}", "kube-prometheus-stack: {grafana_admin_password: fake-password}",
+			[]string{"existingSecret: grafana-admin\n"}, []string{"adminPassword"}, true},
+		{"existing secret", "kube-prometheus-stack: {enabled: true, grafana_existing_secret: grafana-from-vault}", "",
+			[]string{"existingSecret: grafana-from-vault\n", "passwordKey: admin-password\n"}, []string{"grafana-admin\n", "adminPassword"}, false},
+		{"generated by the chart", "kube-prometheus-stack: {enabled: true}", "",
+			[]string{"  adminPassword: \"\"\n"}, []string{"existingSecret"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := labPlan(t, "", tc.services, tc.secrets)
+			text := fileText(t, p, values)
+			wants(t, values, text, tc.want...)
+			lacks(t, values, text, tc.bad...)
+			if hasFile(p, secret) != tc.secretFile {
+				t.Errorf("%s rendered: %v, want %v", secret, hasFile(p, secret), tc.secretFile)
+			}
+			checkWithTools(t, p)
+		})
+	}
+}
+
+// TestObjectStoreExistingSecret: with existing_secret, loki, mimir, tempo and
+// velero read their object store credentials from that Secret and render
+// none of their own.
+func TestObjectStoreExistingSecret(t *testing.T) {
+	cases := []struct {
+		svc, services, file, secretFile string
+		want                            []string
+	}{
+		{"loki", "loki: {enabled: true, storage: s3, bucket: logs, region: us-east-1, existing_secret: loki-s3}",
+			"services/loki/helm-values/override-values.yaml", "services/loki/object-store-secret.yaml", []string{"name: loki-s3\n", "# Expanded from the Secret loki-s3"}},
+		{"mimir", "mimir: {enabled: true, storage: swift, bucket: metrics, region: RegionOne, endpoint: 'https://keystone.example.com:5000/v3', existing_secret: mimir-swift}",
+			"services/mimir/helm-values/override-values.yaml", "services/mimir/object-store-secret.yaml", []string{"name: mimir-swift\n", "application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}"}},
+		{"tempo", "tempo: {enabled: true, storage: s3, bucket: traces, region: us-east-1, existing_secret: tempo-s3}",
+			"services/tempo/helm-values/override-values.yaml", "services/tempo/object-store-secret.yaml", []string{"name: tempo-s3\n"}},
+		{"velero", "velero: {enabled: true, bucket: backups, region: us-east-1, existing_secret: velero-cloud}",
+			"services/velero/helm-values/override-values.yaml", "services/velero/velero-credentials-secret.yaml", []string{"existingSecret: velero-cloud\n"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.svc, func(t *testing.T) {
+			p := labPlan(t, "", tc.services, "")
+			text := fileText(t, p, tc.file)
+			wants(t, tc.file, text, tc.want...)
+			lacks(t, tc.file, text, tc.svc+"-object-store", "velero-credentials")
+			if hasFile(p, tc.secretFile) {
+				t.Errorf("%s is rendered beside existing_secret", tc.secretFile)
+			}
+			checkWithTools(t, p)
+		})
+	}
+}
+
+// TestHarborCredentials: harbor's admin password and object store
+// credentials come from secrets: or from existing Secrets; swift works with
+// a Keystone user and its password.
+func TestHarborCredentials(t *testing.T) {
+	const values = "services/harbor/helm-values/override-values.yaml"
+	const admin, store = "services/harbor/harbor-admin-secret.yaml", "services/harbor/harbor-object-store-secret.yaml"
+
+	p := labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault,
+		storage: s3, bucket: images, region: us-east-1, object_store_existing_secret: harbor-s3-vault}`, "")
+	text := fileText(t, p, values)
+	wants(t, values, text, "existingSecretAdminPassword: harbor-admin-vault\n", "existingSecret: harbor-s3-vault\n")
+	lacks(t, values, text, "harbor-admin\n", "harbor-object-store")
+	if hasFile(p, admin) || hasFile(p, store) {
+		t.Error("existing Secrets given: harbor renders no Secret of its own")
+	}
+	checkWithTools(t, p)
+
+	p = labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, storage: swift, bucket: images,
+		endpoint: 'https://keystone.example.com:5000/v3', swift_username: registry, swift_project: platform}`,
+		"harbor: {admin_password: fake-admin, swift_password: fake-swift}")
+	text = fileText(t, p, values)
+	wants(t, values, text, "type: swift\n", "authurl: https://keystone.example.com:5000/v3\n", "authversion: 3\n",
+		"username: registry\n", "tenant: platform\n", "domain: Default\n", "container: images\n", "existingSecret: harbor-object-store\n",
+		"existingSecretAdminPassword: harbor-admin\n")
+	lacks(t, values, text, "region:", "s3:")
+	wants(t, store, fileText(t, p, store), "REGISTRY_STORAGE_SWIFT_PASSWORD: fake-swift\n")
+	lacks(t, store, fileText(t, p, store), "S3")
+	if !listed(t, p, "services/harbor/kustomization.yaml", "harbor-object-store-secret.yaml") || !listed(t, p, "services/harbor/kustomization.yaml", "harbor-admin-secret.yaml") {
+		t.Error("the Secrets from secrets: are applied")
+	}
+	checkWithTools(t, p)
+}
+
+// TestKeycloakCredentials: db_password becomes the Secret the postgres
+// operator and the Keycloak CR read; the admin login can come from an
+// existing Secret, which the Keycloak CR's bootstrapAdmin names.
+func TestKeycloakCredentials(t *testing.T) {
+	const db, pg = "services/keycloak/00-postgres/keycloak-db-credentials-secret.yaml", "services/keycloak/00-postgres/kustomization.yaml"
+	const admin, kc = "services/keycloak/20-keycloak/keycloak-admin-secret.yaml", "services/keycloak/20-keycloak/kustomization.yaml"
+	deps := "postgres-operator: {enabled: true}\nolm: {enabled: true}\ncert-manager: {enabled: true}\nrbac-manager: {enabled: true}\n"
+
+	p := labPlan(t, "", deps+"keycloak: {enabled: true, admin_existing_secret: keycloak-admin-vault}", "keycloak: {db_password: fake-db-password}")
+	wants(t, db, fileText(t, p, db), "name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do\n", "username: keycloak\n", "password: fake-db-password\n")
+	if !listed(t, p, pg, "keycloak-db-credentials-secret.yaml") {
+		t.Errorf("%s does not list the database credentials", pg)
+	}
+	wants(t, kc, fileText(t, p, kc), "bootstrapAdmin:\n          user:\n            secret: keycloak-admin-vault\n")
+	if hasFile(p, admin) {
+		t.Errorf("%s is rendered beside admin_existing_secret", admin)
+	}
+	checkWithTools(t, p)
+
+	p = labPlan(t, "", deps+"keycloak: {enabled: true}", "")
+	if hasFile(p, db) || listed(t, p, pg, "keycloak-db-credentials-secret.yaml") || hasFile(p, admin) {
+		t.Error("without passwords the operators generate them: no Secret is rendered")
+	}
+	lacks(t, kc, fileText(t, p, kc), "bootstrapAdmin")
+}
