@@ -1,28 +1,17 @@
 package main
 
 import (
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/sebdah/goldie/v2"
+
+	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
 )
 
 const verifyConfig = "testdata/verify/.demo-config.yaml"
-
-// gitIn runs git in dir with a fixed identity and no user configuration.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // verifyBase makes a base repository of testdata/verify/base (cert-manager
 // as openCenter-gitops-base has it at 2026.01, values cut short), edited by
@@ -30,31 +19,14 @@ func gitIn(t *testing.T, dir string, args ...string) {
 func verifyBase(t *testing.T, edit func(dir string)) string {
 	t.Helper()
 	dir := t.TempDir()
-	root := filepath.Join("testdata", "verify", "base")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	gitrepotest.CopyDir(t, filepath.Join("testdata", "verify", "base"), dir)
 	if edit != nil {
 		edit(dir)
 	}
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", ".")
-	gitIn(t, dir, "commit", "-q", "-m", "base")
-	gitIn(t, dir, "tag", "2026.01")
+	gitrepotest.Git(t, dir, "init", "-q", "-b", "main")
+	gitrepotest.Git(t, dir, "add", ".")
+	gitrepotest.Git(t, dir, "commit", "-q", "-m", "base")
+	gitrepotest.Git(t, dir, "tag", "2026.01")
 	return dir
 }
 

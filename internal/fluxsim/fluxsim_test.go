@@ -3,13 +3,13 @@ package fluxsim
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
 )
 
 const (
@@ -18,53 +18,19 @@ const (
 	overlay    = "clusters/dev"
 )
 
-// git runs git in dir with a fixed identity and no user configuration.
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-// copyDir copies the files of testdata/<from> into dir.
-func copyDir(t *testing.T, from, dir string) {
-	t.Helper()
-	root := filepath.Join("testdata", from)
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // baseRepo makes a git repository of testdata/base tagged 2026.01, with
 // testdata/later committed after the tag on main.
 func baseRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	git(t, dir, "init", "-q", "-b", "main")
-	copyDir(t, "base", dir)
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "base")
-	git(t, dir, "tag", "2026.01")
-	copyDir(t, "later", dir)
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-q", "-m", "later")
+	gitrepotest.Git(t, dir, "init", "-q", "-b", "main")
+	gitrepotest.CopyDir(t, filepath.Join("testdata", "base"), dir)
+	gitrepotest.Git(t, dir, "add", ".")
+	gitrepotest.Git(t, dir, "commit", "-q", "-m", "base")
+	gitrepotest.Git(t, dir, "tag", "2026.01")
+	gitrepotest.CopyDir(t, filepath.Join("testdata", "later"), dir)
+	gitrepotest.Git(t, dir, "add", ".")
+	gitrepotest.Git(t, dir, "commit", "-q", "-m", "later")
 	return dir
 }
 

@@ -2,27 +2,16 @@ package gitrepo
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func run(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
+)
 
 func TestReadAtRef(t *testing.T) {
 	dir := t.TempDir()
-	run(t, dir, "init", "-q", "-b", "main")
+	gitrepotest.Git(t, dir, "init", "-q", "-b", "main")
 	write := func(p, s string) {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
 			t.Fatal(err)
@@ -33,14 +22,14 @@ func TestReadAtRef(t *testing.T) {
 	}
 	write("a/one.yaml", "v1")
 	write("b/two.yaml", "b")
-	run(t, dir, "add", ".")
-	run(t, dir, "commit", "-q", "-m", "first")
-	run(t, dir, "tag", "v1")
-	first := run(t, dir, "rev-parse", "HEAD")
+	gitrepotest.Git(t, dir, "add", ".")
+	gitrepotest.Git(t, dir, "commit", "-q", "-m", "first")
+	gitrepotest.Git(t, dir, "tag", "v1")
+	first := gitrepotest.Git(t, dir, "rev-parse", "HEAD")
 	write("a/one.yaml", "v2")
 	write("a/new.yaml", "n")
-	run(t, dir, "add", ".")
-	run(t, dir, "commit", "-q", "-m", "second")
+	gitrepotest.Git(t, dir, "add", ".")
+	gitrepotest.Git(t, dir, "commit", "-q", "-m", "second")
 	write("a/one.yaml", "uncommitted")
 
 	s, err := Read(dir, "v1", "a")
