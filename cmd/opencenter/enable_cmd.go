@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,21 +410,20 @@ func checkEdited(name string, data []byte) (diag.List, []string) {
 	if err == nil {
 		err = load.Check(f)
 	}
-	var warnings []string
-	if err == nil {
-		if f.Encryption.PlaintextSecrets {
-			warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", name, name))
-		}
-		var p *render.Plan
-		if p, err = render.Build(f, render.Options{}); err == nil {
-			return nil, append(warnings, p.Warnings...)
-		}
+	if err != nil {
+		return withoutLines(load.Errors(name, err)), nil
 	}
-	diags := load.Errors(name, err)
+	diags, warnings := checkLoaded(f, render.Options{})
+	return withoutLines(diags), warnings
+}
+
+// withoutLines drops the positions of diagnostics about an edited text,
+// whose lines are not the file's on disk.
+func withoutLines(diags diag.List) diag.List {
 	for i := range diags {
 		diags[i].Line, diags[i].Col = 0, 0
 	}
-	return diags, nil
+	return diags
 }
 
 // editable refuses edits that would break a SOPS-encrypted config: without
@@ -446,7 +443,7 @@ func editable(name string, data []byte, paths []string) error {
 			"('opencenter secrets decrypt', then 'opencenter secrets encrypt'); the file is unchanged", name, name)}
 	}
 	for _, p := range paths {
-		enc, err := sopsEncrypts(meta.Rules, strings.Split(p, "."))
+		enc, err := meta.Rules.Encrypts(strings.Split(p, "."))
 		if err != nil {
 			return badInput(fmt.Errorf("%s: the sops: block: %v", name, err))
 		}
@@ -455,32 +452,6 @@ func editable(name string, data []byte, paths []string) error {
 		}
 	}
 	return nil
-}
-
-// sopsEncrypts reports whether sops encrypts the value at path under rules:
-// each selector is tested against every key on the path, as in sops (and
-// internal/sops, whose matcher is not exported).
-func sopsEncrypts(r sops.Rules, path []string) (bool, error) {
-	onPath := func(match func(string) bool) bool { return slices.ContainsFunc(path, match) }
-	regex := func(expr string) (func(string) bool, error) {
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			return nil, err
-		}
-		return re.MatchString, nil
-	}
-	switch {
-	case r.EncryptedRegex != "":
-		m, err := regex(r.EncryptedRegex)
-		return err == nil && onPath(m), err
-	case r.UnencryptedRegex != "":
-		m, err := regex(r.UnencryptedRegex)
-		return err == nil && !onPath(m), err
-	case r.EncryptedSuffix != "":
-		return onPath(func(k string) bool { return strings.HasSuffix(k, r.EncryptedSuffix) }), nil
-	}
-	suffix := cmp.Or(r.UnencryptedSuffix, sops.DefaultUnencryptedSuffix)
-	return !onPath(func(k string) bool { return strings.HasSuffix(k, suffix) }), nil
 }
 
 // writeConfig replaces the config (the file a symbolic link names) with

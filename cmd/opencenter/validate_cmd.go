@@ -56,13 +56,20 @@ func check(name string, o render.Options) (*config.File, diag.List, []string) {
 	if err != nil {
 		return nil, load.Errors(name, err), nil
 	}
+	diags, warnings := checkLoaded(f, o)
+	return f, diags, warnings
+}
+
+// checkLoaded plans a loaded config as render would, and returns the plan's
+// problems and the warnings (plaintext secrets, unmatched sops rules).
+func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
-		warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", name, name))
+		warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", f.Name, f.Name))
 	}
 	p, err := render.Build(f, o)
 	if err != nil {
-		return f, load.Errors(name, err), warnings
+		return load.Errors(f.Name, err), warnings
 	}
-	return f, nil, append(warnings, p.Warnings...)
+	return nil, append(warnings, p.Warnings...)
 }

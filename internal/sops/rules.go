@@ -123,3 +123,13 @@ func (m *matcher) encryptsIf(selected bool) bool {
 }
 
 var errCommentRules = errors.New("encrypted_comment_regex and unencrypted_comment_regex are not supported")
+
+// Encrypts reports whether sops, with these rules, encrypts the value at
+// path (the mapping keys from the document root), as Encrypt would.
+func (r Rules) Encrypts(path []string) (bool, error) {
+	m, err := r.withDefault().compile()
+	if err != nil {
+		return false, err
+	}
+	return m.encrypts(path), nil
+}
