@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -23,11 +22,9 @@ type InitCmd struct {
 	Env           string `placeholder:"ENV" help:"The environment, free text (dev, prod, dr...); default: the last part of the cluster name after a '-'."`
 }
 
-var dnsLabel = regexp.MustCompile(config.PatternDNSLabel)
-
 // Run writes .<NAME>-config.yaml with the defaults, refusing to overwrite.
 func (c *InitCmd) Run(s *Streams) error {
-	if !dnsLabel.MatchString(c.Cluster) || len(c.Cluster) > 63 {
+	if !config.IsDNSLabel(c.Cluster) {
 		return badInput(fmt.Errorf("--cluster %q is not a DNS-1123 label (lowercase letters, digits and '-')", c.Cluster))
 	}
 	url := c.RepositoryURL

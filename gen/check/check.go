@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"path"
 	"regexp"
 	"slices"
@@ -17,7 +18,6 @@ import (
 
 var (
 	fieldPath = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
-	dnsLabel  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 )
 
 // Input is what the checker reads.
@@ -80,7 +80,7 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 		c.errorf(d, "name", "name is required")
 		return nil
 	}
-	if !dnsLabel.MatchString(d.Name) {
+	if !config.IsDNSLabel(d.Name) {
 		c.errorf(d, "name", "unit name %q is not a DNS-1123 label", d.Name)
 	}
 	if base := strings.TrimSuffix(path.Base(d.File), ".yaml"); base != d.Name {
@@ -425,7 +425,7 @@ func (c *checker) fluxFields(d *descriptor.Loaded, at string, f descriptor.FluxU
 	if strings.HasPrefix(f.Path, "/") || strings.Contains(f.Path, "..") {
 		c.errorf(d, at+".path", "path %q must be relative to the source root, without ..", f.Path)
 	}
-	if ns := f.TargetNamespace; ns != "" && ns != "{namespace}" && ns != descriptor.NoTargetNamespace && !dnsLabel.MatchString(ns) {
+	if ns := f.TargetNamespace; ns != "" && ns != "{namespace}" && ns != descriptor.NoTargetNamespace && !config.IsDNSLabel(ns) {
 		c.errorf(d, at+".target_namespace", "target_namespace %q: expected {namespace} or a DNS-1123 label", ns)
 	}
 	for i, h := range f.HealthChecks {
@@ -433,7 +433,7 @@ func (c *checker) fluxFields(d *descriptor.Loaded, at string, f descriptor.FluxU
 		if h.APIVersion == "" || h.Kind == "" || h.Name == "" {
 			c.errorf(d, hp, "a health check needs api_version, kind and name")
 		}
-		if ns := h.Namespace; ns != "" && ns != "{namespace}" && !dnsLabel.MatchString(ns) {
+		if ns := h.Namespace; ns != "" && ns != "{namespace}" && !config.IsDNSLabel(ns) {
 			c.errorf(d, hp+".namespace", "namespace %q: expected {namespace} or a DNS-1123 label", ns)
 		}
 	}

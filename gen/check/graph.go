@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"slices"
 	"strings"
 
@@ -33,7 +34,7 @@ func (c *checker) crossUnit() {
 			if i >= len(u.D.Sources) || u.D.Sources[i].Name != s.Name {
 				at = "standard"
 			}
-			if !dnsLabel.MatchString(s.Name) || len(s.Name) > 63 {
+			if !config.IsDNSLabel(s.Name) {
 				c.errorf(u.D, at+".name", "source name %q is not a DNS-1123 label", s.Name)
 			}
 			if s.Name == FluxSystem {
@@ -51,7 +52,7 @@ func (c *checker) crossUnit() {
 		}
 		for _, f := range u.FluxUnits {
 			at := cmpOr(f.at, "standard")
-			if !dnsLabel.MatchString(f.Name) || len(f.Name) > 63 {
+			if !config.IsDNSLabel(f.Name) {
 				c.errorf(u.D, at+".name", "flux unit name %q is not a DNS-1123 label", f.Name)
 			}
 			if prev, dup := flux[f.Name]; dup {

@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -58,9 +60,14 @@ func (v *Validator) Required(p, s, what string) bool {
 	return true
 }
 
+// IsDNSLabel reports whether s is a DNS-1123 label: at most 63 lowercase
+// letters, digits or '-', starting and ending with a letter or digit. The
+// generator, the CLI and validation all ask this one function.
+func IsDNSLabel(s string) bool { return len(s) <= 63 && dns1123Label.MatchString(s) }
+
 // DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
 func (v *Validator) DNSLabel(p, s string) {
-	if s != "" && (len(s) > 63 || !dns1123Label.MatchString(s)) {
+	if s != "" && !IsDNSLabel(s) {
 		v.Errorf(p, "%q is not a DNS-1123 label: expected at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit", s)
 	}
 }
@@ -179,7 +186,7 @@ func validateCustomerManaged(v *Validator, c *Config) {
 		for j, d := range k.DependsOn {
 			if !names[d] {
 				v.Errorf(fmt.Sprintf("%s.kustomizations[%d].depends_on[%d]", p, i, j),
-					"%q is not a kustomization of customer_managed%s", d, diag.Suggest(d, keys(names)))
+					"%q is not a kustomization of customer_managed%s", d, diag.Suggest(d, slices.Sorted(maps.Keys(names))))
 			}
 		}
 	}
@@ -213,14 +220,6 @@ func validateSOPS(v *Validator, s *SOPS) {
 			}
 		}
 	}
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

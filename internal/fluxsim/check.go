@@ -110,7 +110,7 @@ func (s *sim) checkCycles() {
 		stack = stack[:len(stack)-1]
 		state[key] = done
 	}
-	for _, k := range sortedKeys(s.units) {
+	for _, k := range slices.Sorted(maps.Keys(s.units)) {
 		visit(k)
 	}
 }

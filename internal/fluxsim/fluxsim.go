@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -270,30 +271,20 @@ func (s *sim) info(unit, file, format string, args ...any) {
 	s.r.Info = append(s.r.Info, Finding{Cluster: s.c.Name, Unit: unit, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // reconcile builds every Kustomization whose source can be resolved, in
 // rounds, until a round makes no progress: a build can yield the sources
 // and Kustomizations of the next round.
 func (s *sim) reconcile() {
 	for progress := true; progress; {
 		progress = false
-		for _, k := range sortedKeys(s.units) {
+		for _, k := range slices.Sorted(maps.Keys(s.units)) {
 			u := s.units[k]
 			if u.state == unitPending && s.reconcileUnit(u) {
 				progress = true
 			}
 		}
 	}
-	for _, k := range sortedKeys(s.units) {
+	for _, k := range slices.Sorted(maps.Keys(s.units)) {
 		u := s.units[k]
 		if u.state != unitPending {
 			continue
@@ -313,7 +304,7 @@ func (s *sim) reconcile() {
 	for _, u := range s.units {
 		used[s.sources[cmpOr(u.spec.SourceRef.Namespace, u.obj.ns)+"/"+u.spec.SourceRef.Name]] = true
 	}
-	for _, k := range sortedKeys(s.sources) {
+	for _, k := range slices.Sorted(maps.Keys(s.sources)) {
 		src := s.sources[k]
 		s.resolve(src, map[*source]bool{})
 		switch {

@@ -3,10 +3,12 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -49,7 +51,7 @@ var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
-	for _, p := range sortedKeys(b.files) {
+	for _, p := range slices.Sorted(maps.Keys(b.files)) {
 		for i, re := range b.rules {
 			if re != nil && re.MatchString(p) {
 				used[i] = true

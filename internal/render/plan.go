@@ -541,12 +541,3 @@ func unitByName(name string) *table.Unit {
 	}
 	return nil
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,7 +35,7 @@ func (b *builder) checkResources() {
 			dirs[d] = true
 		}
 	}
-	for _, p := range sortedKeys(b.files) {
+	for _, p := range slices.Sorted(maps.Keys(b.files)) {
 		if path.Base(p) != "kustomization.yaml" {
 			continue
 		}
