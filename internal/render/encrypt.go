@@ -81,9 +81,18 @@ func (b *builder) encryptSecrets() {
 			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
 			continue // the file on disk already holds this plaintext: no encryption
 		}
+		if b.dataKey == nil {
+			k, err := sops.NewSharedKey(nil)
+			if err != nil {
+				b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
+				continue
+			}
+			b.dataKey = k
+		}
 		out, err := sops.Encrypt(plain, sops.EncryptOptions{
 			Recipients: rule.AgeRecipients,
 			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
+			Key:        b.dataKey, // one age operation per recipient per render, not per file
 		})
 		if err != nil {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))

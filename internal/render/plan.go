@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 	"path"
 	"regexp"
 	"runtime"
@@ -109,6 +110,8 @@ type builder struct {
 	rules []*regexp.Regexp
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]local
+	// dataKey encrypts this render's secret files, made on first use.
+	dataKey *sops.SharedKey
 }
 
 // Build renders the config's overlay in memory and validates it. f must have

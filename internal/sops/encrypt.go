@@ -11,6 +11,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"filippo.io/age"
@@ -35,6 +36,11 @@ type EncryptOptions struct {
 	// DataKey reuses an existing 32-byte data key (Metadata.DataKey of the
 	// previous version of the file); nil generates a new one.
 	DataKey []byte
+	// Key, when set, is the data key, with its copies for each recipient
+	// wrapped once and reused: encrypting many files for the same recipients
+	// costs one age operation per recipient, not one per file. It wins over
+	// DataKey.
+	Key *SharedKey
 	// LastModified is recorded in the file and binds the MAC; it is written in
 	// UTC to the second. The zero time means now.
 	LastModified time.Time
@@ -136,6 +142,9 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		rnd = rand.Reader
 	}
 	key := opts.DataKey
+	if opts.Key != nil {
+		key = opts.Key.key
+	}
 	if key == nil {
 		key = make([]byte, DataKeySize)
 		if _, err := io.ReadFull(rnd, key); err != nil {
@@ -176,7 +185,13 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
 	}
 	for i, r := range recipients {
-		enc, err := wrapDataKey(key, r)
+		var enc string
+		var err error
+		if opts.Key != nil {
+			enc, err = opts.Key.wrap(names[i], r)
+		} else {
+			enc, err = wrapDataKey(key, r)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("sops: encrypting the data key to %s: %w", names[i], err)
 		}
@@ -249,4 +264,39 @@ func ParseRecipient(s string) (age.Recipient, error) {
 		return age.ParseX25519Recipient(s)
 	}
 	return nil, fmt.Errorf("%q is not an age public key (age1...)", s)
+}
+
+// SharedKey is a data key shared by several files, with its age copy for
+// each recipient made once. Files encrypted with it decrypt with the same
+// identities as any other; each value keeps its own random IV. It is safe
+// for concurrent use.
+type SharedKey struct {
+	key     []byte
+	mu      sync.Mutex
+	stanzas map[string]string // recipient -> armored age file of the key
+}
+
+// NewSharedKey makes a random data key (from crypto/rand when rnd is nil).
+func NewSharedKey(rnd io.Reader) (*SharedKey, error) {
+	if rnd == nil {
+		rnd = rand.Reader
+	}
+	k := &SharedKey{key: make([]byte, DataKeySize), stanzas: map[string]string{}}
+	if _, err := io.ReadFull(rnd, k.key); err != nil {
+		return nil, fmt.Errorf("sops: generating the data key: %w", err)
+	}
+	return k, nil
+}
+
+func (k *SharedKey) wrap(name string, r age.Recipient) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if enc, ok := k.stanzas[name]; ok {
+		return enc, nil
+	}
+	enc, err := wrapDataKey(k.key, r)
+	if err == nil {
+		k.stanzas[name] = enc
+	}
+	return enc, err
 }
