@@ -957,7 +957,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "designate_auth_url is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -970,6 +970,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager == nil {
@@ -997,6 +1000,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.CertManager.DesignateRegion, true
+		},
+	},
+	{
+		Path:   "opencenter.services.cert-manager.dns_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "dns_existing_secret names an existing Secret in cert-manager's namespace holding the DNS-01 credentials, instead of secrets.services.cert-manager: cloudflare, key api-token; route53, keys access-key-id and secret-access-key; designate, the webhook's environment (OS_AUTH_URL, OS_AUTH_TYPE=v3applicationcredential, OS_APPLICATION_CREDENTIAL_ID, OS_APPLICATION_CREDENTIAL_SECRET and optionally OS_REGION_NAME).",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.CertManager.DNSExistingSecret, true
 		},
 	},
 	{
@@ -1177,6 +1193,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.EtcdBackup.RetentionCount, true
+		},
+	},
+	{
+		Path:   "opencenter.services.etcd-backup.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in etcd-backup's namespace holding the S3 credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.etcd-backup.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.EtcdBackup.ExistingSecret, true
 		},
 	},
 	{
@@ -2169,7 +2198,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter.",
 		Format:       "url",
-		RequiredWhen: "services.headlamp.oidc_enabled is true",
+		RequiredWhen: "services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set",
 		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -2179,6 +2208,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Headlamp.OIDCExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -2207,6 +2239,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Headlamp.OIDCClientID, true
+		},
+	},
+	{
+		Path:   "opencenter.services.headlamp.oidc_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "oidc_existing_secret names an existing Secret in headlamp's namespace holding the OIDC client as environment variables (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ISSUER_URL, OIDC_SCOPES and optionally OIDC_CALLBACK_URL), instead of the one rendered from oidc_issuer_url, oidc_client_id and secrets.services.headlamp.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Headlamp == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Headlamp.OIDCExistingSecret, true
 		},
 	},
 	{
@@ -4203,13 +4248,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
-		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.OpenStackCCM == nil {
@@ -4232,13 +4280,16 @@ var Fields = []table.Field{
 		Kind:         table.KindString,
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
-		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.OpenStackCCM == nil {
@@ -4292,6 +4343,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.OpenStackCCM.LBProvider, true
+		},
+	},
+	{
+		Path:   "opencenter.services.openstack-ccm.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in openstack-ccm's namespace holding the whole cloud.conf of the cloud controller manager (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-ccm.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OpenStackCCM.ExistingSecret, true
 		},
 	},
 	{
@@ -4399,13 +4463,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
-		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.OpenStackCSI == nil {
@@ -4428,13 +4495,16 @@ var Fields = []table.Field{
 		Kind:         table.KindString,
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
-		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.OpenStackCSI == nil {
@@ -4500,6 +4570,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.OpenStackCSI.AvailabilityZone, true
+		},
+	},
+	{
+		Path:   "opencenter.services.openstack-csi.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in openstack-csi's namespace holding the whole cloud.conf of the Cinder CSI driver (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-csi.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OpenStackCSI.ExistingSecret, true
 		},
 	},
 	{
@@ -5657,13 +5740,16 @@ var Fields = []table.Field{
 		Kind:         table.KindString,
 		GoType:       "string",
 		Doc:          "vcenter_host is the vCenter server's DNS name or IP address.",
-		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.VSphereCSI == nil {
@@ -5699,13 +5785,16 @@ var Fields = []table.Field{
 		Kind:         table.KindString,
 		GoType:       "string",
 		Doc:          "datacenter is the vSphere datacenter the cluster's VMs run in.",
-		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.OpenCenter.Services.VSphereCSI == nil {
@@ -5783,6 +5872,19 @@ var Fields = []table.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.VSphereCSI.DefaultStorageClass, true
+		},
+	},
+	{
+		Path:   "opencenter.services.vsphere-csi.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in vsphere-csi's namespace holding the whole csi-vsphere.conf (key csi-vsphere.conf), instead of the one rendered from vcenter_host, datacenter and secrets.services.vsphere-csi.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.VSphereCSI.ExistingSecret, true
 		},
 	},
 	{
@@ -6068,6 +6170,19 @@ var Fields = []table.Field{
 		},
 	},
 	{
+		Path:   "opencenter.managed_services.alert-proxy.existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "existing_secret names an existing Secret in alert-proxy's namespace holding the tokens (keys api-token and optionally webhook-token), instead of secrets.managed_services.alert-proxy.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return nil, false
+			}
+			return c.OpenCenter.ManagedServices.AlertProxy.ExistingSecret, true
+		},
+	},
+	{
 		Path:   "secrets",
 		Kind:   table.KindObject,
 		GoType: "config.Secrets",
@@ -6198,7 +6313,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
 		Secret:       true,
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is cloudflare",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is cloudflare, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -6211,6 +6326,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "cloudflare" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.CertManager == nil {
@@ -6234,7 +6352,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
 		Secret:       true,
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -6247,6 +6365,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.CertManager == nil {
@@ -6270,7 +6391,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "route53_secret_access_key is the AWS secret access key of that IAM user.",
 		Secret:       true,
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -6283,6 +6404,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.CertManager == nil {
@@ -6306,7 +6430,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "designate_application_credential_id is the ID of the OpenStack application credential used with Designate.",
 		Secret:       true,
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -6319,6 +6443,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.CertManager == nil {
@@ -6342,7 +6469,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "designate_application_credential_secret is the secret of that application credential.",
 		Secret:       true,
-		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate",
+		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -6355,6 +6482,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
+				return nil
+			}
+			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.CertManager == nil {
@@ -6391,13 +6521,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID with write access to the bucket.",
 		Secret:       true,
-		RequiredWhen: "services.etcd-backup is enabled",
+		RequiredWhen: "services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set",
 		RequiredBy:   "opencenter.services.etcd-backup.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.EtcdBackup.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.EtcdBackup.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.EtcdBackup == nil {
@@ -6421,13 +6554,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key.",
 		Secret:       true,
-		RequiredWhen: "services.etcd-backup is enabled",
+		RequiredWhen: "services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set",
 		RequiredBy:   "opencenter.services.etcd-backup.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.EtcdBackup.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.EtcdBackup.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.EtcdBackup == nil {
@@ -6618,7 +6754,7 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "oidc_client_secret is the secret of Headlamp's OIDC client.",
 		Secret:       true,
-		RequiredWhen: "services.headlamp.oidc_enabled is true",
+		RequiredWhen: "services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set",
 		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -6628,6 +6764,9 @@ var Fields = []table.Field{
 				return nil
 			}
 			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Headlamp.OIDCExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.Headlamp == nil {
@@ -6899,13 +7038,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
-		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.OpenStackCCM == nil {
@@ -6929,13 +7071,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
-		RequiredWhen: "services.openstack-ccm is enabled",
+		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.OpenStackCCM == nil {
@@ -6972,13 +7117,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
-		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.OpenStackCSI == nil {
@@ -7002,13 +7150,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
-		RequiredWhen: "services.openstack-csi is enabled",
+		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.openstack-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.OpenStackCSI == nil {
@@ -7209,13 +7360,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.",
 		Secret:       true,
-		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.VSphereCSI == nil {
@@ -7239,13 +7393,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "password is that user's password.",
 		Secret:       true,
-		RequiredWhen: "services.vsphere-csi is enabled",
+		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.VSphereCSI.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.VSphereCSI == nil {

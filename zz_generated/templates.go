@@ -38,7 +38,7 @@ func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *table.I
 
 // renderAlertProxyHelmValuesOverrideValuesYaml renders alert-proxy/helm-values/override-values.yaml.tpl.
 func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 381)
+	b = slices.Grow(b, 497)
 	svc := c.OpenCenter.ManagedServices.AlertProxy
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.managed_services.alert-proxy")
@@ -76,7 +76,17 @@ func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u 
 					b = escape.Map(b, w5, 4)
 				}
 			}
-			b = append(b, "\n  # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).\n  tokenSecretRef: alert-proxy-tokens"...)
+			{
+				w6 := w1.ExistingSecret
+				if w6 != "" {
+					b = append(b, "\n  # The tokens come from the existing Secret "...)
+					b = escape.Comment(b, w6)
+					b = append(b, " (existing_secret).\n  tokenSecretRef: "...)
+					b = escape.Scalar(b, w6)
+				} else {
+					b = append(b, "\n  # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).\n  tokenSecretRef: alert-proxy-tokens"...)
+				}
+			}
 		}
 	}
 	b = append(b, "\n"...)
@@ -206,7 +216,7 @@ func renderCertManagerIssuersCloudflareApiTokenSecretYaml(b []byte, c *config.Co
 
 // renderCertManagerIssuersClusterIssuerYaml renders cert-manager/issuers/cluster-issuer.yaml.tpl.
 func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 1730)
+	b = slices.Grow(b, 1720)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.cert-manager")
@@ -217,6 +227,7 @@ func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *ta
 		if w1 != nil {
 			issuer2 := string(w1.Issuer)
 			p3 := string(w1.DNSProvider)
+			dns4 := w1.DNSExistingSecret
 			b = append(b, "\napiVersion: cert-manager.io/v1\nkind: ClusterIssuer\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, w1.IssuerName)
 			b = append(b, "\nspec:"...)
@@ -229,10 +240,10 @@ func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *ta
 				} else {
 					b = append(b, "\n  acme:"...)
 					{
-						w4 := w1.ACMEEmail
-						if w4 != "" {
+						w5 := w1.ACMEEmail
+						if w5 != "" {
 							b = append(b, "\n    email: "...)
-							b = escape.Scalar(b, w4)
+							b = escape.Scalar(b, w5)
 						}
 					}
 					b = append(b, "\n    server: "...)
@@ -241,32 +252,50 @@ func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *ta
 					b = escape.Scalar(b, w1.IssuerName+"-acme-account")
 					b = append(b, "\n    solvers:"...)
 					if p3 == "cloudflare" {
-						b = append(b, "\n      - dns01:\n          cloudflare:\n            apiTokenSecretRef:\n              name: cloudflare-api-token\n              key: api-token"...)
+						b = append(b, "\n      - dns01:\n          cloudflare:\n            apiTokenSecretRef:\n              name: "...)
+						var d6 string = "cloudflare-api-token"
+						if dns4 != "" {
+							d6 = dns4
+						}
+						b = escape.Scalar(b, d6)
+						b = append(b, "\n              key: api-token"...)
 					} else {
 						if p3 == "route53" {
 							b = append(b, "\n      - dns01:\n          route53:\n            region: "...)
 							b = escape.Scalar(b, w1.Route53Region)
 							{
-								w5 := w1.Route53HostedZoneID
-								if w5 != "" {
+								w7 := w1.Route53HostedZoneID
+								if w7 != "" {
 									b = append(b, "\n            hostedZoneID: "...)
-									b = escape.Scalar(b, w5)
+									b = escape.Scalar(b, w7)
 								}
 							}
-							b = append(b, "\n            accessKeyIDSecretRef:\n              name: route53-credentials\n              key: access-key-id\n            secretAccessKeySecretRef:\n              name: route53-credentials\n              key: secret-access-key"...)
+							b = append(b, "\n            accessKeyIDSecretRef:\n              name: "...)
+							var d8 string = "route53-credentials"
+							if dns4 != "" {
+								d8 = dns4
+							}
+							b = escape.Scalar(b, d8)
+							b = append(b, "\n              key: access-key-id\n            secretAccessKeySecretRef:\n              name: "...)
+							var d9 string = "route53-credentials"
+							if dns4 != "" {
+								d9 = dns4
+							}
+							b = escape.Scalar(b, d9)
+							b = append(b, "\n              key: secret-access-key"...)
 						} else {
 							if p3 == "designate" {
 								b = append(b, "\n      # Served by the designate-certmanager-webhook of designate-webhook.yaml.\n      - dns01:\n          webhook:\n            groupName: acme.syseleven.de\n            solverName: designateDNS"...)
 							} else {
 								b = append(b, "\n      # HTTP-01 through the cluster Gateway (cert-manager's Gateway API support).\n      - http01:"...)
 								{
-									w6 := c.OpenCenter.Services.Gateway
-									if w6 != nil {
-										if w6.Enabled {
+									w10 := c.OpenCenter.Services.Gateway
+									if w10 != nil {
+										if w10.Enabled {
 											b = append(b, "\n          gatewayHTTPRoute:\n            parentRefs:\n              - name: "...)
-											b = escape.Scalar(b, w6.Name)
+											b = escape.Scalar(b, w10.Name)
 											b = append(b, "\n                namespace: "...)
-											b = escape.Scalar(b, w6.Namespace)
+											b = escape.Scalar(b, w10.Namespace)
 											b = append(b, "\n                kind: Gateway"...)
 										} else {
 											b = append(b, "\n          # No cluster Gateway: the challenge routes attach to no listener until one exists.\n          gatewayHTTPRoute: {}"...)
@@ -323,22 +352,38 @@ func renderCertManagerIssuersDesignateCredentialsSecretYaml(b []byte, c *config.
 
 // renderCertManagerIssuersDesignateWebhookYaml renders cert-manager/issuers/designate-webhook.yaml.tpl.
 func renderCertManagerIssuersDesignateWebhookYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 946)
-	b = append(b, "# The cert-manager DNS-01 webhook for OpenStack Designate (group acme.syseleven.de),\n# authenticated with the Secret designate-credentials."...)
-	flux1 := c.OpenCenter.GitOps.Flux
+	b = slices.Grow(b, 936)
+	svc := c.OpenCenter.Services.CertManager
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.cert-manager")
+	}
+	b = append(b, "# The cert-manager DNS-01 webhook for OpenStack Designate (group acme.syseleven.de),\n# authenticated with the Secret "...)
+	var d1 string = "designate-credentials"
+	if svc.DNSExistingSecret != "" {
+		d1 = svc.DNSExistingSecret
+	}
+	b = escape.Comment(b, d1)
+	b = append(b, "."...)
+	flux2 := c.OpenCenter.GitOps.Flux
 	b = append(b, "\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: designate-certmanager-webhook\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nspec:\n  interval: "...)
-	b = escape.Scalar(b, flux1.Interval)
+	b = escape.Scalar(b, flux2.Interval)
 	b = append(b, "\n  url: https://syseleven.github.io/designate-certmanager-webhook/\n---\napiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: designate-certmanager-webhook\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nspec:\n  interval: "...)
-	b = escape.Scalar(b, flux1.Interval)
+	b = escape.Scalar(b, flux2.Interval)
 	b = append(b, "\n  timeout: "...)
-	b = escape.Scalar(b, flux1.Timeout)
+	b = escape.Scalar(b, flux2.Timeout)
 	b = append(b, "\n  chart:\n    spec:\n      chart: designate-certmanager-webhook\n      version: \"0.7.x\"\n      sourceRef:\n        kind: HelmRepository\n        name: designate-certmanager-webhook\n  install:\n    remediation:\n      retries: 3\n  values:\n    certManager:\n      namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\n      serviceAccountName: cert-manager\n    credentialsSecret: designate-credentials\n"...)
+	b = append(b, "\n      serviceAccountName: cert-manager\n    credentialsSecret: "...)
+	var d3 string = "designate-credentials"
+	if svc.DNSExistingSecret != "" {
+		d3 = svc.DNSExistingSecret
+	}
+	b = escape.Scalar(b, d3)
+	b = append(b, "\n"...)
 	return b, nil
 }
 
@@ -353,16 +398,20 @@ func renderCertManagerIssuersKustomizationYaml(b []byte, c *config.Config, u *ta
 	b = escape.Scalar(b, u.Namespace)
 	b = append(b, "\nresources:\n  - cluster-issuer.yaml"...)
 	p1 := string(svc.DNSProvider)
-	if p1 == "cloudflare" {
+	own2 := !(svc.DNSExistingSecret != "")
+	if (p1 == "cloudflare") && (own2) {
 		b = append(b, "\n  - cloudflare-api-token-secret.yaml"...)
 	} else {
-		if p1 == "route53" {
+		if (p1 == "route53") && (own2) {
 			b = append(b, "\n  - route53-credentials-secret.yaml"...)
 		} else {
-			if p1 == "designate" {
-				b = append(b, "\n  - designate-credentials-secret.yaml\n  - designate-webhook.yaml"...)
+			if (p1 == "designate") && (own2) {
+				b = append(b, "\n  - designate-credentials-secret.yaml"...)
 			}
 		}
+	}
+	if p1 == "designate" {
+		b = append(b, "\n  - designate-webhook.yaml"...)
 	}
 	b = append(b, "\n"...)
 	return b, nil
@@ -396,7 +445,7 @@ func renderCertManagerIssuersRoute53CredentialsSecretYaml(b []byte, c *config.Co
 
 // renderEtcdBackupCronjobYaml renders etcd-backup/cronjob.yaml.tpl.
 func renderEtcdBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 3427)
+	b = slices.Grow(b, 3492)
 	svc := c.OpenCenter.Services.EtcdBackup
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.etcd-backup")
@@ -430,10 +479,31 @@ func renderEtcdBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]b
 					b = escape.Scalar(b, w2)
 				}
 			}
-			b = append(b, "\n              envFrom:\n                - secretRef:\n                    name: etcd-backup-s3\n              volumeMounts:\n                - name: backup\n                  mountPath: /backup\n          volumes:\n            - name: etcd-certs\n              hostPath:\n                path: /etc/kubernetes/pki/etcd\n                type: Directory\n            - name: backup\n              emptyDir: {}"...)
+			b = append(b, "\n              envFrom:\n                # AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.\n                - secretRef:\n                    name: "...)
+			var d3 string = "etcd-backup-s3"
+			if w1.ExistingSecret != "" {
+				d3 = w1.ExistingSecret
+			}
+			b = escape.Scalar(b, d3)
+			b = append(b, "\n              volumeMounts:\n                - name: backup\n                  mountPath: /backup\n          volumes:\n            - name: etcd-certs\n              hostPath:\n                path: /etc/kubernetes/pki/etcd\n                type: Directory\n            - name: backup\n              emptyDir: {}"...)
 		}
 	}
 	b = append(b, "\n"...)
+	return b, nil
+}
+
+// renderEtcdBackupKustomizationYaml renders etcd-backup/kustomization.yaml.tpl.
+func renderEtcdBackupKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+	b = slices.Grow(b, 246)
+	svc := c.OpenCenter.Services.EtcdBackup
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.etcd-backup")
+	}
+	b = append(b, "# Scheduled etcd snapshots to object storage (opencenter.services.etcd-backup).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n  - serviceaccount.yaml"...)
+	if !(svc.ExistingSecret != "") {
+		b = append(b, "\n  - s3-credentials-secret.yaml"...)
+	}
+	b = append(b, "\n  - cronjob.yaml\n"...)
 	return b, nil
 }
 
@@ -897,7 +967,7 @@ func renderHeadlampHeadlampOidcSecretYaml(b []byte, c *config.Config, u *table.I
 
 // renderHeadlampHelmValuesOverrideValuesYaml renders headlamp/helm-values/override-values.yaml.tpl.
 func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 419)
+	b = slices.Grow(b, 586)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.headlamp")
@@ -908,12 +978,29 @@ func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *t
 		if w1 != nil {
 			b = append(b, "\nconfig:\n  inCluster: true"...)
 			if w1.OIDCEnabled {
-				b = append(b, "\n  oidc:\n    # The client ID, secret, issuer, scopes and callback URL come from the\n    # Secret headlamp-oidc (secrets.services.headlamp), as environment variables.\n    secret:\n      create: false\n    externalSecret:\n      enabled: true\n      name: headlamp-oidc\n      hasScopes: true"...)
+				b = append(b, "\n  oidc:"...)
 				{
-					w2 := w1.Hostname
+					w2 := w1.OIDCExistingSecret
 					if w2 != "" {
+						b = append(b, "\n    # The client ID, secret, issuer, scopes and callback URL come from the\n    # existing Secret "...)
+						b = escape.Comment(b, w2)
+						b = append(b, " (oidc_existing_secret), as environment variables."...)
+					} else {
+						b = append(b, "\n    # The client ID, secret, issuer, scopes and callback URL come from the\n    # Secret headlamp-oidc (secrets.services.headlamp), as environment variables."...)
+					}
+				}
+				b = append(b, "\n    secret:\n      create: false\n    externalSecret:\n      enabled: true\n      name: "...)
+				var d3 string = "headlamp-oidc"
+				if w1.OIDCExistingSecret != "" {
+					d3 = w1.OIDCExistingSecret
+				}
+				b = escape.Scalar(b, d3)
+				b = append(b, "\n      hasScopes: true"...)
+				{
+					w4 := w1.Hostname
+					if w4 != "" {
 						b = append(b, "\n    callbackURL: "...)
-						b = escape.Scalar(b, "https://"+w2+"/oidc-callback")
+						b = escape.Scalar(b, "https://"+w4+"/oidc-callback")
 					}
 				}
 			}
@@ -2000,10 +2087,26 @@ func renderOpenstackCcmCloudConfigSecretYaml(b []byte, c *config.Config, u *tabl
 
 // renderOpenstackCcmHelmValuesOverrideValuesYaml renders openstack-ccm/helm-values/override-values.yaml.tpl.
 func renderOpenstackCcmHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 422)
+	b = slices.Grow(b, 543)
+	svc := c.OpenCenter.Services.OpenStackCCM
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.openstack-ccm")
+	}
 	b = append(b, "# Values for the openstack-cloud-controller-manager HelmRelease, from opencenter.services.openstack-ccm.\ncluster:\n  # Names the Octavia load balancers the CCM creates for this cluster.\n  name: "...)
 	b = escape.Scalar(b, c.OpenCenter.Cluster.ClusterName)
-	b = append(b, "\nsecret:\n  enabled: true\n  # cloud.conf is rendered from the typed config and the application\n  # credential in secrets.services.openstack-ccm, not by the chart.\n  create: false\n  name: openstack-ccm-cloud-config\n"...)
+	b = append(b, "\nsecret:\n  enabled: true\n  create: false"...)
+	{
+		w1 := svc.ExistingSecret
+		if w1 != "" {
+			b = append(b, "\n  # cloud.conf is the key cloud.conf of the existing Secret "...)
+			b = escape.Comment(b, w1)
+			b = append(b, " (existing_secret).\n  name: "...)
+			b = escape.Scalar(b, w1)
+		} else {
+			b = append(b, "\n  # cloud.conf is rendered from the typed config and the application\n  # credential in secrets.services.openstack-ccm, not by the chart.\n  name: openstack-ccm-cloud-config"...)
+		}
+	}
+	b = append(b, "\n"...)
 	return b, nil
 }
 
@@ -2046,37 +2149,48 @@ func renderOpenstackCsiCloudConfigSecretYaml(b []byte, c *config.Config, u *tabl
 
 // renderOpenstackCsiHelmValuesOverrideValuesYaml renders openstack-csi/helm-values/override-values.yaml.tpl.
 func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 884)
+	b = slices.Grow(b, 1005)
 	svc := c.OpenCenter.Services.OpenStackCSI
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.openstack-csi")
 	}
 	b = append(b, "# Values for the openstack-cinder-csi HelmRelease, from opencenter.services.openstack-csi.\nclusterID: "...)
 	b = escape.Scalar(b, c.OpenCenter.Cluster.ClusterName)
-	b = append(b, "\nsecret:\n  enabled: true\n  # cloud.conf is rendered from the typed config and the application\n  # credential in secrets.services.openstack-csi, not by the chart.\n  create: false\n  name: openstack-csi-cloud-config"...)
+	b = append(b, "\nsecret:\n  enabled: true\n  create: false"...)
 	{
-		w1 := svc
-		if w1 != nil {
+		w1 := svc.ExistingSecret
+		if w1 != "" {
+			b = append(b, "\n  # cloud.conf is the key cloud.conf of the existing Secret "...)
+			b = escape.Comment(b, w1)
+			b = append(b, " (existing_secret).\n  name: "...)
+			b = escape.Scalar(b, w1)
+		} else {
+			b = append(b, "\n  # cloud.conf is rendered from the typed config and the application\n  # credential in secrets.services.openstack-csi, not by the chart.\n  name: openstack-csi-cloud-config"...)
+		}
+	}
+	{
+		w2 := svc
+		if w2 != nil {
 			b = append(b, "\nstorageClass:\n  # The chart's csi-cinder-sc-delete/-retain classes are replaced by one class named storage_class_name.\n  enabled: false\n  custom: |-\n    apiVersion: storage.k8s.io/v1\n    kind: StorageClass\n    metadata:\n      name: "...)
-			b = escape.Scalar(b, w1.StorageClassName)
-			if w1.DefaultStorageClass {
+			b = escape.Scalar(b, w2.StorageClassName)
+			if w2.DefaultStorageClass {
 				b = append(b, "\n      annotations:\n        storageclass.kubernetes.io/is-default-class: \"true\""...)
 			}
 			b = append(b, "\n    provisioner: cinder.csi.openstack.org\n    reclaimPolicy: Delete\n    volumeBindingMode: WaitForFirstConsumer\n    allowVolumeExpansion: true"...)
-			if (w1.VolumeType != "") || (w1.AvailabilityZone != "") {
+			if (w2.VolumeType != "") || (w2.AvailabilityZone != "") {
 				b = append(b, "\n    parameters:"...)
 				{
-					w2 := w1.VolumeType
-					if w2 != "" {
+					w3 := w2.VolumeType
+					if w3 != "" {
 						b = append(b, "\n      type: "...)
-						b = escape.Scalar(b, w2)
+						b = escape.Scalar(b, w3)
 					}
 				}
 				{
-					w3 := w1.AvailabilityZone
-					if w3 != "" {
+					w4 := w2.AvailabilityZone
+					if w4 != "" {
 						b = append(b, "\n      availability: "...)
-						b = escape.Scalar(b, w3)
+						b = escape.Scalar(b, w4)
 					}
 				}
 			}
@@ -2485,7 +2599,7 @@ func renderVsphereCsiCsiVsphereConfigSecretYaml(b []byte, c *config.Config, u *t
 
 // renderVsphereCsiHelmValuesOverrideValuesYaml renders vsphere-csi/helm-values/override-values.yaml.tpl.
 func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
-	b = slices.Grow(b, 511)
+	b = slices.Grow(b, 658)
 	svc := c.OpenCenter.Services.VSphereCSI
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.vsphere-csi")
@@ -2494,16 +2608,28 @@ func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u 
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\nglobal:\n  config:\n    # csi-vsphere.conf is rendered from the typed config and the vCenter\n    # credentials in secrets.services.vsphere-csi, not by the chart.\n    existingSecret: vsphere-csi-config\n    storageclass:\n      enabled: true\n      name: "...)
+			b = append(b, "\nglobal:\n  config:"...)
+			{
+				w2 := w1.ExistingSecret
+				if w2 != "" {
+					b = append(b, "\n    # csi-vsphere.conf is the key csi-vsphere.conf of the existing Secret "...)
+					b = escape.Comment(b, w2)
+					b = append(b, " (existing_secret).\n    existingSecret: "...)
+					b = escape.Scalar(b, w2)
+				} else {
+					b = append(b, "\n    # csi-vsphere.conf is rendered from the typed config and the vCenter\n    # credentials in secrets.services.vsphere-csi, not by the chart.\n    existingSecret: vsphere-csi-config"...)
+				}
+			}
+			b = append(b, "\n    storageclass:\n      enabled: true\n      name: "...)
 			b = escape.Scalar(b, w1.StorageClassName)
 			b = append(b, "\n      default: "...)
 			b = strconv.AppendBool(b, w1.DefaultStorageClass)
 			b = append(b, "\n      expansion: true\n      reclaimPolicy: Delete\n      volumebindingmode: WaitForFirstConsumer"...)
 			{
-				w2 := w1.DatastoreURL
-				if w2 != "" {
+				w3 := w1.DatastoreURL
+				if w3 != "" {
 					b = append(b, "\n      datastoreurl: "...)
-					b = escape.Scalar(b, w2)
+					b = escape.Scalar(b, w3)
 				}
 			}
 		}

@@ -429,8 +429,10 @@ var Units = []table.Unit{
 		Root: "services/etcd-backup",
 		Files: []table.File{
 			{
-				Path:     "kustomization.yaml",
-				Template: "etcd-backup/kustomization.yaml",
+				Path:       "kustomization.yaml",
+				Template:   "etcd-backup/kustomization.yaml.tpl",
+				IsTemplate: true,
+				Render:     renderEtcdBackupKustomizationYaml,
 			},
 			{
 				Path:       "namespace.yaml",

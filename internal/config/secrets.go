@@ -65,23 +65,23 @@ type ServiceSecrets struct {
 // only those of the configured dns_provider are used.
 type CertManagerSecrets struct {
 	// CloudflareAPIToken is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.
-	CloudflareAPIToken string `json:"cloudflare_api_token,omitempty" required_when:"issuer=acme,dns_provider=cloudflare"`
+	CloudflareAPIToken string `json:"cloudflare_api_token,omitempty" required_when:"issuer=acme,dns_provider=cloudflare,!dns_existing_secret"`
 	// Route53AccessKeyID is the AWS access key ID of an IAM user allowed to change the hosted zone.
-	Route53AccessKeyID string `json:"route53_access_key_id,omitempty" required_when:"issuer=acme,dns_provider=route53"`
+	Route53AccessKeyID string `json:"route53_access_key_id,omitempty" required_when:"issuer=acme,dns_provider=route53,!dns_existing_secret"`
 	// Route53SecretAccessKey is the AWS secret access key of that IAM user.
-	Route53SecretAccessKey string `json:"route53_secret_access_key,omitempty" required_when:"issuer=acme,dns_provider=route53"`
+	Route53SecretAccessKey string `json:"route53_secret_access_key,omitempty" required_when:"issuer=acme,dns_provider=route53,!dns_existing_secret"`
 	// DesignateApplicationCredentialID is the ID of the OpenStack application credential used with Designate.
-	DesignateApplicationCredentialID string `json:"designate_application_credential_id,omitempty" required_when:"issuer=acme,dns_provider=designate"`
+	DesignateApplicationCredentialID string `json:"designate_application_credential_id,omitempty" required_when:"issuer=acme,dns_provider=designate,!dns_existing_secret"`
 	// DesignateApplicationCredentialSecret is the secret of that application credential.
-	DesignateApplicationCredentialSecret string `json:"designate_application_credential_secret,omitempty" required_when:"issuer=acme,dns_provider=designate"`
+	DesignateApplicationCredentialSecret string `json:"designate_application_credential_secret,omitempty" required_when:"issuer=acme,dns_provider=designate,!dns_existing_secret"`
 }
 
 // EtcdBackupSecrets are the object store credentials of etcd-backup.
 type EtcdBackupSecrets struct {
 	// AccessKeyID is the S3 access key ID with write access to the bucket.
-	AccessKeyID string `json:"access_key_id,omitempty" required_when:"enabled"`
+	AccessKeyID string `json:"access_key_id,omitempty" required_when:"enabled,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key.
-	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"enabled"`
+	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // HarborSecrets are Harbor's admin password and object store credentials.
@@ -99,7 +99,7 @@ type HarborSecrets struct {
 // HeadlampSecrets are Headlamp's OIDC credentials.
 type HeadlampSecrets struct {
 	// OIDCClientSecret is the secret of Headlamp's OIDC client.
-	OIDCClientSecret string `json:"oidc_client_secret,omitempty" required_when:"oidc_enabled"`
+	OIDCClientSecret string `json:"oidc_client_secret,omitempty" required_when:"oidc_enabled,!oidc_existing_secret"`
 }
 
 // KeycloakSecrets are Keycloak's passwords.
@@ -135,17 +135,17 @@ type MimirSecrets struct {
 // OpenStackCCMSecrets are the OpenStack credentials of the cloud controller manager.
 type OpenStackCCMSecrets struct {
 	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
-	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled"`
+	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled,!existing_secret"`
 	// ApplicationCredentialSecret is the secret of that application credential.
-	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled"`
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // OpenStackCSISecrets are the OpenStack credentials of the Cinder CSI driver.
 type OpenStackCSISecrets struct {
 	// ApplicationCredentialID is the ID of an OpenStack application credential of the cluster's project.
-	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled"`
+	ApplicationCredentialID string `json:"application_credential_id,omitempty" required_when:"enabled,!existing_secret"`
 	// ApplicationCredentialSecret is the secret of that application credential.
-	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled"`
+	ApplicationCredentialSecret string `json:"application_credential_secret,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // TempoSecrets are Tempo's object store credentials, used unless storage is filesystem.
@@ -167,9 +167,9 @@ type VeleroSecrets struct {
 // VSphereCSISecrets are the vCenter credentials of the vSphere CSI driver.
 type VSphereCSISecrets struct {
 	// Username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.
-	Username string `json:"username,omitempty" required_when:"enabled"`
+	Username string `json:"username,omitempty" required_when:"enabled,!existing_secret"`
 	// Password is that user's password.
-	Password string `json:"password,omitempty" required_when:"enabled"`
+	Password string `json:"password,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // WeaveGitOpsSecrets are the Weave GitOps dashboard credentials.
@@ -191,4 +191,20 @@ type AlertProxySecrets struct {
 	APIToken string `json:"api_token,omitempty"`
 	// WebhookToken authenticates Alertmanager's webhook calls to alert-proxy.
 	WebhookToken string `json:"webhook_token,omitempty"`
+}
+
+// credentials returns the application credential; nil has none.
+func (s *OpenStackCCMSecrets) credentials() (string, string) {
+	if s == nil {
+		return "", ""
+	}
+	return s.ApplicationCredentialID, s.ApplicationCredentialSecret
+}
+
+// credentials returns the application credential; nil has none.
+func (s *OpenStackCSISecrets) credentials() (string, string) {
+	if s == nil {
+		return "", ""
+	}
+	return s.ApplicationCredentialID, s.ApplicationCredentialSecret
 }

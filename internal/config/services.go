@@ -211,9 +211,11 @@ type CertManager struct {
 	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.
 	Route53HostedZoneID string `json:"route53_hosted_zone_id,omitempty"`
 	// DesignateAuthURL is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.
-	DesignateAuthURL string `json:"designate_auth_url,omitempty" format:"url" required_when:"issuer=acme,dns_provider=designate"`
+	DesignateAuthURL string `json:"designate_auth_url,omitempty" format:"url" required_when:"issuer=acme,dns_provider=designate,!dns_existing_secret"`
 	// DesignateRegion is the OpenStack region of Designate, when dns_provider is designate.
 	DesignateRegion string `json:"designate_region,omitempty"`
+	// DNSExistingSecret names an existing Secret in cert-manager's namespace holding the DNS-01 credentials, instead of secrets.services.cert-manager: cloudflare, key api-token; route53, keys access-key-id and secret-access-key; designate, the webhook's environment (OS_AUTH_URL, OS_AUTH_TYPE=v3applicationcredential, OS_APPLICATION_CREDENTIAL_ID, OS_APPLICATION_CREDENTIAL_SECRET and optionally OS_REGION_NAME).
+	DNSExistingSecret string `json:"dns_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // EtcdBackup is a scheduled snapshot of etcd to an S3-compatible bucket. It has no base directory.
@@ -229,6 +231,8 @@ type EtcdBackup struct {
 	Endpoint string `json:"endpoint,omitempty" format:"url"`
 	// RetentionCount is how many snapshots are kept in the bucket; older ones are deleted.
 	RetentionCount int `json:"retention_count,omitempty" default:"28"`
+	// ExistingSecret names an existing Secret in etcd-backup's namespace holding the S3 credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.etcd-backup.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // ExternalSnapshotter is the CSI external-snapshotter. It has only the common fields.
@@ -323,9 +327,11 @@ type Headlamp struct {
 	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
 	OIDCEnabled bool `json:"oidc_enabled,omitempty"`
 	// OIDCIssuerURL is the OIDC issuer, such as https://auth.example.com/realms/opencenter.
-	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty" format:"url" required_when:"oidc_enabled"`
+	OIDCIssuerURL string `json:"oidc_issuer_url,omitempty" format:"url" required_when:"oidc_enabled,!oidc_existing_secret"`
 	// OIDCClientID is the OIDC client Headlamp authenticates as.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"headlamp"`
+	// OIDCExistingSecret names an existing Secret in headlamp's namespace holding the OIDC client as environment variables (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ISSUER_URL, OIDC_SCOPES and optionally OIDC_CALLBACK_URL), instead of the one rendered from oidc_issuer_url, oidc_client_id and secrets.services.headlamp.
+	OIDCExistingSecret string `json:"oidc_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // Istio is the Istio service mesh.
@@ -501,24 +507,26 @@ type OLM struct {
 type OpenStackCCM struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled"`
+	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled,!existing_secret"`
 	// Region is the OpenStack region of the cluster.
-	Region string `json:"region,omitempty" required_when:"enabled"`
+	Region string `json:"region,omitempty" required_when:"enabled,!existing_secret"`
 	// FloatingNetworkID is the external network Octavia load balancers get floating IPs from.
 	FloatingNetworkID string `json:"floating_network_id,omitempty"`
 	// SubnetID is the subnet the load balancers' VIPs are created on, the nodes' subnet.
 	SubnetID string `json:"subnet_id,omitempty"`
 	// LBProvider is the Octavia provider of load balancers: amphora or ovn.
 	LBProvider OctaviaProvider `json:"lb_provider,omitempty" default:"amphora"`
+	// ExistingSecret names an existing Secret in openstack-ccm's namespace holding the whole cloud.conf of the cloud controller manager (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-ccm.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // OpenStackCSI is the OpenStack Cinder CSI driver.
 type OpenStackCSI struct {
 	ServiceCommon
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
-	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled"`
+	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled,!existing_secret"`
 	// Region is the OpenStack region of the cluster.
-	Region string `json:"region,omitempty" required_when:"enabled"`
+	Region string `json:"region,omitempty" required_when:"enabled,!existing_secret"`
 	// StorageClassName is the name of the Cinder StorageClass created.
 	StorageClassName string `json:"storage_class_name,omitempty" default:"cinder-csi" format:"dns-subdomain"`
 	// DefaultStorageClass makes that StorageClass the cluster default.
@@ -527,6 +535,8 @@ type OpenStackCSI struct {
 	VolumeType string `json:"volume_type,omitempty"`
 	// AvailabilityZone is the Cinder availability zone of new volumes; empty means the cloud's default.
 	AvailabilityZone string `json:"availability_zone,omitempty"`
+	// ExistingSecret names an existing Secret in openstack-csi's namespace holding the whole cloud.conf of the Cinder CSI driver (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-csi.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // OpenTelemetryKubeStack is the OpenTelemetry operator and the cluster's collectors.
@@ -629,11 +639,11 @@ type Velero struct {
 type VSphereCSI struct {
 	ServiceCommon
 	// VCenterHost is the vCenter server's DNS name or IP address.
-	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled"`
+	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled,!existing_secret"`
 	// Port is the vCenter HTTPS port.
 	Port int `json:"port,omitempty" default:"443"`
 	// Datacenter is the vSphere datacenter the cluster's VMs run in.
-	Datacenter string `json:"datacenter,omitempty" required_when:"enabled"`
+	Datacenter string `json:"datacenter,omitempty" required_when:"enabled,!existing_secret"`
 	// DatastoreURL is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.
 	DatastoreURL string `json:"datastore_url,omitempty"`
 	// InsecureFlag skips verification of vCenter's TLS certificate.
@@ -644,6 +654,8 @@ type VSphereCSI struct {
 	StorageClassName string `json:"storage_class_name,omitempty" default:"vsphere-csi" format:"dns-subdomain"`
 	// DefaultStorageClass makes that StorageClass the cluster default.
 	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
+	// ExistingSecret names an existing Secret in vsphere-csi's namespace holding the whole csi-vsphere.conf (key csi-vsphere.conf), instead of the one rendered from vcenter_host, datacenter and secrets.services.vsphere-csi.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // WeaveGitOps is the Weave GitOps dashboard for Flux. It has no base directory.
@@ -666,4 +678,6 @@ type AlertProxy struct {
 	Environment string `json:"environment,omitempty"`
 	// ExtraLabels are labels added to every forwarded alert.
 	ExtraLabels map[string]string `json:"extra_labels,omitempty"`
+	// ExistingSecret names an existing Secret in alert-proxy's namespace holding the tokens (keys api-token and optionally webhook-token), instead of secrets.managed_services.alert-proxy.
+	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }

@@ -200,6 +200,9 @@ func (s *Velero) Validate(v *Validator, path string, c *Config) {
 // Validate checks how many etcd snapshots are kept.
 func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 	v.noSource(path, "etcd-backup", s.Source)
+	if sec := c.Secrets.Services.EtcdBackup; sec != nil {
+		v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.etcd-backup", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
+	}
 	if s.RetentionCount < 1 {
 		v.Errorf(path+".retention_count", "%d: expected at least 1 snapshot kept", s.RetentionCount)
 	}
@@ -225,6 +228,7 @@ func (s *CertManager) Validate(v *Validator, path string, c *Config) {
 			{"route53_hosted_zone_id", s.Route53HostedZoneID},
 			{"designate_auth_url", s.DesignateAuthURL},
 			{"designate_region", s.DesignateRegion},
+			{"dns_existing_secret", s.DNSExistingSecret},
 		} {
 			if f.value != "" {
 				acme = append(acme, f.key)
@@ -238,6 +242,14 @@ func (s *CertManager) Validate(v *Validator, path string, c *Config) {
 			v.Errorf(path+"."+acme[0], "%s %s the ACME issuer, but issuer is %s: set issuer to acme (it is no longer the default), or remove %s", joinAnd(acme), verb, s.Issuer, them)
 		}
 		return
+	}
+	if s.DNSProvider == DNSProviderNone && s.DNSExistingSecret != "" {
+		v.Errorf(path+".dns_existing_secret", "has no effect: dns_provider is none, HTTP-01 needs no credentials; remove dns_existing_secret or choose cloudflare, route53 or designate")
+	}
+	if sec := c.Secrets.Services.CertManager; sec != nil {
+		v.existingSecret(path+".dns_existing_secret", s.DNSExistingSecret, "secrets.services.cert-manager", map[string]string{
+			"cloudflare_api_token": sec.CloudflareAPIToken, "route53_access_key_id": sec.Route53AccessKeyID, "route53_secret_access_key": sec.Route53SecretAccessKey,
+			"designate_application_credential_id": sec.DesignateApplicationCredentialID, "designate_application_credential_secret": sec.DesignateApplicationCredentialSecret})
 	}
 	if s.DNSProvider == DNSProviderNone && !gatewayEnabled(c) {
 		// HTTP-01 challenges are answered through the cluster Gateway: without
@@ -392,8 +404,46 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks the StorageClass of the Cinder CSI driver.
+// Validate checks where Headlamp's OIDC client comes from.
+func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
+	if s.OIDCExistingSecret == "" {
+		return
+	}
+	if !s.OIDCEnabled {
+		v.Errorf(path+".oidc_existing_secret", "has no effect: oidc_enabled is false; set oidc_enabled to true or remove oidc_existing_secret")
+	}
+	if s.OIDCIssuerURL != "" {
+		v.Errorf(path+".oidc_issuer_url", "is not used: %s.oidc_existing_secret names the Secret holding the OIDC client (OIDC_ISSUER_URL); remove one of them", path)
+	}
+	if sec := c.Secrets.Services.Headlamp; sec != nil {
+		v.existingSecret(path+".oidc_existing_secret", s.OIDCExistingSecret, "secrets.services.headlamp", map[string]string{"oidc_client_secret": sec.OIDCClientSecret})
+	}
+}
+
+// Validate checks where the cloud controller manager's cloud.conf comes from.
+func (s *OpenStackCCM) Validate(v *Validator, path string, c *Config) {
+	v.cloudConf(path, s.ExistingSecret, s.AuthURL, s.Region, "openstack-ccm", c.Secrets.Services.OpenStackCCM)
+}
+
+// cloudConf reports the parts of a rendered cloud.conf given beside an
+// existing Secret holding the whole of it.
+func (v *Validator) cloudConf(path, existing, authURL, region, key string, sec interface{ credentials() (string, string) }) {
+	if existing == "" {
+		return
+	}
+	if authURL != "" {
+		v.Errorf(path+".auth_url", "is not used: %s.existing_secret names the Secret holding cloud.conf; remove one of them", path)
+	}
+	if region != "" {
+		v.Errorf(path+".region", "is not used: %s.existing_secret names the Secret holding cloud.conf; remove one of them", path)
+	}
+	id, secret := sec.credentials()
+	v.existingSecret(path+".existing_secret", existing, "secrets.services."+key, map[string]string{"application_credential_id": id, "application_credential_secret": secret})
+}
+
+// Validate checks the StorageClass of the Cinder CSI driver and where its cloud.conf comes from.
 func (s *OpenStackCSI) Validate(v *Validator, path string, c *Config) {
+	v.cloudConf(path, s.ExistingSecret, s.AuthURL, s.Region, "openstack-csi", c.Secrets.Services.OpenStackCSI)
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the Cinder StorageClass")
 }
 
@@ -403,6 +453,23 @@ func (s *VSphereCSI) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".port", "%d: expected a port from 1 to 65535", s.Port)
 	}
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the vSphere StorageClass")
+	if s.ExistingSecret != "" {
+		for _, f := range []struct{ key, value string }{{"vcenter_host", s.VCenterHost}, {"datacenter", s.Datacenter}} {
+			if f.value != "" {
+				v.Errorf(path+"."+f.key, "is not used: %s.existing_secret names the Secret holding csi-vsphere.conf; remove one of them", path)
+			}
+		}
+		if sec := c.Secrets.Services.VSphereCSI; sec != nil {
+			v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.vsphere-csi", map[string]string{"username": sec.Username, "password": sec.Password})
+		}
+	}
+}
+
+// Validate checks where alert-proxy's tokens come from.
+func (s *AlertProxy) Validate(v *Validator, path string, c *Config) {
+	if sec := c.Secrets.ManagedServices.AlertProxy; sec != nil {
+		v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.managed_services.alert-proxy", map[string]string{"api_token": sec.APIToken, "webhook_token": sec.WebhookToken})
+	}
 }
 
 // Validate checks Longhorn's replica count.

@@ -268,3 +268,60 @@ func TestKeycloakCredentials(t *testing.T) {
 	}
 	lacks(t, kc, fileText(t, p, kc), "bootstrapAdmin")
 }
+
+// TestCredentialsExistingSecret: with a reference to an existing Secret,
+// etcd-backup, cert-manager's DNS-01 solver, headlamp's OIDC client, the
+// OpenStack CCM and CSI and the vSphere CSI read that Secret and render
+// none of their own.
+func TestCredentialsExistingSecret(t *testing.T) {
+	cases := []struct {
+		name, services, file string
+		want, bad            []string
+		notRendered          string
+		notListed            [2]string // a kustomization and the file it must not list
+	}{
+		{name: "etcd-backup", services: "etcd-backup: {enabled: true, bucket: etcd-snapshots, existing_secret: etcd-s3-vault}",
+			file: "services/etcd-backup/cronjob.yaml", want: []string{"name: etcd-s3-vault\n"}, bad: []string{"etcd-backup-s3"},
+			notRendered: "services/etcd-backup/s3-credentials-secret.yaml",
+			notListed:   [2]string{"services/etcd-backup/kustomization.yaml", "s3-credentials-secret.yaml"}},
+		{name: "cert-manager-cloudflare", services: "gateway-api: {enabled: true}\ncert-manager: {enabled: true, issuer: acme, dns_provider: cloudflare, dns_existing_secret: cloudflare-vault}",
+			file: "services/cert-manager/issuers/cluster-issuer.yaml", want: []string{"apiTokenSecretRef:\n              name: cloudflare-vault\n"}, bad: []string{"cloudflare-api-token\n"},
+			notRendered: "services/cert-manager/issuers/cloudflare-api-token-secret.yaml",
+			notListed:   [2]string{"services/cert-manager/issuers/kustomization.yaml", "cloudflare-api-token-secret.yaml"}},
+		{name: "cert-manager-route53", services: "gateway-api: {enabled: true}\ncert-manager: {enabled: true, issuer: acme, dns_provider: route53, route53_region: us-east-1, dns_existing_secret: route53-vault}",
+			file: "services/cert-manager/issuers/cluster-issuer.yaml", want: []string{"accessKeyIDSecretRef:\n              name: route53-vault\n", "secretAccessKeySecretRef:\n              name: route53-vault\n"}, bad: []string{"route53-credentials"},
+			notRendered: "services/cert-manager/issuers/route53-credentials-secret.yaml",
+			notListed:   [2]string{"services/cert-manager/issuers/kustomization.yaml", "route53-credentials-secret.yaml"}},
+		{name: "cert-manager-designate", services: "gateway-api: {enabled: true}\ncert-manager: {enabled: true, issuer: acme, dns_provider: designate, dns_existing_secret: designate-vault}",
+			file: "services/cert-manager/issuers/designate-webhook.yaml", want: []string{"credentialsSecret: designate-vault\n"}, bad: []string{"designate-credentials"},
+			notRendered: "services/cert-manager/issuers/designate-credentials-secret.yaml",
+			notListed:   [2]string{"services/cert-manager/issuers/kustomization.yaml", "designate-credentials-secret.yaml"}},
+		{name: "headlamp", services: "headlamp: {enabled: true, oidc_enabled: true, oidc_existing_secret: headlamp-oidc-vault}",
+			file: "services/headlamp/helm-values/override-values.yaml", want: []string{"name: headlamp-oidc-vault\n"}, bad: []string{"headlamp-oidc\n"},
+			notRendered: "services/headlamp/headlamp-oidc-secret.yaml"},
+		{name: "openstack-ccm", services: "openstack-ccm: {enabled: true, existing_secret: ccm-cloud-conf}",
+			file: "services/openstack-ccm/helm-values/override-values.yaml", want: []string{"create: false\n", "name: ccm-cloud-conf\n"}, bad: []string{"openstack-ccm-cloud-config"},
+			notRendered: "services/openstack-ccm/cloud-config-secret.yaml"},
+		{name: "openstack-csi", services: "openstack-csi: {enabled: true, existing_secret: csi-cloud-conf}",
+			file: "services/openstack-csi/helm-values/override-values.yaml", want: []string{"create: false\n", "name: csi-cloud-conf\n"}, bad: []string{"openstack-csi-cloud-config"},
+			notRendered: "services/openstack-csi/cloud-config-secret.yaml"},
+		{name: "vsphere-csi", services: "vsphere-csi: {enabled: true, existing_secret: vsphere-conf-vault}",
+			file: "services/vsphere-csi/helm-values/override-values.yaml", want: []string{"existingSecret: vsphere-conf-vault\n"}, bad: []string{"vsphere-csi-config"},
+			notRendered: "services/vsphere-csi/csi-vsphere-config-secret.yaml"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := labPlan(t, "lab.example.com", tc.services, "")
+			text := fileText(t, p, tc.file)
+			wants(t, tc.file, text, tc.want...)
+			lacks(t, tc.file, text, tc.bad...)
+			if hasFile(p, tc.notRendered) {
+				t.Errorf("%s is rendered beside the existing Secret", tc.notRendered)
+			}
+			if k := tc.notListed; k[0] != "" && listed(t, p, k[0], k[1]) {
+				t.Errorf("%s lists %s", k[0], k[1])
+			}
+			checkWithTools(t, p)
+		})
+	}
+}

@@ -79,8 +79,9 @@ spec:
                   value: {{ . }}
                 {{- end }}
               envFrom:
+                # AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
                 - secretRef:
-                    name: etcd-backup-s3
+                    name: {{ default "etcd-backup-s3" .ExistingSecret }}
               volumeMounts:
                 - name: backup
                   mountPath: /backup

@@ -13,6 +13,11 @@ config:
   extraLabels:
     {{- toYaml . | nindent 4 }}
   {{- end }}
+  {{- with .ExistingSecret }}
+  # The tokens come from the existing Secret {{ . }} (existing_secret).
+  tokenSecretRef: {{ . }}
+  {{- else }}
   # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).
   tokenSecretRef: alert-proxy-tokens
+  {{- end }}
 {{- end }}

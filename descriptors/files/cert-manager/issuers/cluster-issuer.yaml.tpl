@@ -2,6 +2,7 @@
 {{- with .Service }}
 {{- $issuer := print .Issuer }}
 {{- $p := print .DNSProvider }}
+{{- $dns := .DNSExistingSecret }}
 apiVersion: cert-manager.io/v1
 kind: ClusterIssuer
 metadata:
@@ -27,7 +28,7 @@ spec:
       - dns01:
           cloudflare:
             apiTokenSecretRef:
-              name: cloudflare-api-token
+              name: {{ default "cloudflare-api-token" $dns }}
               key: api-token
       {{- else if eq $p "route53" }}
       - dns01:
@@ -37,10 +38,10 @@ spec:
             hostedZoneID: {{ . }}
             {{- end }}
             accessKeyIDSecretRef:
-              name: route53-credentials
+              name: {{ default "route53-credentials" $dns }}
               key: access-key-id
             secretAccessKeySecretRef:
-              name: route53-credentials
+              name: {{ default "route53-credentials" $dns }}
               key: secret-access-key
       {{- else if eq $p "designate" }}
       # Served by the designate-certmanager-webhook of designate-webhook.yaml.

@@ -1,5 +1,5 @@
 # The cert-manager DNS-01 webhook for OpenStack Designate (group acme.syseleven.de),
-# authenticated with the Secret designate-credentials.
+# authenticated with the Secret {{ default "designate-credentials" .Service.DNSExistingSecret }}.
 {{- $flux := .OpenCenter.GitOps.Flux }}
 apiVersion: source.toolkit.fluxcd.io/v1
 kind: HelmRepository
@@ -32,4 +32,4 @@ spec:
     certManager:
       namespace: {{ .Unit.Namespace }}
       serviceAccountName: cert-manager
-    credentialsSecret: designate-credentials
+    credentialsSecret: {{ default "designate-credentials" .Service.DNSExistingSecret }}

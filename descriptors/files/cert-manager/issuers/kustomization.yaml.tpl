@@ -5,11 +5,14 @@ namespace: {{ .Unit.Namespace }}
 resources:
   - cluster-issuer.yaml
   {{- $p := print .Service.DNSProvider }}
-  {{- if eq $p "cloudflare" }}
+  {{- $own := not .Service.DNSExistingSecret }}
+  {{- if and (eq $p "cloudflare") $own }}
   - cloudflare-api-token-secret.yaml
-  {{- else if eq $p "route53" }}
+  {{- else if and (eq $p "route53") $own }}
   - route53-credentials-secret.yaml
-  {{- else if eq $p "designate" }}
+  {{- else if and (eq $p "designate") $own }}
   - designate-credentials-secret.yaml
+  {{- end }}
+  {{- if eq $p "designate" }}
   - designate-webhook.yaml
   {{- end }}

@@ -4,7 +4,12 @@ cluster:
   name: {{ .OpenCenter.Cluster.ClusterName }}
 secret:
   enabled: true
+  create: false
+  {{- with .Service.ExistingSecret }}
+  # cloud.conf is the key cloud.conf of the existing Secret {{ . }} (existing_secret).
+  name: {{ . }}
+  {{- else }}
   # cloud.conf is rendered from the typed config and the application
   # credential in secrets.services.openstack-ccm, not by the chart.
-  create: false
   name: openstack-ccm-cloud-config
+  {{- end }}

@@ -2,10 +2,15 @@
 clusterID: {{ .OpenCenter.Cluster.ClusterName }}
 secret:
   enabled: true
+  create: false
+  {{- with .Service.ExistingSecret }}
+  # cloud.conf is the key cloud.conf of the existing Secret {{ . }} (existing_secret).
+  name: {{ . }}
+  {{- else }}
   # cloud.conf is rendered from the typed config and the application
   # credential in secrets.services.openstack-csi, not by the chart.
-  create: false
   name: openstack-csi-cloud-config
+  {{- end }}
 {{- with .Service }}
 storageClass:
   # The chart's csi-cinder-sc-delete/-retain classes are replaced by one class named storage_class_name.

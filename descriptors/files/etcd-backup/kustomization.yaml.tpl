@@ -4,5 +4,7 @@ kind: Kustomization
 resources:
   - namespace.yaml
   - serviceaccount.yaml
+  {{- if not .Service.ExistingSecret }}
   - s3-credentials-secret.yaml
+  {{- end }}
   - cronjob.yaml
