@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -65,6 +68,87 @@ func (b *builder) readLocal(active []*table.Unit) {
 			b.local[u.Name] = l
 			b.include[joinRoot(u.Root, LocalDir)] = true // present, though the render does not produce it
 		}
+	}
+	dirs := b.appliedDirs(active)
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		k := filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(d), LocalDir, "kustomization.yaml")
+		data, err := os.ReadFile(k)
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Kind string `yaml:"kind"`
+		}
+		if err := yaml.Unmarshal(data, &head); err != nil {
+			b.errorf(dirs[d], "%s: %v", k, err)
+		}
+		b.localDirs[d] = head.Kind == "Component"
+		b.include[joinRoot(d, LocalDir)] = true
+	}
+}
+
+// appliedDirs lists the overlay directories, other than the standard units'
+// roots (whose local/ readLocal reads with its values), that the active
+// units' Flux units apply, each with its unit.
+func (b *builder) appliedDirs(active []*table.Unit) map[string]*table.Unit {
+	standard := map[string]bool{}
+	for _, u := range active {
+		for _, f := range u.Files {
+			if f.Builtin == table.BuiltinStandard {
+				standard[path.Dir(joinRoot(u.Root, f.Path))] = true
+			}
+		}
+	}
+	dirs := map[string]*table.Unit{}
+	for _, u := range active {
+		for _, fu := range u.FluxUnits {
+			if !fu.When.Holds(b.c) {
+				continue
+			}
+			rel, ok := strings.CutPrefix(strings.TrimPrefix(b.expand(u, fu.Path), "./"), b.p.Overlay+"/")
+			if ok && !standard[rel] {
+				dirs[path.Clean(rel)] = u
+			}
+		}
+	}
+	return dirs
+}
+
+// listLocal adds local to the rendered (template) kustomization of every
+// directory in localDirs: as a component when it is a kustomize Component,
+// else as a resource. The template's leading comment is kept.
+func (b *builder) listLocal() {
+	for _, d := range slices.Sorted(maps.Keys(b.localDirs)) {
+		p := joinRoot(d, "kustomization.yaml")
+		f, ok := b.files[p]
+		if !ok {
+			continue // the directory's kustomization is computed later, or absent
+		}
+		u := unitByName(f.Unit)
+		text := body(f.Data)
+		var k map[string]any
+		if err := yaml.Unmarshal(text, &k); err != nil || k == nil {
+			b.errorf(u, "%s: adding %s: not a kustomization: %v", p, LocalDir, err)
+			continue
+		}
+		key := "resources"
+		if b.localDirs[d] {
+			key = "components"
+		}
+		list, _ := k[key].([]any)
+		if slices.Contains(list, any(LocalDir)) {
+			continue
+		}
+		k[key] = append(list, LocalDir)
+		var out []byte
+		for _, l := range strings.SplitAfter(string(text), "\n") {
+			if !strings.HasPrefix(l, "#") {
+				break
+			}
+			out = append(out, l...)
+		}
+		out = fmt.Appendf(out, "# With the user's %s/ listed.\n", LocalDir)
+		f.Data = withHeader(b.cfgName(), f.Unit, p, append(out, yamlenc.Marshal(k)...))
 	}
 }
 

@@ -1,11 +1,13 @@
 package render
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
@@ -84,5 +86,65 @@ func TestLocalEscapeHatches(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(local, name)); err != nil || string(b) != text {
 			t.Errorf("local/%s was touched: %v", name, err)
 		}
+	}
+}
+
+// TestLocalEscapeHatchTemplateUnit: a unit whose kustomization is a template
+// (etcd-backup) lists local too, in the directory its Flux unit applies: a
+// Component as a component, any other kustomization as a resource.
+func TestLocalEscapeHatchTemplateUnit(t *testing.T) {
+	const cfg = "opencenter:\n  meta: {name: lab}\n  cluster: {cluster_name: lab}\n  infrastructure: {provider: kind}\n  gitops:\n    repository: {url: 'https://git.example.com/gitops.git'}\n  services:\n    etcd-backup: {enabled: true, bucket: etcd-snapshots, existing_secret: etcd-s3}\n"
+	for _, tc := range []struct {
+		name, kustomization, listed string
+		want                        []string
+	}{
+		{"component", "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [extra.yaml]\npatches:\n  - target: {kind: CronJob, name: etcd-backup}\n    patch: |-\n      - op: replace\n        path: /spec/schedule\n        value: '15 3 * * *'\n",
+			"components:\n- local\n", []string{"name: etcd-notes", "schedule: 15 3 * * *"}},
+		{"resource", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [extra.yaml]\n",
+			"- cronjob.yaml\n- local\n", []string{"name: etcd-notes", "schedule: 0 */6 * * *"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := t.TempDir()
+			f, err := load.Bytes("lab.yaml", []byte(cfg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Build(f, Options{AllowPlaintextSecrets: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			local := filepath.Join(repo, p.Overlay, "services/etcd-backup/local")
+			os.MkdirAll(local, 0o755)
+			os.WriteFile(filepath.Join(local, "kustomization.yaml"), []byte(tc.kustomization), 0o644)
+			os.WriteFile(filepath.Join(local, "extra.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: etcd-notes\ndata:\n  owner: ops\n"), 0o644)
+			if p, err = Build(f, Options{AllowPlaintextSecrets: true, Repo: repo}); err != nil {
+				t.Fatal(err)
+			}
+			k, _ := p.File("services/etcd-backup/kustomization.yaml")
+			wants(t, "kustomization.yaml", string(k.Data), tc.listed, "# Scheduled etcd snapshots")
+			tree := toolcheck.Tree{}
+			for _, pf := range p.Files {
+				tree[p.Overlay+"/"+pf.Path] = pf.Data
+			}
+			lf, err := LocalFiles(repo, p)
+			if err != nil || len(lf) != 2 {
+				t.Fatalf("local files: %v %v", lf, err)
+			}
+			maps.Copy(tree, lf)
+			out, err := toolcheck.Kustomize(tree, p.Overlay+"/services/etcd-backup")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wants(t, "kustomize output", string(out), tc.want...)
+			if err := writePlan(repo, p, WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if changes, err := Diff(repo, p, WriteOptions{}); err != nil || len(Differences(changes)) != 0 {
+				t.Fatalf("--check after a render: %v %v", changes, err)
+			}
+			if _, err := os.Stat(filepath.Join(local, "extra.yaml")); err != nil {
+				t.Errorf("the render touched local/: %v", err)
+			}
+		})
 	}
 }

@@ -110,6 +110,9 @@ type builder struct {
 	rules []*regexp.Regexp
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]local
+	// localDirs are the other overlay directories a Flux unit applies
+	// whose local/ holds a kustomization: whether it is a Component.
+	localDirs map[string]bool
 	// dataKey encrypts this render's secret files, made on first use.
 	dataKey *sops.SharedKey
 }
@@ -134,6 +137,7 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	b.checkReleases(active)
 	b.readLocal(active)
 	b.renderUnits(active)
+	b.listLocal()
 	b.mergeLocalValues(active)
 	b.builtins(active, false)
 	b.fluxUnits(b.planFlux(active))
@@ -158,17 +162,18 @@ func newBuilder(f *config.File, o Options) *builder {
 	cluster := f.Config.OpenCenter.Cluster.ClusterName
 	return &builder{
 		f: f, c: f.Config, o: o,
-		p:        &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
-		status:   map[string]*UnitStatus{},
-		files:    map[string]*File{},
-		byDir:    map[string][]string{},
-		flux:     map[string]bool{},
-		fluxOf:   map[string]*table.Unit{},
-		sources:  map[string]bool{flux_system: true},
-		include:  map[string]bool{},
-		withheld: map[string]bool{},
-		rules:    compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
-		local:    map[string]local{},
+		p:         &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
+		status:    map[string]*UnitStatus{},
+		files:     map[string]*File{},
+		byDir:     map[string][]string{},
+		flux:      map[string]bool{},
+		fluxOf:    map[string]*table.Unit{},
+		sources:   map[string]bool{flux_system: true},
+		include:   map[string]bool{},
+		withheld:  map[string]bool{},
+		rules:     compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
+		local:     map[string]local{},
+		localDirs: map[string]bool{},
 	}
 }
 
