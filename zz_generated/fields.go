@@ -6013,6 +6013,19 @@ var Fields = []table.Field{
 		},
 	},
 	{
+		Path:   "opencenter.services.weave-gitops.admin_existing_secret",
+		Kind:   table.KindString,
+		GoType: "string",
+		Doc:    "admin_existing_secret says the admin login Secret is provided by another tool (External Secrets, Sealed Secrets): it must be cluster-user-auth, the name the chart reads, with keys username and password (a bcrypt hash), in the dashboard's namespace. opencenter then renders none.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.WeaveGitOps == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.WeaveGitOps.AdminExistingSecret, true
+		},
+	},
+	{
 		Path:   "opencenter.managed_services",
 		Kind:   table.KindObject,
 		GoType: "config.ManagedServices",
@@ -7439,13 +7452,16 @@ var Fields = []table.Field{
 		GoType:       "string",
 		Doc:          "admin_password_hash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).",
 		Secret:       true,
-		RequiredWhen: "services.weave-gitops is enabled",
+		RequiredWhen: "services.weave-gitops is enabled, unless services.weave-gitops.admin_existing_secret is set",
 		RequiredBy:   "opencenter.services.weave-gitops.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil
 			}
 			if !c.OpenCenter.Services.WeaveGitOps.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.WeaveGitOps.AdminExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.WeaveGitOps == nil {

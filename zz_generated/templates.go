@@ -2703,7 +2703,11 @@ func renderWeaveGitopsKustomizationYaml(b []byte, c *config.Config, u *table.Inf
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.weave-gitops")
 	}
-	b = append(b, "# The Weave GitOps dashboard, from opencenter.services.weave-gitops.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - helmrepository.yaml\n  - cluster-user-auth-secret.yaml\n  - helmrelease.yaml"...)
+	b = append(b, "# The Weave GitOps dashboard, from opencenter.services.weave-gitops.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - helmrepository.yaml"...)
+	if !(svc.AdminExistingSecret != "") {
+		b = append(b, "\n  - cluster-user-auth-secret.yaml"...)
+	}
+	b = append(b, "\n  - helmrelease.yaml"...)
 	{
 		w1 := c.OpenCenter.Services.Gateway
 		if w1 != nil {

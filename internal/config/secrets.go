@@ -175,7 +175,7 @@ type VSphereCSISecrets struct {
 // WeaveGitOpsSecrets are the Weave GitOps dashboard credentials.
 type WeaveGitOpsSecrets struct {
 	// AdminPasswordHash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).
-	AdminPasswordHash string `json:"admin_password_hash,omitempty" required_when:"enabled"`
+	AdminPasswordHash string `json:"admin_password_hash,omitempty" required_when:"enabled,!admin_existing_secret"`
 }
 
 // ManagedServiceSecrets holds the credentials of managed services. Field names

@@ -665,6 +665,11 @@ type WeaveGitOps struct {
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.
 	AdminUser string `json:"admin_user,omitempty" default:"admin"`
+	// AdminExistingSecret says the admin login Secret is provided by another
+	// tool (External Secrets, Sealed Secrets): it must be cluster-user-auth,
+	// the name the chart reads, with keys username and password (a bcrypt
+	// hash), in the dashboard's namespace. opencenter then renders none.
+	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
 // AlertProxy forwards Alertmanager alerts to the provider's monitoring service.

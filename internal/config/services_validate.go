@@ -402,7 +402,14 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	if hash != "" && hash != Placeholder && !strings.HasPrefix(hash, "$2") { // an encrypted value is checked where its key is
 		v.Errorf("secrets.services.weave-gitops.admin_password_hash", "is not a bcrypt hash: expected $2a$..., $2b$... or $2y$... (htpasswd -nbBC 10 '' <password>)")
 	}
+	if s.AdminExistingSecret != "" && s.AdminExistingSecret != weaveGitOpsLogin {
+		v.Errorf(path+".admin_existing_secret", "%q: the dashboard reads its admin login from the Secret %s in its namespace, a name its chart fixes: provide that Secret and set admin_existing_secret to %s", s.AdminExistingSecret, weaveGitOpsLogin, weaveGitOpsLogin)
+	}
+	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.weave-gitops", map[string]string{"admin_password_hash": hash})
 }
+
+// weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
+const weaveGitOpsLogin = "cluster-user-auth"
 
 // Validate checks where Headlamp's OIDC client comes from.
 func (s *Headlamp) Validate(v *Validator, path string, c *Config) {

@@ -308,6 +308,10 @@ func TestCredentialsExistingSecret(t *testing.T) {
 		{name: "vsphere-csi", services: "vsphere-csi: {enabled: true, existing_secret: vsphere-conf-vault}",
 			file: "services/vsphere-csi/helm-values/override-values.yaml", want: []string{"existingSecret: vsphere-conf-vault\n"}, bad: []string{"vsphere-csi-config"},
 			notRendered: "services/vsphere-csi/csi-vsphere-config-secret.yaml"},
+		{name: "weave-gitops", services: "weave-gitops: {enabled: true, admin_existing_secret: cluster-user-auth}",
+			file: "services/weave-gitops/helmrelease.yaml", want: []string{"createSecret: false\n"},
+			notRendered: "services/weave-gitops/cluster-user-auth-secret.yaml",
+			notListed:   [2]string{"services/weave-gitops/kustomization.yaml", "cluster-user-auth-secret.yaml"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
