@@ -13,7 +13,7 @@ import (
 )
 
 // Requirements resolves every `required_when` struct tag of the config
-// types into model.Requirement, on the node that carries it. A tag is a
+// types into model.Requirement, keyed by the node that carries it. A tag is a
 // comma-separated list of terms, all of which must hold, on fields of the
 // scope (the field's struct; for a secret, the config part it belongs to):
 //
@@ -24,7 +24,8 @@ import (
 // The enabled field of the scope's service or unit always gates the
 // requirement. Problems are reported at the field's declaration, relative to
 // root.
-func Requirements(m *model.Model, root string) error {
+func Requirements(m *model.Model, root string) (map[*model.Node]*model.Requirement, error) {
+	reqs := map[*model.Node]*model.Requirement{}
 	var diags diag.List
 	var visit func(n *model.Node, chain []*model.Node)
 	visit = func(n *model.Node, chain []*model.Node) {
@@ -33,7 +34,7 @@ func Requirements(m *model.Model, root string) error {
 			if err != "" {
 				diags = append(diags, diag.Diag{File: rel(root, n.Pos.Filename), Line: n.Pos.Line, Col: n.Pos.Column, Path: n.Path, Msg: "required_when " + strconv.Quote(n.RequiredWhen) + ": " + err})
 			} else {
-				n.Requirement = r
+				reqs[n] = r
 			}
 		}
 		if n.Elem != nil {
@@ -48,7 +49,7 @@ func Requirements(m *model.Model, root string) error {
 		}
 	}
 	visit(m.Root, nil)
-	return diags.Err()
+	return reqs, diags.Err()
 }
 
 func rel(root, file string) string {

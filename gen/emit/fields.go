@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"github.com/opencenter-dev/opencenter/gen/check"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -22,13 +23,14 @@ var kindConst = map[table.Kind]string{
 
 // Fields emits fields.go: the field index, every path of the config in
 // declaration order, with an accessor for each path outside lists and maps.
-func Fields(m *model.Model) ([]byte, error) {
+func Fields(cat *check.Catalog) ([]byte, error) {
+	m := cat.Model
 	f := newFile()
 	var entries []jen.Code
 	var visit func(n *model.Node, chain []*model.Node, inElem bool)
 	visit = func(n *model.Node, chain []*model.Node, inElem bool) {
 		if n.Path != "" {
-			entries = append(entries, field(m, n, chain, inElem))
+			entries = append(entries, field(cat, m, n, chain, inElem))
 		}
 		if n.Elem != nil {
 			if n.Elem.Kind == table.KindObject {
@@ -48,14 +50,14 @@ func Fields(m *model.Model) ([]byte, error) {
 	return render(f)
 }
 
-func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.Code {
+func field(cat *check.Catalog, m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.Code {
 	ff := []jen.Code{
 		jen.Id("Path").Op(":").Lit(n.Path),
 		jen.Id("Kind").Op(":").Qual(TablePkg, kindConst[n.Kind]),
 		jen.Id("GoType").Op(":").Lit(m.GoTypeString(n.Type)),
 	}
-	if n.Default != "" {
-		ff = append(ff, jen.Id("Default").Op(":").Lit(n.Default))
+	if cat.Default(n) != "" {
+		ff = append(ff, jen.Id("Default").Op(":").Lit(cat.Default(n)))
 	}
 	if len(n.Enum) > 0 {
 		ff = append(ff, jen.Id("Enum").Op(":").Add(strs(n.Enum)))
@@ -72,7 +74,7 @@ func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.
 	if n.Format != "" {
 		ff = append(ff, jen.Id("Format").Op(":").Lit(n.Format))
 	}
-	if r := n.Requirement; r != nil {
+	if r := cat.Requirement(n); r != nil {
 		ff = append(ff, jen.Id("RequiredWhen").Op(":").Lit(r.Text))
 		if !inElem && r.By != nil {
 			ff = append(ff, jen.Id("RequiredBy").Op(":").Lit(r.By.Path))
@@ -87,16 +89,17 @@ func field(m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.
 
 // Defaults emits defaults.go: ApplyDefaults from the `default` tags and the
 // units' namespaces, in plain Go.
-func Defaults(m *model.Model) ([]byte, error) {
+func Defaults(cat *check.Catalog) ([]byte, error) {
+	m := cat.Model
 	f := newFile()
-	body := defaults(m.Root, func() *jen.Statement { return jen.Id("c") }, 0)
+	body := defaults(cat, m.Root, func() *jen.Statement { return jen.Id("c") }, 0)
 	f.Comment("ApplyDefaults fills every field the user left empty that has a default:")
 	f.Comment("`default` struct tags, and each service's namespace from its descriptor.")
 	f.Func().Id("ApplyDefaults").Params(cfg()).Block(body...)
 	return render(f)
 }
 
-func defaults(n *model.Node, x func() *jen.Statement, depth int) []jen.Code {
+func defaults(cat *check.Catalog, n *model.Node, x func() *jen.Statement, depth int) []jen.Code {
 	var out []jen.Code
 	for _, c := range n.Children {
 		cx := func() *jen.Statement { return x().Dot(c.GoName) }
@@ -104,48 +107,48 @@ func defaults(n *model.Node, x func() *jen.Statement, depth int) []jen.Code {
 		case c.Kind == table.KindObject:
 			if c.Ptr {
 				v := fmt.Sprintf("p%d", depth)
-				inner := defaults(c, func() *jen.Statement { return jen.Id(v) }, depth+1)
+				inner := defaults(cat, c, func() *jen.Statement { return jen.Id(v) }, depth+1)
 				if len(inner) > 0 {
 					out = append(out, jen.If(jen.Id(v).Op(":=").Add(cx()), jen.Id(v).Op("!=").Nil()).Block(inner...))
 				}
 			} else {
-				out = append(out, defaults(c, cx, depth)...)
+				out = append(out, defaults(cat, c, cx, depth)...)
 			}
 		case c.Kind == table.KindList && c.Elem.Kind == table.KindObject:
 			i := fmt.Sprintf("i%d", depth)
-			inner := defaults(c.Elem, func() *jen.Statement { return cx().Index(jen.Id(i)) }, depth+1)
+			inner := defaults(cat, c.Elem, func() *jen.Statement { return cx().Index(jen.Id(i)) }, depth+1)
 			if len(inner) > 0 {
 				out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(cx())).Block(inner...))
 			}
-		case c.Default != "":
-			out = append(out, setDefault(c, cx))
+		case cat.Default(c) != "":
+			out = append(out, setDefault(c, cat.Default(c), cx))
 		}
 	}
 	return out
 }
 
-func setDefault(n *model.Node, x func() *jen.Statement) jen.Code {
+func setDefault(n *model.Node, def string, x func() *jen.Statement) jen.Code {
 	var lit jen.Code
 	var zero jen.Code
 	switch n.Kind {
 	case table.KindString:
-		lit, zero = jen.Lit(n.Default), jen.Lit("")
+		lit, zero = jen.Lit(def), jen.Lit("")
 	case table.KindInt:
-		v, err := strconv.Atoi(n.Default)
+		v, err := strconv.Atoi(def)
 		if err != nil {
-			panic(fmt.Sprintf("%s: default %q is not an int", n.Path, n.Default))
+			panic(fmt.Sprintf("%s: default %q is not an int", n.Path, def))
 		}
 		lit, zero = jen.Lit(v), jen.Lit(0)
 	case table.KindNumber:
-		v, err := strconv.ParseFloat(n.Default, 64)
+		v, err := strconv.ParseFloat(def, 64)
 		if err != nil {
-			panic(fmt.Sprintf("%s: default %q is not a number", n.Path, n.Default))
+			panic(fmt.Sprintf("%s: default %q is not a number", n.Path, def))
 		}
 		lit, zero = jen.Lit(v), jen.Lit(0)
 	case table.KindBool:
-		v, err := strconv.ParseBool(n.Default)
+		v, err := strconv.ParseBool(def)
 		if err != nil || (!n.Ptr && v) {
-			panic(fmt.Sprintf("%s: default %q: a bool defaulting to true must be a *bool", n.Path, n.Default))
+			panic(fmt.Sprintf("%s: default %q: a bool defaulting to true must be a *bool", n.Path, def))
 		}
 		lit, zero = jen.Lit(v), jen.False()
 	default:
@@ -159,7 +162,7 @@ func setDefault(n *model.Node, x func() *jen.Statement) jen.Code {
 		)
 	}
 	if n.Kind == table.KindString && len(n.Enum) > 0 {
-		return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Lit(n.Default))
+		return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Lit(def))
 	}
 	return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Add(lit))
 }

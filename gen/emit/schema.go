@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/opencenter-dev/opencenter/gen/check"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,8 @@ const SchemaID = "https://opencenter.dev/schemas/cluster-config.v1.json"
 
 // Schema emits the JSON Schema (draft 2020-12) of the config. encoding/json
 // sorts map keys, so the bytes are deterministic.
-func Schema(m *model.Model) ([]byte, error) {
-	root, err := schemaOf(m.Root)
+func Schema(cat *check.Catalog) ([]byte, error) {
+	root, err := schemaOf(cat, cat.Model.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +42,12 @@ func Schema(m *model.Model) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func schemaOf(n *model.Node) (map[string]any, error) {
+func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 	s := map[string]any{}
 	if n.Doc != "" {
 		s["description"] = n.Doc
 	}
-	if r := n.Requirement; r != nil {
+	if r := cat.Requirement(n); r != nil {
 		s["description"] = strings.TrimSpace(n.Doc + " Required when " + r.Text + ".")
 	}
 	switch n.Kind {
@@ -56,7 +57,7 @@ func schemaOf(n *model.Node) (map[string]any, error) {
 		props := map[string]any{}
 		var req []string
 		for _, c := range n.Children {
-			cs, err := schemaOf(c)
+			cs, err := schemaOf(cat, c)
 			if err != nil {
 				return nil, err
 			}
@@ -71,14 +72,14 @@ func schemaOf(n *model.Node) (map[string]any, error) {
 		}
 	case table.KindList:
 		s["type"] = "array"
-		items, err := schemaOf(n.Elem)
+		items, err := schemaOf(cat, n.Elem)
 		if err != nil {
 			return nil, err
 		}
 		s["items"] = items
 	case table.KindMap:
 		s["type"] = "object"
-		vals, err := schemaOf(n.Elem)
+		vals, err := schemaOf(cat, n.Elem)
 		if err != nil {
 			return nil, err
 		}
@@ -105,22 +106,22 @@ func schemaOf(n *model.Node) (map[string]any, error) {
 	case table.KindNumber:
 		s["type"] = "number"
 	}
-	if n.Default != "" {
-		s["default"] = typedDefault(n)
+	if cat.Default(n) != "" {
+		s["default"] = typedDefault(n, cat.Default(n))
 	}
 	return s, nil
 }
 
-func typedDefault(n *model.Node) any {
+func typedDefault(n *model.Node, def string) any {
 	switch n.Kind {
 	case table.KindInt:
-		v, _ := strconv.Atoi(n.Default)
+		v, _ := strconv.Atoi(def)
 		return v
 	case table.KindNumber:
-		v, _ := strconv.ParseFloat(n.Default, 64)
+		v, _ := strconv.ParseFloat(def, 64)
 		return v
 	case table.KindBool:
-		return n.Default == "true"
+		return def == "true"
 	}
-	return n.Default
+	return def
 }

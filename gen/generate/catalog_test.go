@@ -22,7 +22,7 @@ var emitted = []string{"base.go", "defaults.go", "fields.go", "schema.go", "sche
 // TestCatalogGolden compares each emitted file of the test catalog with its
 // golden in gen/testdata/golden (refresh with go test ./gen/... -update).
 func TestCatalogGolden(t *testing.T) {
-	files, err := GenerateWith(catalog, freshModel(t))
+	files, err := GenerateWith(catalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog:\n%v", err)
 	}
@@ -45,11 +45,11 @@ func TestCatalogGolden(t *testing.T) {
 // `verify-generated`: Go files carry exactly one generated header, first,
 // and are gofmt'd; generating twice gives the same bytes.
 func TestCatalogShape(t *testing.T) {
-	first, err := GenerateWith(catalog, freshModel(t))
+	first, err := GenerateWith(catalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog:\n%v", err)
 	}
-	second, err := GenerateWith(catalog, freshModel(t))
+	second, err := GenerateWith(catalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog again:\n%v", err)
 	}

@@ -56,7 +56,6 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m = m.Clone() // the namespace defaults below are this catalog's, not the caller's
 	units, cerr := check.Check(check.Input{
 		Base:        base,
 		Model:       m,
@@ -69,7 +68,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 			return string(b), err
 		},
 	})
-	rerr := check.Requirements(m, o.Root)
+	reqs, rerr := check.Requirements(m, o.Root)
 	if derr != nil || cerr != nil || rerr != nil {
 		var all diag.List
 		for _, e := range []error{derr, cerr, rerr} {
@@ -79,15 +78,15 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		}
 		return nil, all.Err()
 	}
-	applyNamespaceDefaults(units)
+	cat := check.NewCatalog(m, units, reqs)
 
 	out := map[string][]byte{}
 	emitters := map[string]func() ([]byte, error){
 		"units.go":     func() ([]byte, error) { return emit.Units(units) },
 		"templates.go": func() ([]byte, error) { return emit.Templates(units) },
-		"fields.go":    func() ([]byte, error) { return emit.Fields(m) },
-		"defaults.go":  func() ([]byte, error) { return emit.Defaults(m) },
-		"schema.json":  func() ([]byte, error) { return emit.Schema(m) },
+		"fields.go":    func() ([]byte, error) { return emit.Fields(cat) },
+		"defaults.go":  func() ([]byte, error) { return emit.Defaults(cat) },
+		"schema.json":  func() ([]byte, error) { return emit.Schema(cat) },
 		"schema.go":    schemaGo,
 		"base.go":      func() ([]byte, error) { return emit.Base(base) },
 	}
@@ -121,19 +120,6 @@ func loadBase(dir string) ([]*baseindex.Index, error) {
 		out = append(out, x)
 	}
 	return out, nil
-}
-
-// applyNamespaceDefaults makes each service's descriptor namespace the
-// default of its namespace field, for ApplyDefaults, the index and the schema.
-func applyNamespaceDefaults(units []*check.Unit) {
-	for _, u := range units {
-		if u.ServiceNode == nil {
-			continue
-		}
-		if ns := u.ServiceNode.Child("namespace"); ns != nil && ns.Default == "" {
-			ns.Default = u.Namespace
-		}
-	}
 }
 
 func schemaGo() ([]byte, error) {

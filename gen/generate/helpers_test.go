@@ -27,11 +27,10 @@ func loadModel(t testing.TB) *model.Model {
 	return sharedM
 }
 
-// freshModel returns a private copy of the shared model's field tree.
-// GenerateWith writes each service's descriptor namespace into the model
-// (as the namespace field's default), so a model shared between catalogs
-// would leak one catalog's namespaces into the other's fields.go,
-// defaults.go and schema.json, depending on test order.
+// freshModel returns a private copy of the shared model's field tree, for
+// tests that change a field's tags. Generation itself never changes the
+// model, so the other tests share one (and would catch a change: catalogs
+// generated in any order must give the same bytes).
 func freshModel(t testing.TB) *model.Model {
 	t.Helper()
 	m := *loadModel(t)

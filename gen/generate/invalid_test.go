@@ -99,7 +99,7 @@ func TestInvalid(t *testing.T) {
 	for _, name := range invalidCases {
 		t.Run(name, func(t *testing.T) {
 			dir := "gen/testdata/invalid/" + name + "/descriptors"
-			files, err := GenerateWith(Options{Root: root, Descriptors: dir, Out: "zz_generated"}, freshModel(t))
+			files, err := GenerateWith(Options{Root: root, Descriptors: dir, Out: "zz_generated"}, loadModel(t))
 			if err == nil {
 				t.Fatalf("generated %d files; want an error", len(files))
 			}

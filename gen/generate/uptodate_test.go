@@ -15,7 +15,7 @@ import (
 // file (run `go generate ./...`).
 func TestUpToDate(t *testing.T) {
 	o := Defaults(root)
-	files, err := GenerateWith(o, freshModel(t))
+	files, err := GenerateWith(o, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating from descriptors/:\n%v", err)
 	}

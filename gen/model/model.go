@@ -53,10 +53,9 @@ type Node struct {
 	Secret bool
 	// Parent is the enclosing node (nil for the root).
 	Parent *Node
-	// RequiredWhen is the `required_when` tag as written; Requirement is
-	// what the checker resolved it to.
+	// RequiredWhen is the `required_when` tag as written (the checker
+	// resolves it: check.Requirements).
 	RequiredWhen string
-	Requirement  *Requirement
 	// Pos is where the field is declared, for diagnostics.
 	Pos token.Position
 }
@@ -341,26 +340,4 @@ func (m *Model) Lookup(path string) (chain []*Node, keys []string, bad int) {
 // GoTypeString renders t with the config package as "config".
 func (m *Model) GoTypeString(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
-}
-
-// Clone returns a model with a deep copy of the field tree, so a generation
-// can set catalog-specific defaults without changing the caller's model.
-func (m *Model) Clone() *Model {
-	c := *m
-	c.Root = m.Root.clone(nil)
-	return &c
-}
-
-func (n *Node) clone(parent *Node) *Node {
-	c := *n
-	c.Parent = parent
-	c.Children = make([]*Node, len(n.Children))
-	for i, ch := range n.Children {
-		c.Children[i] = ch.clone(&c)
-	}
-	if n.Elem != nil {
-		c.Elem = n.Elem.clone(&c)
-	}
-	c.Enum = slices.Clone(n.Enum)
-	return &c
 }
