@@ -2,14 +2,14 @@
 
 package zz_generated
 
-import "github.com/opencenter-dev/opencenter/internal/table"
+import "github.com/opencenter-dev/opencenter/internal/catalog"
 
 // BaseReleases is the index of every supported base release, from descriptors/base-index.
-var BaseReleases = []table.BaseRelease{
+var BaseReleases = []catalog.BaseRelease{
 	{
 		Ref:    "2026.01",
 		Commit: "537b799bc2f09fdefc6c4c0676fdbfe2ddfae0e5",
-		Dirs: map[string][]table.BaseObject{
+		Dirs: map[string][]catalog.BaseObject{
 			"applications/base/services/cert-manager": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "cert-manager", Namespace: "cert-manager"},
 				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "jetstack"},
@@ -203,7 +203,7 @@ var BaseReleases = []table.BaseRelease{
 	{
 		Ref:    "main",
 		Commit: "a856a5551628a1e8a386a1e9be81b450c29eb3f8",
-		Dirs: map[string][]table.BaseObject{
+		Dirs: map[string][]catalog.BaseObject{
 			"applications/base/managed-services/alert-proxy": {
 				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "GitRepository", Name: "alert-proxy", Namespace: "flux-system"},
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "alert-proxy", Namespace: "rackspace"},

@@ -3,16 +3,16 @@
 package zz_generated
 
 import (
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"strconv"
 )
 
 // Fields is the field index of the config: every path, in declaration order.
-var Fields = []table.Field{
+var Fields = []catalog.Field{
 	{
 		Path:    "schema_version",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "1",
 		Doc:     "schema_version is the version of this file's format; 1 is the only version today.",
@@ -22,7 +22,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.OpenCenter",
 		Doc:      "opencenter is everything that is not secret material.",
 		Required: true,
@@ -32,7 +32,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.meta",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.Meta",
 		Doc:      "meta describes who owns the cluster and where it runs.",
 		Required: true,
@@ -42,7 +42,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.meta.name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "name is a DNS-1123 label naming this deployment (often the cluster name).",
 		Required: true,
@@ -53,7 +53,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.meta.organization",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "organization is the company or team that owns the cluster.",
 		Get: func(c *config.Config) (any, bool) {
@@ -62,7 +62,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.meta.env",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "env is the environment, free text such as dev, dr, prod, qa or uat.",
 		Get: func(c *config.Config) (any, bool) {
@@ -71,7 +71,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.meta.region",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "region is the data-centre region the cluster runs in, such as iad3.",
 		Get: func(c *config.Config) (any, bool) {
@@ -80,7 +80,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.meta.labels",
-		Kind:   table.KindMap,
+		Kind:   catalog.KindMap,
 		GoType: "map[string]string",
 		Doc:    "labels are extra labels added to every Flux object of the overlay.",
 		Get: func(c *config.Config) (any, bool) {
@@ -89,7 +89,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.cluster",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.Cluster",
 		Doc:      "cluster names the cluster and its DNS domain.",
 		Required: true,
@@ -99,7 +99,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.cluster.cluster_name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "cluster_name is a DNS-1123 label naming the cluster and its overlay directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.",
 		Required: true,
@@ -110,7 +110,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.cluster.cluster_fqdn",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "cluster_fqdn is the fully qualified DNS name of the cluster's API endpoint.",
 		Get: func(c *config.Config) (any, bool) {
@@ -119,7 +119,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.cluster.base_domain",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "base_domain is the DNS domain under which service hostnames are published; the gateway's default listeners serve *.<base_domain>.",
 		Format: "dns-subdomain",
@@ -129,7 +129,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.infrastructure",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.Infrastructure",
 		Doc:      "infrastructure describes the platform the cluster runs on.",
 		Required: true,
@@ -139,7 +139,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.infrastructure.provider",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "config.Provider",
 		Enum:     []string{"baremetal", "kind", "openstack", "vmware"},
 		Doc:      "provider is the infrastructure platform: openstack, vmware, baremetal or kind.",
@@ -150,7 +150,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.GitOps",
 		Doc:      "gitops configures the Git repositories and Flux settings of the overlay.",
 		Required: true,
@@ -160,7 +160,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops.repository",
-		Kind:     table.KindObject,
+		Kind:     catalog.KindObject,
 		GoType:   "config.Repository",
 		Doc:      "repository is the cluster's own GitOps repository, the Flux source \"flux-system\".",
 		Required: true,
@@ -170,7 +170,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops.repository.url",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "url of the repository: ssh://, https:// or scp-style git@host:path.",
 		Required: true,
@@ -181,7 +181,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.repository.branch",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "main",
 		Doc:     "branch Flux follows in the repository.",
@@ -191,7 +191,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.base_repo",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.BaseRepo",
 		Doc:    "base_repo is the shared base repository the overlays build on.",
 		Get: func(c *config.Config) (any, bool) {
@@ -200,7 +200,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.base_repo.url",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "https://github.com/opencenter-cloud/openCenter-gitops-base.git",
 		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path. The default is the public repository over https, which Flux fetches without credentials; an ssh URL needs secret_name.",
@@ -211,7 +211,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch of the base repository, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -220,7 +220,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01.",
 		Get: func(c *config.Config) (any, bool) {
@@ -229,7 +229,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.secret_name",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository (and for services whose source override points at a fork); required for an ssh URL, since Flux has no anonymous ssh.",
 		Get: func(c *config.Config) (any, bool) {
@@ -238,7 +238,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.flux",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.Flux",
 		Doc:    "flux holds the reconciliation settings of every rendered Flux object.",
 		Get: func(c *config.Config) (any, bool) {
@@ -247,7 +247,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.flux.interval",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "15m",
 		Doc:     "interval is how often Flux reconciles sources and Kustomizations.",
@@ -258,7 +258,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.flux.retry_interval",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "1m",
 		Doc:     "retry_interval is how soon Flux retries a failed reconciliation.",
@@ -269,7 +269,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.flux.timeout",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10m",
 		Doc:     "timeout bounds one reconciliation.",
@@ -280,7 +280,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.flux.prune",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "prune deletes objects that were removed from Git.",
@@ -293,7 +293,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.OverlayUnits",
 		Doc:    "overlay_units configures the overlay units that are not services.",
 		Get: func(c *config.Config) (any, bool) {
@@ -302,7 +302,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.CustomerManaged",
 		Doc:    "customer_managed is the customer's own repository of Kustomizations.",
 		Get: func(c *config.Config) (any, bool) {
@@ -311,7 +311,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.enabled",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "enabled renders the customer-managed layer.",
 		Get: func(c *config.Config) (any, bool) {
@@ -320,7 +320,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_name",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "repository_name is the DNS-1123 name of the customer GitRepository.",
 		Format:       "dns-label",
@@ -341,7 +341,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_url",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "repository_url is the URL of the customer repository: ssh://, https:// or scp-style git@host:path.",
 		Format:       "git-url",
@@ -362,7 +362,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.gitops.overlay_units.customer_managed.branch",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "main",
 		Doc:     "branch of the customer repository.",
@@ -372,7 +372,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.interval",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "interval overrides gitops.flux.interval for the customer units.",
 		Format: "duration",
@@ -382,7 +382,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.secret_name",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
@@ -405,7 +405,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "emit_secret renders that Secret from secrets.overlay_units.customer_managed.",
 		Get: func(c *config.Config) (any, bool) {
@@ -414,7 +414,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.kustomizations",
-		Kind:         table.KindList,
+		Kind:         catalog.KindList,
 		GoType:       "[]config.CustomerKustomization",
 		Doc:          "kustomizations are the Flux Kustomizations {name, path} applied from the customer repository.",
 		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
@@ -434,7 +434,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "name is the DNS-1123 name of the Flux Kustomization.",
 		Required: true,
@@ -442,7 +442,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "path in the customer repository, starting with \"/\", such as /apps/prod: segments of letters, digits, '.', '_' and '-', none starting with a dot.",
 		Required: true,
@@ -450,13 +450,13 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations[].depends_on",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "depends_on names other customer Kustomizations that must be ready first.",
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.sops",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.SOPS",
 		Doc:    "sops configures the .sops.yaml of the overlay.",
 		Get: func(c *config.Config) (any, bool) {
@@ -465,7 +465,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.sops.enabled",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "enabled renders .sops.yaml.",
 		Get: func(c *config.Config) (any, bool) {
@@ -474,7 +474,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.sops.rules",
-		Kind:         table.KindList,
+		Kind:         catalog.KindList,
 		GoType:       "[]config.SOPSRule",
 		Doc:          "rules are the creation rules {path_regex, age_recipients} of .sops.yaml, first match wins.",
 		RequiredWhen: "gitops.overlay_units.sops is enabled",
@@ -494,28 +494,28 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.sops.rules[].path_regex",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "path_regex selects the files the rule applies to (a Go regular expression).",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.sops.rules[].age_recipients",
-		Kind:     table.KindList,
+		Kind:     catalog.KindList,
 		GoType:   "[]string",
 		Doc:      "age_recipients are the age public keys (age1...) that can decrypt.",
 		Required: true,
 	},
 	{
 		Path:    "opencenter.gitops.overlay_units.sops.rules[].encrypted_regex",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "^(data|stringData)$",
 		Doc:     "encrypted_regex selects the keys to encrypt.",
 	},
 	{
 		Path:    "opencenter.gitops.overlay_units.sops.secret_name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "sops-age",
 		Doc:     "secret_name names the Secret in flux-system holding the age key (age.agekey) that Flux decrypts with; every Flux unit applying secret material references it.",
@@ -526,7 +526,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.Services",
 		Doc:    "services turns platform services on and configures them.",
 		Get: func(c *config.Config) (any, bool) {
@@ -535,7 +535,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Calico",
 		Doc:    "calico is the Calico CNI, rendered from the cluster repo (no base directory).",
 		Get: func(c *config.Config) (any, bool) {
@@ -547,7 +547,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.calico.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -560,7 +560,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.calico.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "tigera-operator",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -573,7 +573,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -588,7 +588,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -604,7 +604,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -619,7 +619,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -634,7 +634,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.calico.pod_cidr",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
 		Format:       "cidr",
@@ -664,7 +664,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.calico.encapsulation",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.CalicoEncapsulation",
 		Default: "VXLAN",
 		Enum:    []string{"IPIP", "IPIPCrossSubnet", "None", "VXLAN", "VXLANCrossSubnet"},
@@ -678,7 +678,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.calico.mtu",
-		Kind:   table.KindInt,
+		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "mtu of pod interfaces in bytes; unset lets Calico detect it from the host.",
 		Get: func(c *config.Config) (any, bool) {
@@ -693,7 +693,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.calico.block_size",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "26",
 		Doc:     "block_size is the prefix length of the per-node address blocks carved from pod_cidr (20 to 32).",
@@ -706,7 +706,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.CertManager",
 		Doc:    "cert-manager is cert-manager and, when configured, the ClusterIssuer other services get certificates from.",
 		Get: func(c *config.Config) (any, bool) {
@@ -718,7 +718,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.cert-manager.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -731,7 +731,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.cert-manager.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "cert-manager",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -744,7 +744,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -759,7 +759,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -775,7 +775,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -790,7 +790,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -805,7 +805,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.cert-manager.issuer",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.CertIssuer",
 		Default: "none",
 		Enum:    []string{"acme", "ca", "none", "selfsigned"},
@@ -819,7 +819,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.issuer_name",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "issuer_name is the name of that ClusterIssuer, which the gateway and harbor reference; empty means letsencrypt for acme, selfsigned for selfsigned and ca for ca.",
 		Format: "dns-label",
@@ -832,7 +832,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.cert-manager.ca_secret_name",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "ca_secret_name names the Secret in cert-manager's namespace holding the CA's certificate and key (tls.crt, tls.key).",
 		Format:       "dns-subdomain",
@@ -865,7 +865,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.acme_email",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "acme_email is the contact address of the ACME account (optional: Let's Encrypt no longer mails expiry notices).",
 		Format: "email",
@@ -878,7 +878,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.cert-manager.acme_server",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "https://acme-v02.api.letsencrypt.org/directory",
 		Doc:     "acme_server is the ACME directory URL; use the Let's Encrypt staging URL for tests.",
@@ -892,7 +892,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.cert-manager.dns_provider",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.DNSProvider",
 		Default: "none",
 		Enum:    []string{"cloudflare", "designate", "none", "route53"},
@@ -906,7 +906,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.cert-manager.route53_region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "route53_region is the AWS region of the Route 53 API, such as us-east-1.",
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
@@ -941,7 +941,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.route53_hosted_zone_id",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "route53_hosted_zone_id is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.",
 		Get: func(c *config.Config) (any, bool) {
@@ -953,7 +953,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.cert-manager.designate_auth_url",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "designate_auth_url is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -992,7 +992,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.designate_region",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "designate_region is the OpenStack region of Designate, when dns_provider is designate.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1004,7 +1004,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.cert-manager.dns_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "dns_existing_secret names an existing Secret in cert-manager's namespace holding the DNS-01 credentials, instead of secrets.services.cert-manager: cloudflare, key api-token; route53, keys access-key-id and secret-access-key; designate, the webhook's environment (OS_AUTH_URL, OS_AUTH_TYPE=v3applicationcredential, OS_APPLICATION_CREDENTIAL_ID, OS_APPLICATION_CREDENTIAL_SECRET and optionally OS_REGION_NAME).",
 		Format: "dns-subdomain",
@@ -1017,7 +1017,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.EtcdBackup",
 		Doc:    "etcd-backup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1029,7 +1029,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.etcd-backup.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -1042,7 +1042,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "etcd-backup",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -1055,7 +1055,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1070,7 +1070,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -1086,7 +1086,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1101,7 +1101,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1116,7 +1116,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.schedule",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "0 */6 * * *",
 		Doc:     "schedule is the cron expression of the snapshot CronJob, in UTC.",
@@ -1130,7 +1130,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.etcd-backup.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the S3 bucket the etcd snapshots are written to.",
 		RequiredWhen: "services.etcd-backup is enabled",
@@ -1159,7 +1159,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.region",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "region is the S3 region of the bucket.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1171,7 +1171,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.endpoint",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
@@ -1184,7 +1184,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.retention_count",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "28",
 		Doc:     "retention_count is how many snapshots are kept in the bucket; older ones are deleted.",
@@ -1197,7 +1197,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in etcd-backup's namespace holding the S3 credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.etcd-backup.",
 		Format: "dns-subdomain",
@@ -1210,7 +1210,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.ExternalSnapshotter",
 		Doc:    "external-snapshotter is the CSI external-snapshotter: VolumeSnapshot CRDs and controller.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1222,7 +1222,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.external-snapshotter.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -1235,7 +1235,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.external-snapshotter.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "external-snapshotter",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -1248,7 +1248,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1263,7 +1263,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -1279,7 +1279,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1294,7 +1294,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1309,7 +1309,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Gateway",
 		Doc:    "gateway is the cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1321,7 +1321,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.gateway.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -1334,7 +1334,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.gateway.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -1347,7 +1347,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1362,7 +1362,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -1378,7 +1378,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1393,7 +1393,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1408,7 +1408,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.gateway.name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "opencenter-gateway",
 		Doc:     "name of the Gateway object that HTTPRoutes attach to.",
@@ -1421,7 +1421,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.gateway.gateway_class_name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway",
 		Doc:     "gateway_class_name is the GatewayClass of the Gateway, served by Envoy Gateway.",
@@ -1434,7 +1434,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.issuer",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "issuer is the cert-manager ClusterIssuer that issues the HTTPS listeners' certificates; empty means cert-manager's issuer, when it has one and tls_secret_name is empty.",
 		Format: "dns-label",
@@ -1447,7 +1447,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.tls_secret_name",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "tls_secret_name names a Secret in the gateway's namespace you provide, holding the certificate of the default https listener (*.<base_domain>); cert-manager manages it only when issuer is set too.",
 		Format: "dns-subdomain",
@@ -1460,7 +1460,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.load_balancer_ip",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "load_balancer_ip requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1472,7 +1472,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway.listeners",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]config.GatewayListener",
 		Doc:    "listeners are the ports, protocols and hostnames the Gateway accepts traffic on. Empty means: http on port 80 for *.<cluster.base_domain> (for every hostname without base_domain), and, with base_domain and a certificate (an issuer or tls_secret_name), https on 443 for the same wildcard, its certificate in tls_secret_name or <name>-tls.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1484,14 +1484,14 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "name of the listener, a DNS-1123 label unique within the Gateway.",
 		Required: true,
 	},
 	{
 		Path:         "opencenter.services.gateway.listeners[].hostname",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "hostname is the name the listener matches, exact or wildcard such as *.dev.example.com (an HTTPS listener's certificate is issued for it); empty matches every name.",
 		Format:       "wildcard-hostname",
@@ -1518,14 +1518,14 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
-		Kind:     table.KindInt,
+		Kind:     catalog.KindInt,
 		GoType:   "int",
 		Doc:      "port the listener accepts connections on, 1 to 65535.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].protocol",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "config.ListenerProtocol",
 		Enum:     []string{"HTTP", "HTTPS"},
 		Doc:      "protocol of the listener: HTTP or HTTPS.",
@@ -1533,7 +1533,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.gateway.listeners[].tls_secret_name",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "tls_secret_name names the Secret holding the listener's certificate: cert-manager writes it when the gateway has an issuer, else you provide it.",
 		Format:       "dns-subdomain",
@@ -1560,7 +1560,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway-api",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.GatewayAPI",
 		Doc:    "gateway-api is Envoy Gateway and the Gateway API CRDs.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1572,7 +1572,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.gateway-api.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -1585,7 +1585,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.gateway-api.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -1598,7 +1598,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1613,7 +1613,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -1629,7 +1629,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1644,7 +1644,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1659,7 +1659,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Harbor",
 		Doc:    "harbor is the Harbor container registry.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1671,7 +1671,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.harbor.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -1684,7 +1684,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.harbor.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "harbor",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -1697,7 +1697,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1712,7 +1712,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -1728,7 +1728,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1743,7 +1743,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1758,7 +1758,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.hostname",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "hostname is the registry's external DNS name, such as harbor.dev.example.com.",
 		Format:       "dns-subdomain",
@@ -1788,7 +1788,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.emit_certificate",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "emit_certificate renders a cert-manager Certificate for hostname.",
 		Get: func(c *config.Config) (any, bool) {
@@ -1800,7 +1800,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.issuer",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "issuer is the cert-manager ClusterIssuer of that Certificate; empty means cert-manager's issuer.",
 		Format: "dns-label",
@@ -1813,7 +1813,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Harbor's persistent volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -1826,7 +1826,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.harbor.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "100Gi",
 		Doc:     "storage_size of the registry volume when storage is filesystem, as a Kubernetes quantity.",
@@ -1840,7 +1840,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.harbor.storage",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
@@ -1854,7 +1854,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of image layers.",
 		RequiredWhen: "services.harbor.storage is s3 or swift",
@@ -1886,7 +1886,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket; with swift, needed only when the cloud has several regions.",
 		RequiredWhen: "services.harbor.storage is s3",
@@ -1918,7 +1918,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.endpoint",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone v3 auth URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -1951,7 +1951,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.swift_username",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "swift_username is the Keystone user the registry authenticates to Swift as (its password is secrets.services.harbor.swift_password): Harbor's registry cannot use application credentials.",
 		RequiredWhen: "services.harbor.storage is swift",
@@ -1983,7 +1983,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.harbor.swift_project",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "swift_project is the Keystone project (tenant) owning the Swift container.",
 		RequiredWhen: "services.harbor.storage is swift",
@@ -2015,7 +2015,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.harbor.swift_domain",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "Default",
 		Doc:     "swift_domain is the Keystone domain of swift_username and swift_project.",
@@ -2028,7 +2028,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.admin_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "admin_existing_secret names an existing Secret in harbor's namespace holding the admin password (key HARBOR_ADMIN_PASSWORD), instead of secrets.services.harbor.admin_password.",
 		Format: "dns-subdomain",
@@ -2041,7 +2041,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.harbor.object_store_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "object_store_existing_secret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.",
 		Format: "dns-subdomain",
@@ -2054,7 +2054,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.harbor.trivy_enabled",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "trivy_enabled deploys the Trivy vulnerability scanner.",
@@ -2070,7 +2070,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Headlamp",
 		Doc:    "headlamp is the Headlamp Kubernetes web UI.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2082,7 +2082,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.headlamp.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -2095,7 +2095,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.headlamp.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "headlamp",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -2108,7 +2108,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2123,7 +2123,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -2139,7 +2139,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2154,7 +2154,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2169,7 +2169,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.hostname",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "hostname is the UI's external DNS name; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
@@ -2182,7 +2182,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.oidc_enabled",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "oidc_enabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2194,7 +2194,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.headlamp.oidc_issuer_url",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter.",
 		Format:       "url",
@@ -2230,7 +2230,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.headlamp.oidc_client_id",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "headlamp",
 		Doc:     "oidc_client_id is the OIDC client Headlamp authenticates as.",
@@ -2243,7 +2243,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.headlamp.oidc_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "oidc_existing_secret names an existing Secret in headlamp's namespace holding the OIDC client as environment variables (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ISSUER_URL, OIDC_SCOPES and optionally OIDC_CALLBACK_URL), instead of the one rendered from oidc_issuer_url, oidc_client_id and secrets.services.headlamp.",
 		Format: "dns-subdomain",
@@ -2256,7 +2256,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Istio",
 		Doc:    "istio is the Istio service mesh: base, istiod and optional ingress gateway.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2268,7 +2268,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.istio.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -2281,7 +2281,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.istio.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "istio-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -2294,7 +2294,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2309,7 +2309,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -2325,7 +2325,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2340,7 +2340,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2355,7 +2355,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.istio.profile",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.IstioProfile",
 		Default: "default",
 		Enum:    []string{"ambient", "default", "demo", "minimal"},
@@ -2369,7 +2369,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.istio.ingress_gateway",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "ingress_gateway deploys the istio-gateway ingress deployment.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2381,7 +2381,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.KafkaCluster",
 		Doc:    "kafka-cluster is the Strimzi Kafka operator and one Kafka cluster.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2393,7 +2393,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.kafka-cluster.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -2406,7 +2406,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kafka-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -2419,7 +2419,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2434,7 +2434,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -2450,7 +2450,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2465,7 +2465,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2480,7 +2480,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.cluster_name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kafka",
 		Doc:     "cluster_name is the name of the Kafka custom resource, a DNS-1123 label.",
@@ -2493,7 +2493,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.kafka_version",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "kafka_version is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2505,7 +2505,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.replicas",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "*int",
 		Default: "3",
 		Doc:     "replicas is the number of Kafka broker nodes.",
@@ -2521,7 +2521,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "100Gi",
 		Doc:     "storage_size of each broker's volume, as a Kubernetes quantity.",
@@ -2535,7 +2535,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the broker volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -2548,7 +2548,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Keycloak",
 		Doc:    "keycloak is the Keycloak identity provider, its operator and PostgreSQL database.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2560,7 +2560,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.keycloak.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -2573,7 +2573,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "keycloak",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -2586,7 +2586,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2601,7 +2601,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -2617,7 +2617,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2632,7 +2632,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2647,7 +2647,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.keycloak.hostname",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "hostname is Keycloak's external DNS name, such as auth.example.com.",
 		Format:       "dns-subdomain",
@@ -2680,7 +2680,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.realm",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "opencenter",
 		Doc:     "realm is the realm created for the platform's users and OIDC clients.",
@@ -2693,7 +2693,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.frontend_url",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "frontend_url overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.",
 		Format: "url",
@@ -2706,7 +2706,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.instances",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "*int",
 		Default: "1",
 		Doc:     "instances is the number of Keycloak pods.",
@@ -2722,7 +2722,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.max_replicas",
-		Kind:   table.KindInt,
+		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "max_replicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2737,7 +2737,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the PostgreSQL volume; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -2750,7 +2750,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.db_storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "db_storage_size of the PostgreSQL volume, as a Kubernetes quantity.",
@@ -2764,7 +2764,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.backup_enabled",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "backup_enabled adds a CronJob dumping the Keycloak database to a volume.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2776,7 +2776,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.backup_schedule",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "0 2 * * *",
 		Doc:     "backup_schedule is the cron expression of the database backup, in UTC.",
@@ -2790,7 +2790,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.gateway_route",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2802,7 +2802,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.keycloak.oidc_client_id",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kubernetes",
 		Doc:     "oidc_client_id is the realm's OIDC client the Kubernetes API server trusts for user logins.",
@@ -2815,7 +2815,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.keycloak.admin_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "admin_existing_secret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.",
 		Format: "dns-subdomain",
@@ -2828,7 +2828,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.KubePrometheusStack",
 		Doc:    "kube-prometheus-stack is Prometheus, Alertmanager and Grafana.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2840,7 +2840,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.kube-prometheus-stack.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -2853,7 +2853,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -2866,7 +2866,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2881,7 +2881,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -2897,7 +2897,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2912,7 +2912,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2927,7 +2927,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "grafana_hostname is Grafana's external DNS name; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
@@ -2940,7 +2940,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "alertmanager_hostname is Alertmanager's external DNS name; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
@@ -2953,7 +2953,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.prometheus_retention",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "15d",
 		Doc:     "prometheus_retention is how long Prometheus keeps samples, a Prometheus duration such as 15d.",
@@ -2967,7 +2967,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.prometheus_storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "50Gi",
 		Doc:     "prometheus_storage_size of each Prometheus volume, as a Kubernetes quantity.",
@@ -2981,7 +2981,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.prometheus_replicas",
-		Kind:   table.KindInt,
+		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "prometheus_replicas is the number of Prometheus pods; unset means the chart's default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -2996,7 +2996,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.grafana_storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "grafana_storage_size of Grafana's volume, as a Kubernetes quantity.",
@@ -3010,7 +3010,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -3023,7 +3023,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.remote_write_url",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "remote_write_url is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.",
 		Format: "url",
@@ -3036,7 +3036,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "grafana_existing_secret names an existing Secret in the service's namespace holding Grafana's admin login (keys admin-user and admin-password), instead of secrets.services.kube-prometheus-stack.grafana_admin_password. With neither, the Grafana chart generates a random password into its own Secret.",
 		Format: "dns-subdomain",
@@ -3049,7 +3049,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Kyverno",
 		Doc:    "kyverno is the Kyverno policy engine and its default policy ruleset.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3061,7 +3061,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.kyverno.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -3074,7 +3074,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kyverno.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kyverno",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -3087,7 +3087,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3102,7 +3102,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -3118,7 +3118,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3133,7 +3133,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3148,7 +3148,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.kyverno.default_ruleset",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "default_ruleset deploys the base repo's default ClusterPolicies.",
@@ -3164,7 +3164,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.admission_replicas",
-		Kind:   table.KindInt,
+		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "admission_replicas is the number of admission controller pods; unset means the chart's default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3179,7 +3179,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.kyverno.excluded_namespaces",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "excluded_namespaces are namespaces the policies do not apply to, in addition to the chart's.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3191,7 +3191,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Loki",
 		Doc:    "loki is the Loki log store.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3203,7 +3203,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.loki.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -3216,7 +3216,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.loki.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -3229,7 +3229,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3244,7 +3244,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -3260,7 +3260,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3275,7 +3275,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3290,7 +3290,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.loki.storage",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
@@ -3304,7 +3304,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.loki.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of log chunks.",
 		RequiredWhen: "services.loki.storage is s3 or swift",
@@ -3336,7 +3336,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.loki.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.loki.storage is s3 or swift",
@@ -3368,7 +3368,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.loki.endpoint",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -3401,7 +3401,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.loki.",
 		Format: "dns-subdomain",
@@ -3414,7 +3414,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.loki.retention",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "30d",
 		Doc:     "retention is how long logs are kept, a Prometheus duration such as 30d or 744h.",
@@ -3428,7 +3428,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.loki.replicas",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of Loki pods.",
@@ -3441,7 +3441,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.loki.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Loki's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -3454,7 +3454,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.loki.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Loki volume, as a Kubernetes quantity.",
@@ -3468,7 +3468,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Longhorn",
 		Doc:    "longhorn is Longhorn distributed block storage.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3480,7 +3480,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.longhorn.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -3493,7 +3493,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.longhorn.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "longhorn-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -3506,7 +3506,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3521,7 +3521,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -3537,7 +3537,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3552,7 +3552,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3567,7 +3567,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.longhorn.default_replica_count",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "3",
 		Doc:     "default_replica_count is how many replicas each Longhorn volume has, 1 to 20.",
@@ -3580,7 +3580,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.longhorn.data_path",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "/var/lib/longhorn",
 		Doc:     "data_path is the host directory on each node where Longhorn stores volume data.",
@@ -3593,7 +3593,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.longhorn.default_storage_class",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes the longhorn StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3605,7 +3605,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.metallb",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.MetalLB",
 		Doc:    "metallb is the MetalLB load-balancer for bare-metal and VMware clusters.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3617,7 +3617,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.metallb.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -3630,7 +3630,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.metallb.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "metallb-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -3643,7 +3643,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.metallb.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3658,7 +3658,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.metallb.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -3674,7 +3674,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.metallb.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3689,7 +3689,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.metallb.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3704,7 +3704,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.metallb.ip_pools",
-		Kind:         table.KindList,
+		Kind:         catalog.KindList,
 		GoType:       "[]config.MetalLBIPPool",
 		Doc:          "ip_pools are the address pools {name, addresses} LoadBalancer Services get their addresses from.",
 		RequiredWhen: "services.metallb is enabled",
@@ -3733,27 +3733,27 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.metallb.ip_pools[].name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "name of the IPAddressPool, a DNS-1123 label.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.metallb.ip_pools[].addresses",
-		Kind:     table.KindList,
+		Kind:     catalog.KindList,
 		GoType:   "[]string",
 		Doc:      "addresses are CIDRs such as 10.0.0.0/28 or ranges such as 10.0.0.10-10.0.0.20.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.metallb.ip_pools[].auto_assign",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "*bool",
 		Doc:    "auto_assign lets Services without an explicit pool get addresses from this one; unset means MetalLB's default (true).",
 	},
 	{
 		Path:    "opencenter.services.metallb.l2_advertisement",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "l2_advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).",
@@ -3769,7 +3769,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Mimir",
 		Doc:    "mimir is the Mimir long-term metrics store.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3781,7 +3781,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.mimir.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -3794,7 +3794,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.mimir.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -3807,7 +3807,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3822,7 +3822,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -3838,7 +3838,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3853,7 +3853,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -3868,7 +3868,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.mimir.storage",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
@@ -3882,7 +3882,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.mimir.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of metric blocks.",
 		RequiredWhen: "services.mimir.storage is s3 or swift",
@@ -3914,7 +3914,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.mimir.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.mimir.storage is s3 or swift",
@@ -3946,7 +3946,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.mimir.endpoint",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -3979,7 +3979,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.mimir.",
 		Format: "dns-subdomain",
@@ -3992,7 +3992,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.mimir.retention",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "30d",
 		Doc:     "retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.",
@@ -4006,7 +4006,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.mimir.replicas",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of ingester pods.",
@@ -4019,7 +4019,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.mimir.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Mimir's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -4032,7 +4032,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.mimir.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Mimir volume, as a Kubernetes quantity.",
@@ -4046,7 +4046,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.olm",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OLM",
 		Doc:    "olm is the Operator Lifecycle Manager.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4058,7 +4058,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.olm.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4071,7 +4071,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.olm.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "olm",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4084,7 +4084,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.olm.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4099,7 +4099,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.olm.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4115,7 +4115,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.olm.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4130,7 +4130,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.olm.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4145,7 +4145,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCCM",
 		Doc:    "openstack-ccm is the OpenStack cloud controller manager (nodes and Octavia load balancers).",
 		Get: func(c *config.Config) (any, bool) {
@@ -4157,7 +4157,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.openstack-ccm.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4170,7 +4170,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.openstack-ccm.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "openstack-ccm",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4183,7 +4183,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4198,7 +4198,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4214,7 +4214,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4229,7 +4229,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4244,7 +4244,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.openstack-ccm.auth_url",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -4277,7 +4277,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.openstack-ccm.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
 		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
@@ -4309,7 +4309,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.floating_network_id",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "floating_network_id is the external network Octavia load balancers get floating IPs from.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4321,7 +4321,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.subnet_id",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "subnet_id is the subnet the load balancers' VIPs are created on, the nodes' subnet.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4333,7 +4333,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.openstack-ccm.lb_provider",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.OctaviaProvider",
 		Default: "amphora",
 		Enum:    []string{"amphora", "ovn"},
@@ -4347,7 +4347,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in openstack-ccm's namespace holding the whole cloud.conf of the cloud controller manager (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-ccm.",
 		Format: "dns-subdomain",
@@ -4360,7 +4360,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCSI",
 		Doc:    "openstack-csi is the OpenStack Cinder CSI driver.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4372,7 +4372,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.openstack-csi.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4385,7 +4385,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.openstack-csi.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "openstack-csi",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4398,7 +4398,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4413,7 +4413,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4429,7 +4429,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4444,7 +4444,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4459,7 +4459,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.openstack-csi.auth_url",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
@@ -4492,7 +4492,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.openstack-csi.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
 		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
@@ -4524,7 +4524,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.openstack-csi.storage_class_name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "cinder-csi",
 		Doc:     "storage_class_name is the name of the Cinder StorageClass created.",
@@ -4538,7 +4538,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.default_storage_class",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes that StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4550,7 +4550,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.volume_type",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "volume_type is the Cinder volume type of new volumes; empty means the cloud's default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4562,7 +4562,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.availability_zone",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "availability_zone is the Cinder availability zone of new volumes; empty means the cloud's default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4574,7 +4574,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in openstack-csi's namespace holding the whole cloud.conf of the Cinder CSI driver (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-csi.",
 		Format: "dns-subdomain",
@@ -4587,7 +4587,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OpenTelemetryKubeStack",
 		Doc:    "opentelemetry-kube-stack is the OpenTelemetry operator and collectors for the cluster.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4599,7 +4599,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.opentelemetry-kube-stack.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4612,7 +4612,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4625,7 +4625,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4640,7 +4640,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4656,7 +4656,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4671,7 +4671,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4686,7 +4686,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "otlp_endpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4698,7 +4698,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_insecure",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "otlp_insecure sends OTLP without TLS.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4710,7 +4710,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.collect_logs",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "collect_logs runs the node collector that tails container logs.",
@@ -4726,7 +4726,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.collect_host_metrics",
-		Kind:    table.KindBool,
+		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "collect_host_metrics scrapes node CPU, memory, disk and network metrics.",
@@ -4742,7 +4742,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.trace_sampling_ratio",
-		Kind:    table.KindNumber,
+		Kind:    catalog.KindNumber,
 		GoType:  "*float64",
 		Default: "1.0",
 		Doc:     "trace_sampling_ratio is the fraction of traces kept, from 0.0 to 1.0.",
@@ -4758,7 +4758,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.PostgresOperator",
 		Doc:    "postgres-operator is the Zalando Postgres operator.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4770,7 +4770,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.postgres-operator.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4783,7 +4783,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.postgres-operator.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "postgres-operator",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4796,7 +4796,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4811,7 +4811,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4827,7 +4827,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4842,7 +4842,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4857,7 +4857,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class is the default StorageClass of the database volumes the operator creates; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -4870,7 +4870,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.postgres-operator.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size is the default size of a database volume, as a Kubernetes quantity.",
@@ -4884,7 +4884,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.watched_namespaces",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "watched_namespaces limits the operator to these namespaces; empty means all namespaces.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4896,7 +4896,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.RBACManager",
 		Doc:    "rbac-manager is the FairwindsOps RBAC manager and the cluster's role bindings.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4908,7 +4908,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -4921,7 +4921,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.rbac-manager.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "rbac-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -4934,7 +4934,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4949,7 +4949,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -4965,7 +4965,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4980,7 +4980,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -4995,7 +4995,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.role_bindings",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]config.RBACRoleBinding",
 		Doc:    "role_bindings bind identity-provider groups to ClusterRoles.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5007,34 +5007,34 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].name",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "name of the RBACDefinition entry, a DNS-1123 label.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].group",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "group is the OIDC group the binding applies to.",
 		Required: true,
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].cluster_role",
-		Kind:     table.KindString,
+		Kind:     catalog.KindString,
 		GoType:   "string",
 		Doc:      "cluster_role is the ClusterRole granted, such as cluster-admin, edit or view.",
 		Required: true,
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.role_bindings[].namespaces",
-		Kind:   table.KindList,
+		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "namespaces limits the grant to these namespaces with RoleBindings; empty means cluster-wide.",
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SealedSecrets",
 		Doc:    "sealed-secrets is the Bitnami Sealed Secrets controller.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5046,7 +5046,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.sealed-secrets.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -5059,7 +5059,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.sealed-secrets.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "sealed-secrets",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -5072,7 +5072,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5087,7 +5087,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -5103,7 +5103,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5118,7 +5118,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5133,7 +5133,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.sealed-secrets.key_renew_period",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "720h",
 		Doc:     "key_renew_period is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.",
@@ -5146,7 +5146,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Tempo",
 		Doc:    "tempo is the Tempo trace store.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5158,7 +5158,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.tempo.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -5171,7 +5171,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.tempo.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -5184,7 +5184,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5199,7 +5199,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -5215,7 +5215,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5230,7 +5230,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5245,7 +5245,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.tempo.storage",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.StorageBackend",
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
@@ -5259,7 +5259,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.tempo.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket of trace blocks.",
 		RequiredWhen: "services.tempo.storage is s3",
@@ -5291,7 +5291,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.tempo.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.tempo.storage is s3",
@@ -5323,7 +5323,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.endpoint",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
@@ -5336,7 +5336,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.tempo.",
 		Format: "dns-subdomain",
@@ -5349,7 +5349,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.tempo.retention",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "336h",
 		Doc:     "retention is how long traces are kept, a Go duration such as 336h.",
@@ -5363,7 +5363,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.tempo.replicas",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of Tempo pods.",
@@ -5376,7 +5376,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.tempo.storage_class",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "storage_class of Tempo's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
@@ -5389,7 +5389,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.tempo.storage_size",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
 		Doc:     "storage_size of each Tempo volume, as a Kubernetes quantity.",
@@ -5403,7 +5403,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.Velero",
 		Doc:    "velero is Velero backup and restore of cluster resources and volumes.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5415,7 +5415,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.velero.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -5428,7 +5428,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.velero.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "velero",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -5441,7 +5441,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5456,7 +5456,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -5472,7 +5472,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5487,7 +5487,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5502,7 +5502,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.velero.provider",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "config.VeleroProvider",
 		Default: "aws",
 		Enum:    []string{"aws", "azure", "gcp"},
@@ -5516,7 +5516,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.velero.bucket",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket backups are written to.",
 		RequiredWhen: "services.velero is enabled",
@@ -5545,7 +5545,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.velero.region",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "region is the region of the bucket (any value an S3-compatible store accepts).",
 		RequiredWhen: "services.velero is enabled",
@@ -5574,7 +5574,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.s3_url",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "s3_url is the URL of an S3-compatible store; empty means AWS S3.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5586,7 +5586,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in velero's namespace holding an AWS credentials file under key cloud, instead of secrets.services.velero.",
 		Format: "dns-subdomain",
@@ -5599,7 +5599,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.velero.schedule",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "0 3 * * *",
 		Doc:     "schedule is the cron expression of the daily backup Schedule, in UTC.",
@@ -5613,7 +5613,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.velero.ttl",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "720h",
 		Doc:     "ttl is how long each backup is kept, a Go duration such as 720h.",
@@ -5626,7 +5626,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.velero.snapshot_volumes",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "snapshot_volumes takes CSI snapshots of persistent volumes in each backup.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5638,7 +5638,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.VSphereCSI",
 		Doc:    "vsphere-csi is the vSphere CSI driver.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5650,7 +5650,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.vsphere-csi.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -5663,7 +5663,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "vmware-system-csi",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -5676,7 +5676,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5691,7 +5691,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -5707,7 +5707,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5722,7 +5722,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5737,7 +5737,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.vsphere-csi.vcenter_host",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "vcenter_host is the vCenter server's DNS name or IP address.",
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
@@ -5769,7 +5769,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.port",
-		Kind:    table.KindInt,
+		Kind:    catalog.KindInt,
 		GoType:  "int",
 		Default: "443",
 		Doc:     "port is the vCenter HTTPS port.",
@@ -5782,7 +5782,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "opencenter.services.vsphere-csi.datacenter",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "datacenter is the vSphere datacenter the cluster's VMs run in.",
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
@@ -5814,7 +5814,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.datastore_url",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "datastore_url is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5826,7 +5826,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.insecure_flag",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "insecure_flag skips verification of vCenter's TLS certificate.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5838,7 +5838,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.cluster_id",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "cluster_id uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5850,7 +5850,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.storage_class_name",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "vsphere-csi",
 		Doc:     "storage_class_name is the name of the vSphere StorageClass created.",
@@ -5864,7 +5864,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.default_storage_class",
-		Kind:   table.KindBool,
+		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes that StorageClass the cluster default.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5876,7 +5876,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in vsphere-csi's namespace holding the whole csi-vsphere.conf (key csi-vsphere.conf), instead of the one rendered from vcenter_host, datacenter and secrets.services.vsphere-csi.",
 		Format: "dns-subdomain",
@@ -5889,7 +5889,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.WeaveGitOps",
 		Doc:    "weave-gitops is the Weave GitOps dashboard for Flux, rendered from the cluster repo.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5901,7 +5901,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.services.weave-gitops.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -5914,7 +5914,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.weave-gitops.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "flux-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -5927,7 +5927,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5942,7 +5942,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -5958,7 +5958,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5973,7 +5973,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -5988,7 +5988,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.hostname",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "hostname is the dashboard's external DNS name; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
@@ -6001,7 +6001,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.services.weave-gitops.admin_user",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "admin",
 		Doc:     "admin_user is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.",
@@ -6014,7 +6014,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.admin_existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "admin_existing_secret says the admin login Secret is provided by another tool (External Secrets, Sealed Secrets): it must be cluster-user-auth, the name the chart reads, with keys username and password (a bcrypt hash), in the dashboard's namespace. opencenter then renders none.",
 		Format: "dns-subdomain",
@@ -6027,7 +6027,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.ManagedServices",
 		Doc:    "managed_services turns provider-managed services on and configures them.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6036,7 +6036,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.AlertProxy",
 		Doc:    "alert-proxy forwards Alertmanager alerts to the provider's monitoring service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6048,7 +6048,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:     "opencenter.managed_services.alert-proxy.enabled",
-		Kind:     table.KindBool,
+		Kind:     catalog.KindBool,
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
@@ -6061,7 +6061,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:    "opencenter.managed_services.alert-proxy.namespace",
-		Kind:    table.KindString,
+		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "rackspace",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
@@ -6074,7 +6074,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6089,7 +6089,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.repo",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
@@ -6105,7 +6105,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.branch",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6120,7 +6120,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.release",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6135,7 +6135,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.receiver_url",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "receiver_url is the provider's alert intake endpoint, an https URL.",
 		Format: "url",
@@ -6148,7 +6148,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.account_id",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "account_id is the customer account the alerts are filed under.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6160,7 +6160,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.environment",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "environment tags every forwarded alert, such as prod or dev; empty means meta.env.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6172,7 +6172,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.extra_labels",
-		Kind:   table.KindMap,
+		Kind:   catalog.KindMap,
 		GoType: "map[string]string",
 		Doc:    "extra_labels are labels added to every forwarded alert.",
 		Get: func(c *config.Config) (any, bool) {
@@ -6184,7 +6184,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.existing_secret",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in alert-proxy's namespace holding the tokens (keys api-token and optionally webhook-token), instead of secrets.managed_services.alert-proxy.",
 		Format: "dns-subdomain",
@@ -6197,7 +6197,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.Secrets",
 		Doc:    "secrets holds secret material. It is never rendered in plaintext unless asked for.",
 		Secret: true,
@@ -6207,7 +6207,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.overlay_units",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.OverlayUnitSecrets",
 		Doc:    "overlay_units holds the secrets of the overlay units that are not services.",
 		Secret: true,
@@ -6217,7 +6217,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.overlay_units.customer_managed",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.CustomerManagedSecrets",
 		Doc:    "customer_managed holds the SSH credentials of the customer repository.",
 		Secret: true,
@@ -6227,7 +6227,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.identity",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
 		Secret:       true,
@@ -6251,7 +6251,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.identity_pub",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "identity_pub is the SSH public key of the deploy key, one authorized_keys line.",
 		Secret:       true,
@@ -6275,7 +6275,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.known_hosts",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "known_hosts is the known_hosts line(s) of the customer repository's Git server.",
 		Secret:       true,
@@ -6299,7 +6299,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.ServiceSecrets",
 		Doc:    "services holds the credentials of platform services, keyed like opencenter.services.",
 		Secret: true,
@@ -6309,7 +6309,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.cert-manager",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.CertManagerSecrets",
 		Doc:    "cert-manager holds the DNS provider credentials of cert-manager.",
 		Secret: true,
@@ -6322,7 +6322,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.cert-manager.cloudflare_api_token",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
 		Secret:       true,
@@ -6361,7 +6361,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.cert-manager.route53_access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
 		Secret:       true,
@@ -6400,7 +6400,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.cert-manager.route53_secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "route53_secret_access_key is the AWS secret access key of that IAM user.",
 		Secret:       true,
@@ -6439,7 +6439,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.cert-manager.designate_application_credential_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "designate_application_credential_id is the ID of the OpenStack application credential used with Designate.",
 		Secret:       true,
@@ -6478,7 +6478,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.cert-manager.designate_application_credential_secret",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "designate_application_credential_secret is the secret of that application credential.",
 		Secret:       true,
@@ -6517,7 +6517,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.etcd-backup",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.EtcdBackupSecrets",
 		Doc:    "etcd-backup holds the object store credentials of etcd-backup.",
 		Secret: true,
@@ -6530,7 +6530,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.etcd-backup.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID with write access to the bucket.",
 		Secret:       true,
@@ -6563,7 +6563,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.etcd-backup.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key.",
 		Secret:       true,
@@ -6596,7 +6596,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.harbor",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.HarborSecrets",
 		Doc:    "harbor holds Harbor's admin password and object store credentials.",
 		Secret: true,
@@ -6609,7 +6609,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.harbor.admin_password",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "admin_password is the initial password of Harbor's admin user (the chart's default is public).",
 		Secret:       true,
@@ -6642,7 +6642,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.harbor.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID of the registry bucket.",
 		Secret:       true,
@@ -6678,7 +6678,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.harbor.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key of the registry bucket.",
 		Secret:       true,
@@ -6714,7 +6714,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.harbor.swift_password",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "swift_password is the Keystone password of opencenter.services.harbor.swift_username.",
 		Secret:       true,
@@ -6750,7 +6750,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.headlamp",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.HeadlampSecrets",
 		Doc:    "headlamp holds Headlamp's OIDC client secret.",
 		Secret: true,
@@ -6763,7 +6763,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.headlamp.oidc_client_secret",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "oidc_client_secret is the secret of Headlamp's OIDC client.",
 		Secret:       true,
@@ -6799,7 +6799,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.keycloak",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.KeycloakSecrets",
 		Doc:    "keycloak holds Keycloak's admin and database passwords.",
 		Secret: true,
@@ -6812,7 +6812,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.keycloak.admin_password",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "admin_password is the initial password of Keycloak's bootstrap admin user, rendered into the Secret keycloak-initial-admin; with neither it nor admin_existing_secret, the operator generates one there.",
 		Secret: true,
@@ -6825,7 +6825,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.keycloak.db_password",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "db_password is the password of the keycloak user of Keycloak's PostgreSQL cluster, rendered into the Secret the postgres operator and the Keycloak CR read (keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do); empty lets the operator generate one.",
 		Secret: true,
@@ -6838,7 +6838,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.kube-prometheus-stack",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.KubePrometheusStackSecrets",
 		Doc:    "kube-prometheus-stack holds Grafana's admin password.",
 		Secret: true,
@@ -6851,7 +6851,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.kube-prometheus-stack.grafana_admin_password",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "grafana_admin_password is the password of Grafana's admin user; with neither it nor grafana_existing_secret, the Grafana chart generates one.",
 		Secret: true,
@@ -6864,7 +6864,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.loki",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.LokiSecrets",
 		Doc:    "loki holds Loki's object store credentials.",
 		Secret: true,
@@ -6877,7 +6877,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.loki.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret:       true,
@@ -6913,7 +6913,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.loki.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret:       true,
@@ -6949,7 +6949,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.mimir",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.MimirSecrets",
 		Doc:    "mimir holds Mimir's object store credentials.",
 		Secret: true,
@@ -6962,7 +6962,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.mimir.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret:       true,
@@ -6998,7 +6998,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.mimir.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret:       true,
@@ -7034,7 +7034,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.openstack-ccm",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCCMSecrets",
 		Doc:    "openstack-ccm holds the OpenStack application credential of the cloud controller manager.",
 		Secret: true,
@@ -7047,7 +7047,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.openstack-ccm.application_credential_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
@@ -7080,7 +7080,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.openstack-ccm.application_credential_secret",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
@@ -7113,7 +7113,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.openstack-csi",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCSISecrets",
 		Doc:    "openstack-csi holds the OpenStack application credential of the Cinder CSI driver.",
 		Secret: true,
@@ -7126,7 +7126,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.openstack-csi.application_credential_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
@@ -7159,7 +7159,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.openstack-csi.application_credential_secret",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
@@ -7192,7 +7192,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.tempo",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.TempoSecrets",
 		Doc:    "tempo holds Tempo's object store credentials.",
 		Secret: true,
@@ -7205,7 +7205,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.tempo.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID of the bucket.",
 		Secret:       true,
@@ -7241,7 +7241,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.tempo.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key of the bucket.",
 		Secret:       true,
@@ -7277,7 +7277,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.velero",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.VeleroSecrets",
 		Doc:    "velero holds Velero's object store credentials.",
 		Secret: true,
@@ -7290,7 +7290,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.velero.access_key_id",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "access_key_id is the S3 access key ID with write access to the backup bucket.",
 		Secret:       true,
@@ -7323,7 +7323,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.velero.secret_access_key",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_access_key is the S3 secret access key.",
 		Secret:       true,
@@ -7356,7 +7356,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.vsphere-csi",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.VSphereCSISecrets",
 		Doc:    "vsphere-csi holds the vCenter credentials of the vSphere CSI driver.",
 		Secret: true,
@@ -7369,7 +7369,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.vsphere-csi.username",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.",
 		Secret:       true,
@@ -7402,7 +7402,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.vsphere-csi.password",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "password is that user's password.",
 		Secret:       true,
@@ -7435,7 +7435,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.services.weave-gitops",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.WeaveGitOpsSecrets",
 		Doc:    "weave-gitops holds the Weave GitOps admin password hash.",
 		Secret: true,
@@ -7448,7 +7448,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:         "secrets.services.weave-gitops.admin_password_hash",
-		Kind:         table.KindString,
+		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "admin_password_hash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).",
 		Secret:       true,
@@ -7481,7 +7481,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.managed_services",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "config.ManagedServiceSecrets",
 		Doc:    "managed_services holds the credentials of managed services, keyed like opencenter.managed_services.",
 		Secret: true,
@@ -7491,7 +7491,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.managed_services.alert-proxy",
-		Kind:   table.KindObject,
+		Kind:   catalog.KindObject,
 		GoType: "*config.AlertProxySecrets",
 		Doc:    "alert-proxy holds the tokens of alert-proxy.",
 		Secret: true,
@@ -7504,7 +7504,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.managed_services.alert-proxy.api_token",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "api_token authenticates alert-proxy to the provider's alert intake.",
 		Secret: true,
@@ -7517,7 +7517,7 @@ var Fields = []table.Field{
 	},
 	{
 		Path:   "secrets.managed_services.alert-proxy.webhook_token",
-		Kind:   table.KindString,
+		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "webhook_token authenticates Alertmanager's webhook calls to alert-proxy.",
 		Secret: true,

@@ -3,16 +3,16 @@
 package zz_generated
 
 import (
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/escape"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"slices"
 	"strconv"
 	"strings"
 )
 
 // renderAlertProxyAlertProxyTokensYaml renders alert-proxy/alert-proxy-tokens.yaml.tpl.
-func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 256)
 	sec := c.Secrets.ManagedServices.AlertProxy
 	b = append(b, "# Tokens of the alert proxy, from secrets.managed_services.alert-proxy.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alert-proxy-tokens\n  namespace: "...)
@@ -37,7 +37,7 @@ func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *table.I
 }
 
 // renderAlertProxyHelmValuesOverrideValuesYaml renders alert-proxy/helm-values/override-values.yaml.tpl.
-func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 497)
 	svc := c.OpenCenter.ManagedServices.AlertProxy
 	if svc == nil {
@@ -94,7 +94,7 @@ func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u 
 }
 
 // renderCalicoHelmreleaseYaml renders calico/helmrelease.yaml.tpl.
-func renderCalicoHelmreleaseYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCalicoHelmreleaseYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1030)
 	svc := c.OpenCenter.Services.Calico
 	if svc == nil {
@@ -139,7 +139,7 @@ func renderCalicoHelmreleaseYaml(b []byte, c *config.Config, u *table.Info) ([]b
 }
 
 // renderCalicoHelmrepositoryYaml renders calico/helmrepository.yaml.tpl.
-func renderCalicoHelmrepositoryYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCalicoHelmrepositoryYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 241)
 	b = append(b, "# The Project Calico chart repository.\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: projectcalico\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
@@ -150,14 +150,14 @@ func renderCalicoHelmrepositoryYaml(b []byte, c *config.Config, u *table.Info) (
 }
 
 // renderCalicoKustomizationYaml renders calico/kustomization.yaml.tpl.
-func renderCalicoKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCalicoKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 216)
 	b = append(b, "# Calico through the tigera-operator chart, from opencenter.services.calico.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - namespace.yaml\n  - helmrepository.yaml\n  - helmrelease.yaml\n"...)
 	return b, nil
 }
 
 // renderCalicoNamespaceYaml renders calico/namespace.yaml.tpl.
-func renderCalicoNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCalicoNamespaceYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 214)
 	b = append(b, "# The tigera-operator's namespace; the operator runs host-network and privileged pods.\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: "...)
 	b = escape.Scalar(b, u.Namespace)
@@ -166,7 +166,7 @@ func renderCalicoNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([]byt
 }
 
 // renderCertManagerHelmValuesOverrideValuesYaml renders cert-manager/helm-values/override-values.yaml.tpl.
-func renderCertManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 574)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -194,7 +194,7 @@ func renderCertManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u
 }
 
 // renderCertManagerIssuersCloudflareApiTokenSecretYaml renders cert-manager/issuers/cloudflare-api-token-secret.yaml.tpl.
-func renderCertManagerIssuersCloudflareApiTokenSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersCloudflareApiTokenSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 233)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -215,7 +215,7 @@ func renderCertManagerIssuersCloudflareApiTokenSecretYaml(b []byte, c *config.Co
 }
 
 // renderCertManagerIssuersClusterIssuerYaml renders cert-manager/issuers/cluster-issuer.yaml.tpl.
-func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1720)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -316,7 +316,7 @@ func renderCertManagerIssuersClusterIssuerYaml(b []byte, c *config.Config, u *ta
 }
 
 // renderCertManagerIssuersDesignateCredentialsSecretYaml renders cert-manager/issuers/designate-credentials-secret.yaml.tpl.
-func renderCertManagerIssuersDesignateCredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersDesignateCredentialsSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 469)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -351,7 +351,7 @@ func renderCertManagerIssuersDesignateCredentialsSecretYaml(b []byte, c *config.
 }
 
 // renderCertManagerIssuersDesignateWebhookYaml renders cert-manager/issuers/designate-webhook.yaml.tpl.
-func renderCertManagerIssuersDesignateWebhookYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersDesignateWebhookYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 936)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -388,7 +388,7 @@ func renderCertManagerIssuersDesignateWebhookYaml(b []byte, c *config.Config, u 
 }
 
 // renderCertManagerIssuersKustomizationYaml renders cert-manager/issuers/kustomization.yaml.tpl.
-func renderCertManagerIssuersKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 353)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -418,7 +418,7 @@ func renderCertManagerIssuersKustomizationYaml(b []byte, c *config.Config, u *ta
 }
 
 // renderCertManagerIssuersRoute53CredentialsSecretYaml renders cert-manager/issuers/route53-credentials-secret.yaml.tpl.
-func renderCertManagerIssuersRoute53CredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderCertManagerIssuersRoute53CredentialsSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 277)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
@@ -444,7 +444,7 @@ func renderCertManagerIssuersRoute53CredentialsSecretYaml(b []byte, c *config.Co
 }
 
 // renderEtcdBackupCronjobYaml renders etcd-backup/cronjob.yaml.tpl.
-func renderEtcdBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderEtcdBackupCronjobYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 3492)
 	svc := c.OpenCenter.Services.EtcdBackup
 	if svc == nil {
@@ -493,7 +493,7 @@ func renderEtcdBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]b
 }
 
 // renderEtcdBackupKustomizationYaml renders etcd-backup/kustomization.yaml.tpl.
-func renderEtcdBackupKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderEtcdBackupKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 246)
 	svc := c.OpenCenter.Services.EtcdBackup
 	if svc == nil {
@@ -508,7 +508,7 @@ func renderEtcdBackupKustomizationYaml(b []byte, c *config.Config, u *table.Info
 }
 
 // renderEtcdBackupNamespaceYaml renders etcd-backup/namespace.yaml.tpl.
-func renderEtcdBackupNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderEtcdBackupNamespaceYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 220)
 	b = append(b, "# The namespace of the etcd backup job: it reads the etcd client certificates from the host.\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: "...)
 	b = escape.Scalar(b, u.Namespace)
@@ -517,7 +517,7 @@ func renderEtcdBackupNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([
 }
 
 // renderEtcdBackupS3CredentialsSecretYaml renders etcd-backup/s3-credentials-secret.yaml.tpl.
-func renderEtcdBackupS3CredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderEtcdBackupS3CredentialsSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 282)
 	sec := c.Secrets.Services.EtcdBackup
 	b = append(b, "# The object store credentials of the etcd backup job (secrets.services.etcd-backup).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: etcd-backup-s3\n  namespace: "...)
@@ -537,7 +537,7 @@ func renderEtcdBackupS3CredentialsSecretYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderEtcdBackupServiceaccountYaml renders etcd-backup/serviceaccount.yaml.tpl.
-func renderEtcdBackupServiceaccountYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderEtcdBackupServiceaccountYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 260)
 	b = append(b, "# The identity of the etcd backup job. It talks to etcd and the object store,\n# never to the Kubernetes API: no RBAC, no token.\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: etcd-backup\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
@@ -546,14 +546,14 @@ func renderEtcdBackupServiceaccountYaml(b []byte, c *config.Config, u *table.Inf
 }
 
 // renderGatewayApiHelmValuesOverrideValuesYaml renders gateway-api/helm-values/override-values.yaml.tpl.
-func renderGatewayApiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayApiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 166)
 	b = append(b, "# Values for the envoy-gateway-api HelmRelease, from opencenter.services.gateway-api.\n# gateway-api has only the common fields: the base values apply as they are.\n{}\n"...)
 	return b, nil
 }
 
 // renderGatewayEnvoyproxyYaml renders gateway/envoyproxy.yaml.tpl.
-func renderGatewayEnvoyproxyYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayEnvoyproxyYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 424)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
@@ -583,7 +583,7 @@ func renderGatewayEnvoyproxyYaml(b []byte, c *config.Config, u *table.Info) ([]b
 }
 
 // renderGatewayGatewayYaml renders gateway/gateway.yaml.tpl.
-func renderGatewayGatewayYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayGatewayYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 783)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
@@ -649,7 +649,7 @@ func renderGatewayGatewayYaml(b []byte, c *config.Config, u *table.Info) ([]byte
 }
 
 // renderGatewayGatewayclassYaml renders gateway/gatewayclass.yaml.tpl.
-func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 400)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
@@ -668,7 +668,7 @@ func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *table.Info) ([
 }
 
 // renderGatewayKustomizationYaml renders gateway/kustomization.yaml.tpl.
-func renderGatewayKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 232)
 	b = append(b, "# The cluster Gateway of opencenter.services.gateway, served by Envoy Gateway.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:"...)
 	{
@@ -684,7 +684,7 @@ func renderGatewayKustomizationYaml(b []byte, c *config.Config, u *table.Info) (
 }
 
 // renderGatewayNamespaceYaml renders gateway/namespace.yaml.tpl.
-func renderGatewayNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderGatewayNamespaceYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 168)
 	{
 		w1 := c.OpenCenter.Services.GatewayAPI
@@ -702,7 +702,7 @@ func renderGatewayNamespaceYaml(b []byte, c *config.Config, u *table.Info) ([]by
 }
 
 // renderHarborHarborAdminSecretYaml renders harbor/harbor-admin-secret.yaml.tpl.
-func renderHarborHarborAdminSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHarborHarborAdminSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 266)
 	sec := c.Secrets.Services.Harbor
 	b = append(b, "# The initial password of Harbor's admin user (secrets.services.harbor), read by existingSecretAdminPassword.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-admin\n  namespace: "...)
@@ -717,7 +717,7 @@ func renderHarborHarborAdminSecretYaml(b []byte, c *config.Config, u *table.Info
 }
 
 // renderHarborHarborCertificateYaml renders harbor/harbor-certificate.yaml.tpl.
-func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 426)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
@@ -734,7 +734,7 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *table.Info
 }
 
 // renderHarborHarborObjectStoreSecretYaml renders harbor/harbor-object-store-secret.yaml.tpl.
-func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 658)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
@@ -789,7 +789,7 @@ func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderHarborHelmValuesOverrideValuesYaml renders harbor/helm-values/override-values.yaml.tpl.
-func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1740)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
@@ -906,7 +906,7 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tab
 }
 
 // renderHeadlampHeadlampHttprouteYaml renders headlamp/headlamp-httproute.yaml.tpl.
-func renderHeadlampHeadlampHttprouteYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHeadlampHeadlampHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 396)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
@@ -933,7 +933,7 @@ func renderHeadlampHeadlampHttprouteYaml(b []byte, c *config.Config, u *table.In
 }
 
 // renderHeadlampHeadlampOidcSecretYaml renders headlamp/headlamp-oidc-secret.yaml.tpl.
-func renderHeadlampHeadlampOidcSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHeadlampHeadlampOidcSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 452)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
@@ -966,7 +966,7 @@ func renderHeadlampHeadlampOidcSecretYaml(b []byte, c *config.Config, u *table.I
 }
 
 // renderHeadlampHelmValuesOverrideValuesYaml renders headlamp/helm-values/override-values.yaml.tpl.
-func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 586)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
@@ -1011,7 +1011,7 @@ func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *t
 }
 
 // renderIstioHelmValuesIstioBaseValuesYaml renders istio/helm-values/istio-base-values.yaml.tpl.
-func renderIstioHelmValuesIstioBaseValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderIstioHelmValuesIstioBaseValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 99)
 	svc := c.OpenCenter.Services.Istio
 	if svc == nil {
@@ -1030,14 +1030,14 @@ func renderIstioHelmValuesIstioBaseValuesYaml(b []byte, c *config.Config, u *tab
 }
 
 // renderIstioHelmValuesIstioGatewayValuesYaml renders istio/helm-values/istio-gateway-values.yaml.tpl.
-func renderIstioHelmValuesIstioGatewayValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderIstioHelmValuesIstioGatewayValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 157)
 	b = append(b, "# Values for the istio-gateway HelmRelease (opencenter.services.istio.ingress_gateway),\n# exposed with a LoadBalancer Service.\nservice:\n  type: LoadBalancer\n"...)
 	return b, nil
 }
 
 // renderIstioHelmValuesIstiodValuesYaml renders istio/helm-values/istiod-values.yaml.tpl.
-func renderIstioHelmValuesIstiodValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderIstioHelmValuesIstiodValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 95)
 	svc := c.OpenCenter.Services.Istio
 	if svc == nil {
@@ -1056,7 +1056,7 @@ func renderIstioHelmValuesIstiodValuesYaml(b []byte, c *config.Config, u *table.
 }
 
 // renderIstioKustomizationYaml renders istio/kustomization.yaml.tpl.
-func renderIstioKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderIstioKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 624)
 	svc := c.OpenCenter.Services.Istio
 	if svc == nil {
@@ -1073,7 +1073,7 @@ func renderIstioKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]
 }
 
 // renderKafkaClusterClusterKafkaNodePoolYaml renders kafka-cluster/cluster/kafka-node-pool.yaml.tpl.
-func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 553)
 	svc := c.OpenCenter.Services.KafkaCluster
 	if svc == nil {
@@ -1114,7 +1114,7 @@ func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *t
 }
 
 // renderKafkaClusterClusterKafkaYaml renders kafka-cluster/cluster/kafka.yaml.tpl.
-func renderKafkaClusterClusterKafkaYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKafkaClusterClusterKafkaYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 835)
 	svc := c.OpenCenter.Services.KafkaCluster
 	if svc == nil {
@@ -1170,14 +1170,14 @@ func renderKafkaClusterClusterKafkaYaml(b []byte, c *config.Config, u *table.Inf
 }
 
 // renderKafkaClusterHelmValuesOverrideValuesYaml renders kafka-cluster/helm-values/override-values.yaml.tpl.
-func renderKafkaClusterHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKafkaClusterHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 225)
 	b = append(b, "# Values for the strimzi-kafka-operator HelmRelease, from opencenter.services.kafka-cluster.\n# The operator watches its own namespace, where the Kafka cluster of services/kafka-cluster/cluster lives.\nwatchAnyNamespace: false\n"...)
 	return b, nil
 }
 
 // renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml renders keycloak/00-postgres/keycloak-db-credentials-secret.yaml.tpl.
-func renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 481)
 	sec := c.Secrets.Services.Keycloak
 	b = append(b, "# The password of Keycloak's database user (secrets.services.keycloak.db_password), in the\n# Secret the postgres operator sets the keycloak role's password from and the Keycloak CR\n# reads (the operator takes an existing Secret's password instead of generating one).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do\n  namespace: "...)
@@ -1192,7 +1192,7 @@ func renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml(b []byte, c *config
 }
 
 // renderKeycloak00PostgresKustomizationYaml renders keycloak/00-postgres/kustomization.yaml.tpl.
-func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 537)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
@@ -1224,7 +1224,7 @@ func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *ta
 }
 
 // renderKeycloak20KeycloakKeycloakAdminSecretYaml renders keycloak/20-keycloak/keycloak-admin-secret.yaml.tpl.
-func renderKeycloak20KeycloakKeycloakAdminSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak20KeycloakKeycloakAdminSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 262)
 	sec := c.Secrets.Services.Keycloak
 	b = append(b, "# Initial admin credentials of Keycloak, from secrets.services.keycloak.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: keycloak-initial-admin\n  namespace: "...)
@@ -1239,7 +1239,7 @@ func renderKeycloak20KeycloakKeycloakAdminSecretYaml(b []byte, c *config.Config,
 }
 
 // renderKeycloak20KeycloakKeycloakBackupCronjobYaml renders keycloak/20-keycloak/keycloak-backup-cronjob.yaml.tpl.
-func renderKeycloak20KeycloakKeycloakBackupCronjobYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak20KeycloakKeycloakBackupCronjobYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1717)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
@@ -1266,7 +1266,7 @@ func renderKeycloak20KeycloakKeycloakBackupCronjobYaml(b []byte, c *config.Confi
 }
 
 // renderKeycloak20KeycloakKeycloakHpaYaml renders keycloak/20-keycloak/keycloak-hpa.yaml.tpl.
-func renderKeycloak20KeycloakKeycloakHpaYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak20KeycloakKeycloakHpaYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 486)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
@@ -1291,7 +1291,7 @@ func renderKeycloak20KeycloakKeycloakHpaYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderKeycloak20KeycloakKeycloakHttprouteYaml renders keycloak/20-keycloak/keycloak-httproute.yaml.tpl.
-func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 410)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
@@ -1316,7 +1316,7 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 }
 
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
-func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 719)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
@@ -1379,7 +1379,7 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ta
 }
 
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
-func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 458)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
@@ -1406,7 +1406,7 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 }
 
 // renderKubePrometheusStackGrafanaAdminSecretYaml renders kube-prometheus-stack/grafana-admin-secret.yaml.tpl.
-func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 280)
 	sec := c.Secrets.Services.KubePrometheusStack
 	b = append(b, "# Grafana's admin credentials (secrets.services.kube-prometheus-stack), read by grafana.admin.existingSecret.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: grafana-admin\n  namespace: "...)
@@ -1421,7 +1421,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 }
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
-func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 436)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
@@ -1448,7 +1448,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 }
 
 // renderKubePrometheusStackHelmValuesOverrideValuesYaml renders kube-prometheus-stack/helm-values/override-values.yaml.tpl.
-func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1419)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
@@ -1545,7 +1545,7 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 }
 
 // renderKyvernoHelmValuesOverrideValuesYaml renders kyverno/helm-values/override-values.yaml.tpl.
-func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 282)
 	svc := c.OpenCenter.Services.Kyverno
 	if svc == nil {
@@ -1586,7 +1586,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ta
 }
 
 // renderLokiHelmValuesOverrideValuesYaml renders loki/helm-values/override-values.yaml.tpl.
-func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1986)
 	svc := c.OpenCenter.Services.Loki
 	if svc == nil {
@@ -1719,7 +1719,7 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table
 }
 
 // renderLokiObjectStoreSecretYaml renders loki/object-store-secret.yaml.tpl.
-func renderLokiObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderLokiObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 461)
 	svc := c.OpenCenter.Services.Loki
 	if svc == nil {
@@ -1759,7 +1759,7 @@ func renderLokiObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) 
 }
 
 // renderLonghornHelmValuesOverrideValuesYaml renders longhorn/helm-values/override-values.yaml.tpl.
-func renderLonghornHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderLonghornHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 258)
 	svc := c.OpenCenter.Services.Longhorn
 	if svc == nil {
@@ -1784,7 +1784,7 @@ func renderLonghornHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *t
 }
 
 // renderMetallbConfigIpAddressPoolsYaml renders metallb/config/ip-address-pools.yaml.tpl.
-func renderMetallbConfigIpAddressPoolsYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderMetallbConfigIpAddressPoolsYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 254)
 	svc := c.OpenCenter.Services.MetalLB
 	if svc == nil {
@@ -1822,7 +1822,7 @@ func renderMetallbConfigIpAddressPoolsYaml(b []byte, c *config.Config, u *table.
 }
 
 // renderMetallbConfigL2AdvertisementYaml renders metallb/config/l2-advertisement.yaml.tpl.
-func renderMetallbConfigL2AdvertisementYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderMetallbConfigL2AdvertisementYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 254)
 	svc := c.OpenCenter.Services.MetalLB
 	if svc == nil {
@@ -1844,14 +1844,14 @@ func renderMetallbConfigL2AdvertisementYaml(b []byte, c *config.Config, u *table
 }
 
 // renderMetallbHelmValuesOverrideValuesYaml renders metallb/helm-values/override-values.yaml.tpl.
-func renderMetallbHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderMetallbHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 222)
 	b = append(b, "# Values for the metallb HelmRelease, from opencenter.services.metallb.\n# The address pools and their advertisement are custom resources (services/metallb/config),\n# applied once the chart's CRDs and webhook are ready.\n{}\n"...)
 	return b, nil
 }
 
 // renderMimirHelmValuesOverrideValuesYaml renders mimir/helm-values/override-values.yaml.tpl.
-func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 2463)
 	svc := c.OpenCenter.Services.Mimir
 	if svc == nil {
@@ -1984,7 +1984,7 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderMimirObjectStoreSecretYaml renders mimir/object-store-secret.yaml.tpl.
-func renderMimirObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderMimirObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 465)
 	svc := c.OpenCenter.Services.Mimir
 	if svc == nil {
@@ -2024,7 +2024,7 @@ func renderMimirObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info)
 }
 
 // renderOpenstackCcmCloudConfigSecretYaml renders openstack-ccm/cloud-config-secret.yaml.tpl.
-func renderOpenstackCcmCloudConfigSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderOpenstackCcmCloudConfigSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 649)
 	svc := c.OpenCenter.Services.OpenStackCCM
 	if svc == nil {
@@ -2086,7 +2086,7 @@ func renderOpenstackCcmCloudConfigSecretYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderOpenstackCcmHelmValuesOverrideValuesYaml renders openstack-ccm/helm-values/override-values.yaml.tpl.
-func renderOpenstackCcmHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderOpenstackCcmHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 543)
 	svc := c.OpenCenter.Services.OpenStackCCM
 	if svc == nil {
@@ -2111,7 +2111,7 @@ func renderOpenstackCcmHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 }
 
 // renderOpenstackCsiCloudConfigSecretYaml renders openstack-csi/cloud-config-secret.yaml.tpl.
-func renderOpenstackCsiCloudConfigSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderOpenstackCsiCloudConfigSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 454)
 	svc := c.OpenCenter.Services.OpenStackCSI
 	if svc == nil {
@@ -2148,7 +2148,7 @@ func renderOpenstackCsiCloudConfigSecretYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderOpenstackCsiHelmValuesOverrideValuesYaml renders openstack-csi/helm-values/override-values.yaml.tpl.
-func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1005)
 	svc := c.OpenCenter.Services.OpenStackCSI
 	if svc == nil {
@@ -2201,7 +2201,7 @@ func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 }
 
 // renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml renders opentelemetry-kube-stack/helm-values/override-values.yaml.tpl.
-func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 835)
 	svc := c.OpenCenter.Services.OpenTelemetryKubeStack
 	if svc == nil {
@@ -2249,7 +2249,7 @@ func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *confi
 }
 
 // renderPostgresOperatorHelmValuesOverrideValuesYaml renders postgres-operator/helm-values/override-values.yaml.tpl.
-func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 310)
 	svc := c.OpenCenter.Services.PostgresOperator
 	if svc == nil {
@@ -2284,7 +2284,7 @@ func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Conf
 }
 
 // renderRbacManagerBindingsRbacDefinitionYaml renders rbac-manager/bindings/rbac-definition.yaml.tpl.
-func renderRbacManagerBindingsRbacDefinitionYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderRbacManagerBindingsRbacDefinitionYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 589)
 	svc := c.OpenCenter.Services.RBACManager
 	if svc == nil {
@@ -2323,14 +2323,14 @@ func renderRbacManagerBindingsRbacDefinitionYaml(b []byte, c *config.Config, u *
 }
 
 // renderRbacManagerHelmValuesOverrideValuesYaml renders rbac-manager/helm-values/override-values.yaml.tpl.
-func renderRbacManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderRbacManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 186)
 	b = append(b, "# Values for the rbac-manager HelmRelease, from opencenter.services.rbac-manager.\n# The role bindings are an RBACDefinition (services/rbac-manager/bindings), applied after the chart.\n{}\n"...)
 	return b, nil
 }
 
 // renderSealedSecretsHelmValuesOverrideValuesYaml renders sealed-secrets/helm-values/override-values.yaml.tpl.
-func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 186)
 	svc := c.OpenCenter.Services.SealedSecrets
 	if svc == nil {
@@ -2349,7 +2349,7 @@ func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config,
 }
 
 // renderTempoHelmValuesOverrideValuesYaml renders tempo/helm-values/override-values.yaml.tpl.
-func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 906)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
@@ -2429,7 +2429,7 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderTempoObjectStoreSecretYaml renders tempo/object-store-secret.yaml.tpl.
-func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 475)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
@@ -2469,7 +2469,7 @@ func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *table.Info)
 }
 
 // renderVeleroHelmValuesOverrideValuesYaml renders velero/helm-values/override-values.yaml.tpl.
-func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 1095)
 	svc := c.OpenCenter.Services.Velero
 	if svc == nil {
@@ -2524,7 +2524,7 @@ func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *tab
 }
 
 // renderVeleroVeleroCredentialsSecretYaml renders velero/velero-credentials-secret.yaml.tpl.
-func renderVeleroVeleroCredentialsSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderVeleroVeleroCredentialsSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 364)
 	sec := c.Secrets.Services.Velero
 	var err error
@@ -2549,7 +2549,7 @@ func renderVeleroVeleroCredentialsSecretYaml(b []byte, c *config.Config, u *tabl
 }
 
 // renderVsphereCsiCsiVsphereConfigSecretYaml renders vsphere-csi/csi-vsphere-config-secret.yaml.tpl.
-func renderVsphereCsiCsiVsphereConfigSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderVsphereCsiCsiVsphereConfigSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 528)
 	svc := c.OpenCenter.Services.VSphereCSI
 	if svc == nil {
@@ -2598,7 +2598,7 @@ func renderVsphereCsiCsiVsphereConfigSecretYaml(b []byte, c *config.Config, u *t
 }
 
 // renderVsphereCsiHelmValuesOverrideValuesYaml renders vsphere-csi/helm-values/override-values.yaml.tpl.
-func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 658)
 	svc := c.OpenCenter.Services.VSphereCSI
 	if svc == nil {
@@ -2639,7 +2639,7 @@ func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u 
 }
 
 // renderWeaveGitopsClusterUserAuthSecretYaml renders weave-gitops/cluster-user-auth-secret.yaml.tpl.
-func renderWeaveGitopsClusterUserAuthSecretYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderWeaveGitopsClusterUserAuthSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 335)
 	svc := c.OpenCenter.Services.WeaveGitOps
 	if svc == nil {
@@ -2660,7 +2660,7 @@ func renderWeaveGitopsClusterUserAuthSecretYaml(b []byte, c *config.Config, u *t
 }
 
 // renderWeaveGitopsHelmreleaseYaml renders weave-gitops/helmrelease.yaml.tpl.
-func renderWeaveGitopsHelmreleaseYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderWeaveGitopsHelmreleaseYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 636)
 	svc := c.OpenCenter.Services.WeaveGitOps
 	if svc == nil {
@@ -2686,7 +2686,7 @@ func renderWeaveGitopsHelmreleaseYaml(b []byte, c *config.Config, u *table.Info)
 }
 
 // renderWeaveGitopsHelmrepositoryYaml renders weave-gitops/helmrepository.yaml.tpl.
-func renderWeaveGitopsHelmrepositoryYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderWeaveGitopsHelmrepositoryYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 251)
 	b = append(b, "# The Weave GitOps chart, an OCI artifact.\napiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: weave-gitops\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
@@ -2697,7 +2697,7 @@ func renderWeaveGitopsHelmrepositoryYaml(b []byte, c *config.Config, u *table.In
 }
 
 // renderWeaveGitopsKustomizationYaml renders weave-gitops/kustomization.yaml.tpl.
-func renderWeaveGitopsKustomizationYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderWeaveGitopsKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 255)
 	svc := c.OpenCenter.Services.WeaveGitOps
 	if svc == nil {
@@ -2721,7 +2721,7 @@ func renderWeaveGitopsKustomizationYaml(b []byte, c *config.Config, u *table.Inf
 }
 
 // renderWeaveGitopsWeaveGitopsHttprouteYaml renders weave-gitops/weave-gitops-httproute.yaml.tpl.
-func renderWeaveGitopsWeaveGitopsHttprouteYaml(b []byte, c *config.Config, u *table.Info) ([]byte, error) {
+func renderWeaveGitopsWeaveGitopsHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 415)
 	svc := c.OpenCenter.Services.WeaveGitOps
 	if svc == nil {

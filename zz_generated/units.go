@@ -3,20 +3,20 @@
 package zz_generated
 
 import (
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 // Units is every overlay unit compiled from descriptors/, sorted by name.
-var Units = []table.Unit{
+var Units = []catalog.Unit{
 	{
 		Name:        "alert-proxy",
-		Layer:       table.LayerManagedServices,
+		Layer:       catalog.LayerManagedServices,
 		Descriptor:  "descriptors/alert-proxy.yaml",
 		Description: "The managed alert proxy forwarding cluster alerts to the provider's monitoring, with its tokens.",
 		Service:     "alert-proxy",
 		Namespace:   "rackspace",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.managed_services.alert-proxy.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.ManagedServices.AlertProxy == nil {
@@ -25,19 +25,19 @@ var Units = []table.Unit{
 				return c.OpenCenter.ManagedServices.AlertProxy.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-alert-proxy",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:         "alert-proxy-base",
 				Source:       "opencenter-alert-proxy",
 				Path:         "applications/base/managed-services/alert-proxy",
 				DependsOn:    []string{"managed-services-sources"},
-				HealthChecks: []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "alert-proxy", Namespace: "{namespace}"}},
+				HealthChecks: []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "alert-proxy", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "alert-proxy-override",
@@ -48,7 +48,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "managed-services/alert-proxy",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "alert-proxy/helm-values/override-values.yaml.tpl",
@@ -61,7 +61,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderAlertProxyAlertProxyTokensYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.managed_services.alert-proxy.api_token is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.ManagedServices.AlertProxy == nil {
@@ -73,7 +73,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "alert-proxy",
@@ -97,12 +97,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "calico",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/calico.yaml",
 		Description: "The Calico CNI through the tigera-operator chart, its Installation built from the typed config (no base directory).",
 		Service:     "calico",
 		Namespace:   "tigera-operator",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.calico.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Calico == nil {
@@ -111,7 +111,7 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Calico.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:     "calico",
 				Source:   "flux-system",
@@ -120,7 +120,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/calico",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "kustomization.yaml",
 				Template:   "calico/kustomization.yaml.tpl",
@@ -161,12 +161,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "cert-manager",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/cert-manager.yaml",
 		Description: "cert-manager, and the cluster's ClusterIssuer when one is configured (ACME with DNS-01 through the chosen provider or HTTP-01 through the gateway, self-signed, or a CA from a Secret).",
 		Service:     "cert-manager",
 		Namespace:   "cert-manager",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.cert-manager.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.CertManager == nil {
@@ -175,20 +175,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.CertManager.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-cert-manager",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "cert-manager-base",
 				Source:          "opencenter-cert-manager",
 				Path:            "applications/base/services/cert-manager",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "cert-manager", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "cert-manager", Namespace: "{namespace}"}},
 				Provides:        []string{"cert-manager.io", "acme.cert-manager.io"},
 			},
 			{
@@ -204,7 +204,7 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/cert-manager/issuers",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"cert-manager-base"},
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.CertManager == nil {
@@ -216,7 +216,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/cert-manager",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "cert-manager/helm-values/override-values.yaml.tpl",
@@ -228,7 +228,7 @@ var Units = []table.Unit{
 				Template:   "cert-manager/issuers/kustomization.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersKustomizationYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.CertManager == nil {
@@ -243,7 +243,7 @@ var Units = []table.Unit{
 				Template:   "cert-manager/issuers/cluster-issuer.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersClusterIssuerYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.cert-manager.issuer does not equal \"none\"",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.CertManager == nil {
@@ -259,7 +259,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersCloudflareApiTokenSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.cert-manager.cloudflare_api_token is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.CertManager == nil {
@@ -275,7 +275,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersRoute53CredentialsSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.cert-manager.route53_secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.CertManager == nil {
@@ -291,7 +291,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersDesignateCredentialsSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.cert-manager.designate_application_credential_secret is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.CertManager == nil {
@@ -306,7 +306,7 @@ var Units = []table.Unit{
 				Template:   "cert-manager/issuers/designate-webhook.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderCertManagerIssuersDesignateWebhookYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.cert-manager.dns_provider equals \"designate\"",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.CertManager == nil {
@@ -318,7 +318,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "cert-manager",
@@ -342,43 +342,43 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "cluster",
-		Layer:       table.LayerCluster,
+		Layer:       catalog.LayerCluster,
 		Descriptor:  "descriptors/cluster.yaml",
 		Description: "The overlay root, the services aggregates and the Flux unit that applies the services' sources.",
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:   "sources",
 				Source: "flux-system",
 				Path:   "{overlay}/services/sources",
 			},
 		},
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinRoot,
+				Builtin: catalog.BuiltinRoot,
 			},
 			{
 				Path:    "services/sources/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 			{
 				Path:    "services/fluxcd/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 		},
 	},
 	{
 		Name:        "customer-managed",
-		Layer:       table.LayerCustomerManaged,
+		Layer:       catalog.LayerCustomerManaged,
 		Descriptor:  "descriptors/customer-managed.yaml",
 		Description: "The customer's own repository and its Kustomizations, from gitops.overlay_units.customer_managed.",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.gitops.overlay_units.customer_managed.enabled is true",
 			Eval: func(c *config.Config) bool {
 				return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:   "customer-managed-sources",
 				Source: "flux-system",
@@ -386,30 +386,30 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "customer-managed",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:    "fluxcd",
-				Builtin: table.BuiltinCustomerManaged,
+				Builtin: catalog.BuiltinCustomerManaged,
 				Secret:  true,
 			},
 			{
 				Path:    "sources/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 			{
 				Path:    "fluxcd/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 		},
 	},
 	{
 		Name:        "etcd-backup",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/etcd-backup.yaml",
 		Description: "A CronJob snapshotting etcd on a control-plane node and uploading it to an S3 bucket (no base directory).",
 		Service:     "etcd-backup",
 		Namespace:   "etcd-backup",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.etcd-backup.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.EtcdBackup == nil {
@@ -418,7 +418,7 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.EtcdBackup.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "etcd-backup",
 				Source:          "flux-system",
@@ -427,7 +427,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/etcd-backup",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "kustomization.yaml",
 				Template:   "etcd-backup/kustomization.yaml.tpl",
@@ -458,7 +458,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderEtcdBackupS3CredentialsSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.etcd-backup.secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.EtcdBackup == nil {
@@ -487,12 +487,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "external-snapshotter",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/external-snapshotter.yaml",
 		Description: "The CSI external-snapshotter (VolumeSnapshot CRDs and controller, plain manifests, no HelmRelease).",
 		Service:     "external-snapshotter",
 		Namespace:   "external-snapshotter",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.external-snapshotter.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.ExternalSnapshotter == nil {
@@ -501,13 +501,13 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.ExternalSnapshotter.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-external-snapshotter",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:      "external-snapshotter-base",
 				Source:    "opencenter-external-snapshotter",
@@ -533,12 +533,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "gateway",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/gateway.yaml",
 		Description: "The cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway, from the typed config (no base directory).",
 		Service:     "gateway",
 		Namespace:   "envoy-gateway-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.gateway.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Gateway == nil {
@@ -548,7 +548,7 @@ var Units = []table.Unit{
 			},
 		},
 		Requires: []string{"gateway-api", "cert-manager"},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "gateway",
 				Source:          "flux-system",
@@ -558,7 +558,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/gateway",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "kustomization.yaml",
 				Template:   "gateway/kustomization.yaml.tpl",
@@ -605,12 +605,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "gateway-api",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/gateway-api.yaml",
 		Description: "Envoy Gateway and the Gateway API CRDs, which serve the cluster Gateway.",
 		Service:     "gateway-api",
 		Namespace:   "envoy-gateway-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.gateway-api.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.GatewayAPI == nil {
@@ -619,20 +619,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.GatewayAPI.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-gateway-api",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "gateway-api-base",
 				Source:          "opencenter-gateway-api",
 				Path:            "applications/base/services/gateway-api",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "envoy-gateway-api", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "envoy-gateway-api", Namespace: "{namespace}"}},
 				Provides:        []string{"gateway.networking.k8s.io", "gateway.envoyproxy.io"},
 			},
 			{
@@ -644,7 +644,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/gateway-api",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "gateway-api/helm-values/override-values.yaml.tpl",
@@ -653,7 +653,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "envoy-gateway-api",
@@ -674,12 +674,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "harbor",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
 		Description: "The Harbor container registry, its admin and object store credentials, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.harbor.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Harbor == nil {
@@ -688,20 +688,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Harbor.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-harbor",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "harbor-base",
 				Source:          "opencenter-harbor",
 				Path:            "applications/base/services/harbor",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "harbor-override",
@@ -712,7 +712,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/harbor",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "harbor/helm-values/override-values.yaml.tpl",
@@ -725,7 +725,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderHarborHarborAdminSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.harbor.admin_password is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Harbor == nil {
@@ -741,7 +741,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderHarborHarborObjectStoreSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.harbor is set",
 					Eval: func(c *config.Config) bool {
 						return c.Secrets.Services.Harbor != nil
@@ -753,7 +753,7 @@ var Units = []table.Unit{
 				Template:   "harbor/harbor-certificate.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderHarborHarborCertificateYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.harbor.emit_certificate is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Harbor == nil {
@@ -765,7 +765,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "harbor",
@@ -789,12 +789,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "headlamp",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/headlamp.yaml",
 		Description: "The Headlamp Kubernetes web UI, with its OIDC client and an HTTPRoute through the cluster Gateway.",
 		Service:     "headlamp",
 		Namespace:   "headlamp",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.headlamp.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Headlamp == nil {
@@ -803,20 +803,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Headlamp.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-headlamp",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "headlamp-base",
 				Source:          "opencenter-headlamp",
 				Path:            "applications/base/services/headlamp",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "headlamp", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "headlamp", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "headlamp-override",
@@ -827,7 +827,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/headlamp",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "headlamp/helm-values/override-values.yaml.tpl",
@@ -840,7 +840,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderHeadlampHeadlampOidcSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.headlamp.oidc_client_secret is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Headlamp == nil {
@@ -855,7 +855,7 @@ var Units = []table.Unit{
 				Template:   "headlamp/headlamp-httproute.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderHeadlampHeadlampHttprouteYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.headlamp.hostname is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Headlamp == nil {
@@ -867,7 +867,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "headlamp",
@@ -891,12 +891,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "istio",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/istio.yaml",
 		Description: "The Istio service mesh (istio-base, istiod, optional ingress gateway: three HelmReleases) with their override values.",
 		Service:     "istio",
 		Namespace:   "istio-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.istio.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Istio == nil {
@@ -905,13 +905,13 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Istio.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-istio",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:      "istio-namespace",
 				Source:    "opencenter-istio",
@@ -938,7 +938,7 @@ var Units = []table.Unit{
 				Path:            "applications/base/services/istio/base",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"istio-sources", "istio-override"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-base", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-base", Namespace: "{namespace}"}},
 				Provides:        []string{"networking.istio.io", "security.istio.io", "telemetry.istio.io", "extensions.istio.io"},
 			},
 			{
@@ -947,7 +947,7 @@ var Units = []table.Unit{
 				Path:            "applications/base/services/istio/istiod",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"istio-base"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istiod", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istiod", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "istio-gateway",
@@ -955,8 +955,8 @@ var Units = []table.Unit{
 				Path:            "applications/base/services/istio/gateway",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"istiod"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-gateway", Namespace: "{namespace}"}},
-				When: table.Cond{
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "istio-gateway", Namespace: "{namespace}"}},
+				When: catalog.Cond{
 					Text: "opencenter.services.istio.ingress_gateway is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Istio == nil {
@@ -968,7 +968,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/istio",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "kustomization.yaml",
 				Template:   "istio/kustomization.yaml.tpl",
@@ -992,7 +992,7 @@ var Units = []table.Unit{
 				Template:   "istio/helm-values/istio-gateway-values.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderIstioHelmValuesIstioGatewayValuesYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.istio.ingress_gateway is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Istio == nil {
@@ -1019,12 +1019,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "kafka-cluster",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/kafka-cluster.yaml",
 		Description: "The Strimzi Kafka operator (base) and one KRaft Kafka cluster with its node pool, built from the typed config.",
 		Service:     "kafka-cluster",
 		Namespace:   "kafka-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.kafka-cluster.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.KafkaCluster == nil {
@@ -1033,20 +1033,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.KafkaCluster.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-kafka-cluster",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "kafka-cluster-base",
 				Source:          "opencenter-kafka-cluster",
 				Path:            "applications/base/services/strimzi-kafka-operator",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "strimzi-kafka-operator", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "strimzi-kafka-operator", Namespace: "{namespace}"}},
 				Provides:        []string{"kafka.strimzi.io", "core.strimzi.io"},
 			},
 			{
@@ -1066,7 +1066,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/kafka-cluster",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kafka-cluster/helm-values/override-values.yaml.tpl",
@@ -1091,7 +1091,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "strimzi-kafka-operator",
@@ -1112,12 +1112,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "keycloak",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/keycloak.yaml",
 		Description: "Keycloak (operator + CR) with its PostgreSQL database and OIDC RBAC, overlaid from the cluster repo.",
 		Service:     "keycloak",
 		Namespace:   "keycloak",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.keycloak.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Keycloak == nil {
@@ -1127,18 +1127,18 @@ var Units = []table.Unit{
 			},
 		},
 		Requires: []string{"postgres-operator", "olm", "cert-manager", "rbac-manager"},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-keycloak",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 			{
 				Name:    "opencenter-keycloak-config",
-				Repo:    table.RepoCluster,
-				Include: []table.Include{{Source: "opencenter-keycloak", From: "applications/base/services/keycloak", To: "{overlay}/services/base/keycloak"}},
+				Repo:    catalog.RepoCluster,
+				Include: []catalog.Include{{Source: "opencenter-keycloak", From: "applications/base/services/keycloak", To: "{overlay}/services/base/keycloak"}},
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "keycloak-postgres",
 				Source:          "opencenter-keycloak-config",
@@ -1161,7 +1161,7 @@ var Units = []table.Unit{
 				Path:            "{overlay}/services/keycloak/20-keycloak",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"keycloak-operator", "cert-manager-base"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "k8s.keycloak.org/v2alpha1", Kind: "Keycloak", Name: "keycloak", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "k8s.keycloak.org/v2alpha1", Kind: "Keycloak", Name: "keycloak", Namespace: "{namespace}"}},
 			},
 			{
 				Name:      "oidc-rbac",
@@ -1171,7 +1171,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/keycloak",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "00-postgres/kustomization.yaml",
 				Template:   "keycloak/00-postgres/kustomization.yaml.tpl",
@@ -1184,7 +1184,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderKeycloak00PostgresKeycloakDbCredentialsSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.keycloak.db_password is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Keycloak == nil {
@@ -1210,7 +1210,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderKeycloak20KeycloakKeycloakAdminSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.keycloak.admin_password is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Keycloak == nil {
@@ -1225,7 +1225,7 @@ var Units = []table.Unit{
 				Template:   "keycloak/20-keycloak/keycloak-hpa.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKeycloak20KeycloakKeycloakHpaYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.keycloak.max_replicas is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Keycloak == nil {
@@ -1240,7 +1240,7 @@ var Units = []table.Unit{
 				Template:   "keycloak/20-keycloak/keycloak-backup-cronjob.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKeycloak20KeycloakKeycloakBackupCronjobYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.keycloak.backup_enabled is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Keycloak == nil {
@@ -1255,7 +1255,7 @@ var Units = []table.Unit{
 				Template:   "keycloak/20-keycloak/keycloak-httproute.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKeycloak20KeycloakKeycloakHttprouteYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.keycloak.gateway_route is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Keycloak == nil {
@@ -1288,12 +1288,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "kube-prometheus-stack",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/kube-prometheus-stack.yaml",
 		Description: "Prometheus, Alertmanager and Grafana, with Grafana's admin credentials and HTTPRoutes through the cluster Gateway.",
 		Service:     "kube-prometheus-stack",
 		Namespace:   "observability",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.kube-prometheus-stack.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -1302,14 +1302,14 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.KubePrometheusStack.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "kube-prometheus-stack-base",
 				Source:          "opencenter-observability",
 				Path:            "applications/base/services/observability/kube-prometheus-stack",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kube-prometheus-stack", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kube-prometheus-stack", Namespace: "{namespace}"}},
 				Provides:        []string{"monitoring.coreos.com"},
 			},
 			{
@@ -1321,7 +1321,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/kube-prometheus-stack",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kube-prometheus-stack/helm-values/override-values.yaml.tpl",
@@ -1334,7 +1334,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderKubePrometheusStackGrafanaAdminSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.kube-prometheus-stack.grafana_admin_password is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.KubePrometheusStack == nil {
@@ -1349,7 +1349,7 @@ var Units = []table.Unit{
 				Template:   "kube-prometheus-stack/grafana-httproute.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKubePrometheusStackGrafanaHttprouteYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.kube-prometheus-stack.grafana_hostname is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -1364,7 +1364,7 @@ var Units = []table.Unit{
 				Template:   "kube-prometheus-stack/alertmanager-httproute.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderKubePrometheusStackAlertmanagerHttprouteYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.kube-prometheus-stack.alertmanager_hostname is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -1376,7 +1376,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "kube-prometheus-stack",
@@ -1400,12 +1400,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "kyverno",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/kyverno.yaml",
 		Description: "The Kyverno policy engine and, optionally, the base repo's default ClusterPolicy ruleset.",
 		Service:     "kyverno",
 		Namespace:   "kyverno",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.kyverno.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Kyverno == nil {
@@ -1414,20 +1414,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Kyverno.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-kyverno",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "kyverno-base",
 				Source:          "opencenter-kyverno",
 				Path:            "applications/base/services/kyverno/policy-engine",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kyverno", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kyverno", Namespace: "{namespace}"}},
 				Provides:        []string{"kyverno.io", "reports.kyverno.io", "wgpolicyk8s.io"},
 			},
 			{
@@ -1442,7 +1442,7 @@ var Units = []table.Unit{
 				Source:    "opencenter-kyverno",
 				Path:      "applications/base/services/kyverno/default-ruleset",
 				DependsOn: []string{"kyverno-base"},
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.kyverno.default_ruleset is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.Kyverno == nil {
@@ -1454,7 +1454,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/kyverno",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "kyverno/helm-values/override-values.yaml.tpl",
@@ -1463,7 +1463,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "kyverno",
@@ -1484,12 +1484,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "loki",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/loki.yaml",
 		Description: "The Loki log store (simple scalable on object storage, single binary on volumes), with its object store credentials.",
 		Service:     "loki",
 		Namespace:   "observability",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.loki.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Loki == nil {
@@ -1498,14 +1498,14 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Loki.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "loki-base",
 				Source:          "opencenter-observability",
 				Path:            "applications/base/services/observability/loki",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "loki", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "loki", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "loki-override",
@@ -1516,7 +1516,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/loki",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "loki/helm-values/override-values.yaml.tpl",
@@ -1529,7 +1529,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderLokiObjectStoreSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.loki.secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Loki == nil {
@@ -1541,7 +1541,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "loki",
@@ -1565,12 +1565,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "longhorn",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/longhorn.yaml",
 		Description: "Longhorn distributed block storage and its StorageClass.",
 		Service:     "longhorn",
 		Namespace:   "longhorn-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.longhorn.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Longhorn == nil {
@@ -1579,20 +1579,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Longhorn.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-longhorn",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "longhorn-base",
 				Source:          "opencenter-longhorn",
 				Path:            "applications/base/services/longhorn",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "longhorn", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "longhorn", Namespace: "{namespace}"}},
 				Provides:        []string{"longhorn.io"},
 			},
 			{
@@ -1604,7 +1604,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/longhorn",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "longhorn/helm-values/override-values.yaml.tpl",
@@ -1613,7 +1613,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "longhorn",
@@ -1634,11 +1634,11 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "managed-services",
-		Layer:       table.LayerManagedServices,
+		Layer:       catalog.LayerManagedServices,
 		Descriptor:  "descriptors/managed-services.yaml",
 		Description: "The managed-services aggregates and the Flux unit that applies their sources; active with any managed service.",
 		ActiveWith:  []string{"alert-proxy"},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:   "managed-services-sources",
 				Source: "flux-system",
@@ -1646,25 +1646,25 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "managed-services",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:    "sources/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 			{
 				Path:    "fluxcd/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 		},
 	},
 	{
 		Name:        "metallb",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/metallb.yaml",
 		Description: "The MetalLB load balancer with its IPAddressPools and L2Advertisement.",
 		Service:     "metallb",
 		Namespace:   "metallb-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.metallb.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.MetalLB == nil {
@@ -1673,20 +1673,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.MetalLB.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-metallb",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "metallb-base",
 				Source:          "opencenter-metallb",
 				Path:            "applications/base/services/metallb",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "metallb", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "metallb", Namespace: "{namespace}"}},
 				Provides:        []string{"metallb.io"},
 			},
 			{
@@ -1705,7 +1705,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/metallb",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "metallb/helm-values/override-values.yaml.tpl",
@@ -1714,7 +1714,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "config/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
+				Builtin: catalog.BuiltinAggregate,
 			},
 			{
 				Path:       "config/ip-address-pools.yaml",
@@ -1727,7 +1727,7 @@ var Units = []table.Unit{
 				Template:   "metallb/config/l2-advertisement.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderMetallbConfigL2AdvertisementYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.metallb.l2_advertisement is true",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.MetalLB == nil {
@@ -1739,7 +1739,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "metallb",
@@ -1760,12 +1760,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "mimir",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/mimir.yaml",
 		Description: "The Mimir long-term metrics store, with its object store credentials.",
 		Service:     "mimir",
 		Namespace:   "observability",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.mimir.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Mimir == nil {
@@ -1774,14 +1774,14 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Mimir.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "mimir-base",
 				Source:          "opencenter-observability",
 				Path:            "applications/base/services/observability/mimir",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "mimir-override",
@@ -1792,7 +1792,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/mimir",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "mimir/helm-values/override-values.yaml.tpl",
@@ -1805,7 +1805,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderMimirObjectStoreSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.mimir.secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Mimir == nil {
@@ -1817,7 +1817,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "mimir",
@@ -1841,17 +1841,17 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "observability",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/observability.yaml",
 		Description: "The observability namespace and Helm sources shared by kube-prometheus-stack, loki, mimir, tempo and opentelemetry-kube-stack; active with any of them.",
 		ActiveWith:  []string{"kube-prometheus-stack", "loki", "mimir", "opentelemetry-kube-stack", "tempo"},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-observability",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:      "observability-namespace",
 				Source:    "opencenter-observability",
@@ -1869,12 +1869,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "olm",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/olm.yaml",
 		Description: "Operator Lifecycle Manager (upstream manifests, no HelmRelease), which installs the keycloak operator.",
 		Service:     "olm",
 		Namespace:   "olm",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.olm.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.OLM == nil {
@@ -1883,13 +1883,13 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.OLM.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-olm",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:      "olm-base",
 				Source:    "opencenter-olm",
@@ -1915,12 +1915,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "openstack-ccm",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/openstack-ccm.yaml",
 		Description: "The OpenStack cloud controller manager (node lifecycle, Octavia load balancers) and its cloud.conf.",
 		Service:     "openstack-ccm",
 		Namespace:   "openstack-ccm",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.openstack-ccm.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.OpenStackCCM == nil {
@@ -1929,20 +1929,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.OpenStackCCM.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-openstack-ccm",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "openstack-ccm-base",
 				Source:          "opencenter-openstack-ccm",
 				Path:            "applications/base/services/openstack-ccm",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cloud-controller-manager", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cloud-controller-manager", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "openstack-ccm-override",
@@ -1953,7 +1953,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/openstack-ccm",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-ccm/helm-values/override-values.yaml.tpl",
@@ -1966,7 +1966,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderOpenstackCcmCloudConfigSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.openstack-ccm.application_credential_secret is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.OpenStackCCM == nil {
@@ -1978,7 +1978,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "openstack-cloud-controller-manager",
@@ -2002,12 +2002,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "openstack-csi",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/openstack-csi.yaml",
 		Description: "The OpenStack Cinder CSI driver, its cloud.conf and its StorageClass.",
 		Service:     "openstack-csi",
 		Namespace:   "openstack-csi",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.openstack-csi.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.OpenStackCSI == nil {
@@ -2016,20 +2016,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.OpenStackCSI.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-openstack-csi",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "openstack-csi-base",
 				Source:          "opencenter-openstack-csi",
 				Path:            "applications/base/services/openstack-csi",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cinder-csi", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "openstack-cinder-csi", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "openstack-csi-override",
@@ -2040,7 +2040,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/openstack-csi",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "openstack-csi/helm-values/override-values.yaml.tpl",
@@ -2053,7 +2053,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderOpenstackCsiCloudConfigSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.openstack-csi.application_credential_secret is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.OpenStackCSI == nil {
@@ -2065,7 +2065,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "openstack-cinder-csi",
@@ -2089,12 +2089,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "opentelemetry-kube-stack",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/opentelemetry-kube-stack.yaml",
 		Description: "The OpenTelemetry operator and the cluster's collectors, exporting OTLP to the configured endpoint.",
 		Service:     "opentelemetry-kube-stack",
 		Namespace:   "observability",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.opentelemetry-kube-stack.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
@@ -2103,14 +2103,14 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.OpenTelemetryKubeStack.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "opentelemetry-kube-stack-base",
 				Source:          "opencenter-observability",
 				Path:            "applications/base/services/observability/opentelemetry-kube-stack",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
 				Provides:        []string{"opentelemetry.io"},
 			},
 			{
@@ -2122,7 +2122,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/opentelemetry-kube-stack",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "opentelemetry-kube-stack/helm-values/override-values.yaml.tpl",
@@ -2131,7 +2131,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "opentelemetry-kube-stack",
@@ -2152,12 +2152,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "postgres-operator",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/postgres-operator.yaml",
 		Description: "The Zalando postgres-operator, which runs the databases of keycloak and others.",
 		Service:     "postgres-operator",
 		Namespace:   "postgres-operator",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.postgres-operator.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.PostgresOperator == nil {
@@ -2166,20 +2166,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.PostgresOperator.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-postgres-operator",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "postgres-operator-base",
 				Source:          "opencenter-postgres-operator",
 				Path:            "applications/base/services/postgres-operator",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "postgres-operator", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "postgres-operator", Namespace: "{namespace}"}},
 				Provides:        []string{"acid.zalan.do"},
 			},
 			{
@@ -2191,7 +2191,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/postgres-operator",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "postgres-operator/helm-values/override-values.yaml.tpl",
@@ -2200,7 +2200,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "postgres-operator",
@@ -2221,12 +2221,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "rbac-manager",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/rbac-manager.yaml",
 		Description: "The FairwindsOps RBAC manager and the cluster's group role bindings (an RBACDefinition).",
 		Service:     "rbac-manager",
 		Namespace:   "rbac-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.rbac-manager.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.RBACManager == nil {
@@ -2235,20 +2235,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.RBACManager.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-rbac-manager",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "rbac-manager-base",
 				Source:          "opencenter-rbac-manager",
 				Path:            "applications/base/services/rbac-manager",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "rbac-manager", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "rbac-manager", Namespace: "{namespace}"}},
 				Provides:        []string{"rbacmanager.reactiveops.io"},
 			},
 			{
@@ -2263,7 +2263,7 @@ var Units = []table.Unit{
 				Source:    "flux-system",
 				Path:      "{overlay}/services/rbac-manager/bindings",
 				DependsOn: []string{"rbac-manager-base"},
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.rbac-manager.role_bindings is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.RBACManager == nil {
@@ -2275,7 +2275,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/rbac-manager",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "rbac-manager/helm-values/override-values.yaml.tpl",
@@ -2284,8 +2284,8 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "bindings/kustomization.yaml",
-				Builtin: table.BuiltinAggregate,
-				When: table.Cond{
+				Builtin: catalog.BuiltinAggregate,
+				When: catalog.Cond{
 					Text: "opencenter.services.rbac-manager.role_bindings is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.RBACManager == nil {
@@ -2300,7 +2300,7 @@ var Units = []table.Unit{
 				Template:   "rbac-manager/bindings/rbac-definition.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderRbacManagerBindingsRbacDefinitionYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.rbac-manager.role_bindings is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.RBACManager == nil {
@@ -2312,7 +2312,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "rbac-manager",
@@ -2333,12 +2333,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "sealed-secrets",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/sealed-secrets.yaml",
 		Description: "The Bitnami Sealed Secrets controller.",
 		Service:     "sealed-secrets",
 		Namespace:   "sealed-secrets",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.sealed-secrets.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.SealedSecrets == nil {
@@ -2347,20 +2347,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.SealedSecrets.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-sealed-secrets",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "sealed-secrets-base",
 				Source:          "opencenter-sealed-secrets",
 				Path:            "applications/base/services/sealed-secrets",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "sealed-secrets", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "sealed-secrets", Namespace: "{namespace}"}},
 				Provides:        []string{"bitnami.com"},
 			},
 			{
@@ -2372,7 +2372,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/sealed-secrets",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "sealed-secrets/helm-values/override-values.yaml.tpl",
@@ -2381,7 +2381,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "sealed-secrets",
@@ -2402,30 +2402,30 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "sops",
-		Layer:       table.LayerCluster,
+		Layer:       catalog.LayerCluster,
 		Descriptor:  "descriptors/sops.yaml",
 		Description: "The overlay's .sops.yaml creation rules.",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.gitops.overlay_units.sops.enabled is true",
 			Eval: func(c *config.Config) bool {
 				return c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled
 			},
 		},
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:    ".sops.yaml",
-				Builtin: table.BuiltinSOPS,
+				Builtin: catalog.BuiltinSOPS,
 			},
 		},
 	},
 	{
 		Name:        "tempo",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/tempo.yaml",
 		Description: "The Tempo trace store (tempo-distributed), with its object store credentials.",
 		Service:     "tempo",
 		Namespace:   "observability",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.tempo.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Tempo == nil {
@@ -2434,14 +2434,14 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Tempo.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "tempo-base",
 				Source:          "opencenter-observability",
 				Path:            "applications/base/services/observability/tempo",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "tempo", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "tempo", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "tempo-override",
@@ -2452,7 +2452,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/tempo",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "tempo/helm-values/override-values.yaml.tpl",
@@ -2465,7 +2465,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderTempoObjectStoreSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.tempo.secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Tempo == nil {
@@ -2477,7 +2477,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "tempo",
@@ -2501,12 +2501,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "velero",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/velero.yaml",
 		Description: "Velero backup and restore to an object store, with its credentials and daily Schedule.",
 		Service:     "velero",
 		Namespace:   "velero",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.velero.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.Velero == nil {
@@ -2515,20 +2515,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.Velero.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-velero",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "velero-base",
 				Source:          "opencenter-velero",
 				Path:            "applications/base/services/velero",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "velero", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "velero", Namespace: "{namespace}"}},
 				Provides:        []string{"velero.io"},
 			},
 			{
@@ -2540,7 +2540,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/velero",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "velero/helm-values/override-values.yaml.tpl",
@@ -2553,7 +2553,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderVeleroVeleroCredentialsSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.velero.secret_access_key is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.Velero == nil {
@@ -2565,7 +2565,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "velero",
@@ -2589,12 +2589,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "vsphere-csi",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/vsphere-csi.yaml",
 		Description: "The vSphere CSI driver, its csi-vsphere.conf and its StorageClass.",
 		Service:     "vsphere-csi",
 		Namespace:   "vmware-system-csi",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.vsphere-csi.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.VSphereCSI == nil {
@@ -2603,20 +2603,20 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.VSphereCSI.Enabled
 			},
 		},
-		Sources: []table.Source{
+		Sources: []catalog.Source{
 			{
 				Name: "opencenter-vsphere-csi",
-				Repo: table.RepoBase,
+				Repo: catalog.RepoBase,
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "vsphere-csi-base",
 				Source:          "opencenter-vsphere-csi",
 				Path:            "applications/base/services/vsphere-csi",
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources"},
-				HealthChecks:    []table.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "vsphere-csi", Namespace: "{namespace}"}},
+				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "vsphere-csi", Namespace: "{namespace}"}},
 			},
 			{
 				Name:            "vsphere-csi-override",
@@ -2627,7 +2627,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/vsphere-csi",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "helm-values/override-values.yaml",
 				Template:   "vsphere-csi/helm-values/override-values.yaml.tpl",
@@ -2640,7 +2640,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderVsphereCsiCsiVsphereConfigSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.vsphere-csi.password is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.VSphereCSI == nil {
@@ -2652,7 +2652,7 @@ var Units = []table.Unit{
 			},
 			{
 				Path:    "kustomization.yaml",
-				Builtin: table.BuiltinStandard,
+				Builtin: catalog.BuiltinStandard,
 			},
 		},
 		HelmRelease:  "vsphere-csi",
@@ -2676,12 +2676,12 @@ var Units = []table.Unit{
 	},
 	{
 		Name:        "weave-gitops",
-		Layer:       table.LayerServices,
+		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/weave-gitops.yaml",
 		Description: "The Weave GitOps dashboard (OCI HelmRepository + HelmRelease) with its admin user (no base directory).",
 		Service:     "weave-gitops",
 		Namespace:   "flux-system",
-		Gate: table.Cond{
+		Gate: catalog.Cond{
 			Text: "opencenter.services.weave-gitops.enabled is true",
 			Eval: func(c *config.Config) bool {
 				if c.OpenCenter.Services.WeaveGitOps == nil {
@@ -2690,7 +2690,7 @@ var Units = []table.Unit{
 				return c.OpenCenter.Services.WeaveGitOps.Enabled
 			},
 		},
-		FluxUnits: []table.FluxUnit{
+		FluxUnits: []catalog.FluxUnit{
 			{
 				Name:            "weave-gitops",
 				Source:          "flux-system",
@@ -2699,7 +2699,7 @@ var Units = []table.Unit{
 			},
 		},
 		Root: "services/weave-gitops",
-		Files: []table.File{
+		Files: []catalog.File{
 			{
 				Path:       "kustomization.yaml",
 				Template:   "weave-gitops/kustomization.yaml.tpl",
@@ -2724,7 +2724,7 @@ var Units = []table.Unit{
 				IsTemplate: true,
 				Render:     renderWeaveGitopsClusterUserAuthSecretYaml,
 				Secret:     true,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "secrets.services.weave-gitops.admin_password_hash is set",
 					Eval: func(c *config.Config) bool {
 						if c.Secrets.Services.WeaveGitOps == nil {
@@ -2739,7 +2739,7 @@ var Units = []table.Unit{
 				Template:   "weave-gitops/weave-gitops-httproute.yaml.tpl",
 				IsTemplate: true,
 				Render:     renderWeaveGitopsWeaveGitopsHttprouteYaml,
-				When: table.Cond{
+				When: catalog.Cond{
 					Text: "opencenter.services.weave-gitops.hostname is set",
 					Eval: func(c *config.Config) bool {
 						if c.OpenCenter.Services.WeaveGitOps == nil {

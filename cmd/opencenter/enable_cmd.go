@@ -12,13 +12,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -155,7 +155,7 @@ func them(n int) string {
 }
 
 // unitNamed finds a unit, suggesting the closest name on a typo.
-func unitNamed(name string) (*table.Unit, error) {
+func unitNamed(name string) (*catalog.Unit, error) {
 	for i := range zz_generated.Units {
 		if zz_generated.Units[i].Name == name {
 			return &zz_generated.Units[i], nil
@@ -167,12 +167,12 @@ func unitNamed(name string) (*table.Unit, error) {
 // switchOf is the YAML path of the flag that turns u on and off: a
 // service's enabled, or for customer-managed and sops the enabled field their
 // gate tests under gitops.overlay_units.
-func switchOf(u *table.Unit) (string, error) {
+func switchOf(u *catalog.Unit) (string, error) {
 	if u.Service != "" {
 		return load.ServicePath(u) + ".enabled", nil
 	}
 	if p, ok := strings.CutSuffix(u.Gate.Text, " is true"); ok && strings.HasSuffix(p, ".enabled") {
-		if f, ok := lookupExact(p); ok && f.Kind == table.KindBool {
+		if f, ok := lookupExact(p); ok && f.Kind == catalog.KindBool {
 			return p, nil
 		}
 	}
@@ -184,11 +184,11 @@ func switchOf(u *table.Unit) (string, error) {
 
 // required is a unit of a requires closure and the unit that required it
 // (nil for the unit itself).
-type required struct{ unit, by *table.Unit }
+type required struct{ unit, by *catalog.Unit }
 
 // requiresClosure is u followed by every unit it requires, directly or not,
 // breadth first in the order of each unit's requires.
-func requiresClosure(u *table.Unit) []required {
+func requiresClosure(u *catalog.Unit) []required {
 	out := []required{{u, nil}}
 	seen := map[string]bool{u.Name: true}
 	for i := 0; i < len(out); i++ {
@@ -204,8 +204,8 @@ func requiresClosure(u *table.Unit) []required {
 
 // dependents lists the units switched on in c that require u, directly or
 // not, in catalog order.
-func dependents(u *table.Unit, c *config.Config) []*table.Unit {
-	var out []*table.Unit
+func dependents(u *catalog.Unit, c *config.Config) []*catalog.Unit {
+	var out []*catalog.Unit
 	for i := range zz_generated.Units {
 		d := &zz_generated.Units[i]
 		if d == u || !switchedOn(d, c) {
@@ -223,7 +223,7 @@ func dependents(u *table.Unit, c *config.Config) []*table.Unit {
 
 // switchedOn reports whether a unit's gate holds (or, for a unit active with
 // others, one of theirs), whether or not its requirements are met.
-func switchedOn(u *table.Unit, c *config.Config) bool {
+func switchedOn(u *catalog.Unit, c *config.Config) bool {
 	for _, w := range u.ActiveWith {
 		if o, err := unitNamed(w); err == nil && switchedOn(o, c) {
 			return true
@@ -234,7 +234,7 @@ func switchedOn(u *table.Unit, c *config.Config) bool {
 
 // setChanges type-checks each --set KEY=VALUE against the field index,
 // KEY relative to the unit's service, and writes its value as YAML.
-func setChanges(u *table.Unit, sets []string) ([]change, error) {
+func setChanges(u *catalog.Unit, sets []string) ([]change, error) {
 	sw, _ := switchOf(u)
 	base := strings.TrimSuffix(sw, ".enabled")
 	seen := map[string]bool{}
@@ -277,11 +277,11 @@ func settable(base string) []string {
 	return out
 }
 
-var scalarKinds = map[table.Kind]bool{table.KindString: true, table.KindBool: true, table.KindInt: true, table.KindNumber: true}
+var scalarKinds = map[catalog.Kind]bool{catalog.KindString: true, catalog.KindBool: true, catalog.KindInt: true, catalog.KindNumber: true}
 
 // yamlValue checks val against the field's kind and enumeration and writes
 // it as the YAML scalar the config decodes to that value.
-func yamlValue(f *table.Field, val string) (string, error) {
+func yamlValue(f *catalog.Field, val string) (string, error) {
 	switch {
 	case f.Secret:
 		return "", errors.New("it is a secret: set it with 'opencenter secrets edit'")
@@ -293,18 +293,18 @@ func yamlValue(f *table.Field, val string) (string, error) {
 		return "", fmt.Errorf("unknown value: expected one of %s%s", strings.Join(f.Enum, ", "), diag.Suggest(val, f.Enum))
 	}
 	switch f.Kind {
-	case table.KindBool:
+	case catalog.KindBool:
 		if val != "true" && val != "false" {
 			return "", errors.New("expected true or false")
 		}
 		return val, nil
-	case table.KindInt:
+	case catalog.KindInt:
 		n, err := strconv.ParseInt(val, 10, 64)
 		if err != nil {
 			return "", errors.New("expected a whole number")
 		}
 		return strconv.FormatInt(n, 10), nil
-	case table.KindNumber:
+	case catalog.KindNumber:
 		x, err := strconv.ParseFloat(val, 64)
 		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 			return "", errors.New("expected a number")
@@ -314,11 +314,11 @@ func yamlValue(f *table.Field, val string) (string, error) {
 	return configedit.Quote(val), nil
 }
 
-func kindText(k table.Kind) string {
+func kindText(k catalog.Kind) string {
 	switch k {
-	case table.KindObject:
+	case catalog.KindObject:
 		return "an object"
-	case table.KindList:
+	case catalog.KindList:
 		return "a list"
 	}
 	return "a " + string(k)

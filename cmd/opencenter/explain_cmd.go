@@ -10,8 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -43,8 +43,8 @@ type explainJSON struct {
 
 // Run explains a path: the sections, an object's fields, or a leaf.
 func (c *ExplainCmd) Run(s *Streams) error {
-	var self *table.Field
-	var children []table.Field
+	var self *catalog.Field
+	var children []catalog.Field
 	if c.Path == "" {
 		children = append(childrenOf(""), childrenOf("opencenter")...)
 	} else {
@@ -86,7 +86,7 @@ func (c *ExplainCmd) Run(s *Streams) error {
 	return nil
 }
 
-func explainField(w io.Writer, f table.Field) {
+func explainField(w io.Writer, f catalog.Field) {
 	fmt.Fprintf(w, "%s\n", f.Path)
 	fmt.Fprintf(w, "  type:     %s (Go %s)\n", typeText(f), f.GoType)
 	if f.Default != "" {
@@ -105,13 +105,13 @@ func explainField(w io.Writer, f table.Field) {
 	}
 }
 
-func toJSON(f table.Field) fieldJSON {
+func toJSON(f catalog.Field) fieldJSON {
 	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, Secret: f.Secret, Required: f.Required, RequiredWhen: f.RequiredWhen, Doc: f.Doc}
 }
 
 // requiredShort is requiredText for a table of siblings: "-" for no, and
 // the siblings' own paths shortened to their keys ("when storage is s3").
-func requiredShort(f table.Field) string {
+func requiredShort(f catalog.Field) string {
 	t := requiredText(f)
 	if t == "no" {
 		return "-"
@@ -121,7 +121,7 @@ func requiredShort(f table.Field) string {
 }
 
 // requiredText is yes, no, or when a field is required ("when services.loki.storage is s3").
-func requiredText(f table.Field) string {
+func requiredText(f catalog.Field) string {
 	if f.RequiredWhen != "" && !f.Required {
 		return "when " + f.RequiredWhen
 	}
@@ -130,11 +130,11 @@ func requiredText(f table.Field) string {
 
 // lookupField finds a user path (a.b.c, list elements without "[]"), as
 // written or under opencenter.
-func lookupField(p string) (*table.Field, bool) {
+func lookupField(p string) (*catalog.Field, bool) {
 	for _, parent := range []string{"", "opencenter"} {
-		var f *table.Field
+		var f *catalog.Field
 		for _, seg := range strings.Split(strings.TrimSuffix(p, "."), ".") {
-			if f != nil && f.Kind == table.KindList {
+			if f != nil && f.Kind == catalog.KindList {
 				parent += "[]"
 			}
 			parent = strings.TrimPrefix(parent+"."+seg, ".")
@@ -151,16 +151,16 @@ func lookupField(p string) (*table.Field, bool) {
 
 // containerPath is the prefix of a field's children: the object itself, or
 // the element of a list of objects.
-func containerPath(f *table.Field) string {
-	if f.Kind == table.KindList {
+func containerPath(f *catalog.Field) string {
+	if f.Kind == catalog.KindList {
 		return f.Path + "[]"
 	}
 	return f.Path
 }
 
 // childrenOf lists the fields directly below prefix ("" for the root).
-func childrenOf(prefix string) []table.Field {
-	var out []table.Field
+func childrenOf(prefix string) []catalog.Field {
+	var out []catalog.Field
 	for _, f := range zz_generated.Fields {
 		rest, ok := f.Path, prefix == ""
 		if !ok {
@@ -190,7 +190,7 @@ func suggestPath(p string) string {
 			}
 			fixed = append(fixed, seg)
 			parent = strings.TrimPrefix(parent+"."+seg, ".")
-			if f, _ := lookupExact(parent); f != nil && f.Kind == table.KindList {
+			if f, _ := lookupExact(parent); f != nil && f.Kind == catalog.KindList {
 				parent += "[]"
 			}
 		}
@@ -201,7 +201,7 @@ func suggestPath(p string) string {
 	return ""
 }
 
-func lookupExact(p string) (*table.Field, bool) {
+func lookupExact(p string) (*catalog.Field, bool) {
 	for i := range zz_generated.Fields {
 		if zz_generated.Fields[i].Path == p {
 			return &zz_generated.Fields[i], true
@@ -217,7 +217,7 @@ func lastKey(p string) string {
 	return p
 }
 
-func typeText(f table.Field) string {
+func typeText(f catalog.Field) string {
 	t := string(f.Kind)
 	if len(f.Enum) > 0 {
 		t = strings.Join(f.Enum, "|")

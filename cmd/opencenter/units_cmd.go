@@ -6,10 +6,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -81,7 +81,7 @@ func (c *UnitsCmd) Run(s *Streams) error {
 	return tw.Flush()
 }
 
-func gateText(u *table.Unit) string {
+func gateText(u *catalog.Unit) string {
 	if len(u.ActiveWith) > 0 {
 		return "active with " + strings.Join(u.ActiveWith, ", ")
 	}

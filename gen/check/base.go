@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 // base checks every Flux unit that applies a path of the base repository
@@ -35,7 +35,7 @@ func (c *checker) base() {
 			releases[x.Ref] = true
 		}
 		for _, f := range u.FluxUnits {
-			if repo[f.Source] != string(table.RepoBase) || strings.Contains(f.Path, "{") {
+			if repo[f.Source] != string(catalog.RepoBase) || strings.Contains(f.Path, "{") {
 				continue
 			}
 			any = true
@@ -99,7 +99,7 @@ func (c *checker) baseDir(u *Unit, f FluxUnit, at string, x *baseindex.Index, d 
 	target := ns(f.TargetNamespace)
 	// where builds the namespace an object ends up in under the target namespace.
 	where := func(o baseindex.Object) string {
-		if target != "" && (o.Namespace != "" || !table.ClusterScoped(o.Kind)) {
+		if target != "" && (o.Namespace != "" || !catalog.ClusterScoped(o.Kind)) {
 			return target
 		}
 		return o.Namespace
@@ -141,14 +141,14 @@ func (c *checker) baseDir(u *Unit, f FluxUnit, at string, x *baseindex.Index, d 
 		c.errorf(u.D, "namespace", "namespace %s: the base puts HelmRelease %s in namespace %s at base %s, so the override Secret would not be found", u.Namespace, hr.Name, got, x.Ref)
 	}
 	if !slices.ContainsFunc(hr.ValuesFrom, func(v baseindex.ValuesRef) bool {
-		return v.Kind == "Secret" && v.Name == u.ValuesSecret && v.ValuesKey == table.OverrideValuesKey
+		return v.Kind == "Secret" && v.Name == u.ValuesSecret && v.ValuesKey == catalog.OverrideValuesKey
 	}) {
 		var reads []string
 		for _, v := range hr.ValuesFrom {
 			reads = append(reads, fmt.Sprintf("%s %s key %s", v.Kind, v.Name, cmpOr(v.ValuesKey, "values.yaml")))
 		}
 		c.errorf(u.D, "standard", "%s: HelmRelease %s does not read Secret %s with valuesKey %s at base %s; it reads: %s",
-			f.Name, hr.Name, u.ValuesSecret, table.OverrideValuesKey, x.Ref, strings.Join(reads, "; "))
+			f.Name, hr.Name, u.ValuesSecret, catalog.OverrideValuesKey, x.Ref, strings.Join(reads, "; "))
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 var (
@@ -92,8 +92,8 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 			c.errorf(d, fmt.Sprintf("requires[%d]", i), "unit %s requires itself", d.Name)
 		}
 	}
-	layers := make([]string, len(table.Layers))
-	for i, l := range table.Layers {
+	layers := make([]string, len(catalog.Layers))
+	for i, l := range catalog.Layers {
 		layers[i] = string(l)
 	}
 	if !slices.Contains(layers, d.Layer) {
@@ -204,15 +204,15 @@ func (c *checker) file(u *Unit, i int, f descriptor.File) {
 		cf.When = c.cond(u.D, at+".when", f.When)
 	}
 	if f.Builtin != "" {
-		names := make([]string, len(table.Builtins))
-		for i, b := range table.Builtins {
+		names := make([]string, len(catalog.Builtins))
+		for i, b := range catalog.Builtins {
 			names[i] = string(b)
 		}
 		if !slices.Contains(names, f.Builtin) {
 			c.errorf(u.D, at+".builtin", "unknown builtin %q: expected one of %s%s", f.Builtin, strings.Join(names, ", "), diag.Suggest(f.Builtin, names))
 		}
-		cf.Secret = f.Builtin == string(table.BuiltinCustomerManaged)
-		if f.Builtin == string(table.BuiltinStandard) && !u.D.Standard {
+		cf.Secret = f.Builtin == string(catalog.BuiltinCustomerManaged)
+		if f.Builtin == string(catalog.BuiltinStandard) && !u.D.Standard {
 			c.errorf(u.D, at+".builtin", "builtin standard is the kustomization of a standard unit (standard: true)")
 		}
 	} else {
@@ -235,7 +235,7 @@ func (c *checker) standard(u *Unit) {
 		c.errorf(d, "standard", "standard: true needs a service or managed_service gate")
 		return
 	}
-	layerDir := table.Layer(d.Layer).Dir()
+	layerDir := catalog.Layer(d.Layer).Dir()
 	u.HelmRelease = cmpOr(d.HelmRelease, u.Name)
 	u.ValuesSecret = cmpOr(d.ValuesSecret, u.HelmRelease+"-values-override")
 	src := "opencenter-" + u.Name
@@ -243,7 +243,7 @@ func (c *checker) standard(u *Unit) {
 		Name: u.Name + "-base", Source: src,
 		Path:            "applications/base/" + layerDir + "/" + u.Name,
 		TargetNamespace: "{namespace}",
-		DependsOn:       []string{SourcesUnit(table.Layer(d.Layer))},
+		DependsOn:       []string{SourcesUnit(catalog.Layer(d.Layer))},
 		HealthChecks:    []descriptor.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: u.HelmRelease, Namespace: "{namespace}"}},
 	}
 	override := descriptor.FluxUnit{
@@ -270,13 +270,13 @@ func (c *checker) standard(u *Unit) {
 		used = used || f.Source == src
 	}
 	if used && !slices.ContainsFunc(u.Sources, func(s descriptor.Source) bool { return s.Name == src }) {
-		u.Sources = append([]descriptor.Source{{Name: src, Repo: string(table.RepoBase)}}, u.Sources...)
+		u.Sources = append([]descriptor.Source{{Name: src, Repo: string(catalog.RepoBase)}}, u.Sources...)
 	}
 	if u.Root == "" {
 		u.Root = layerDir + "/" + u.Name
 	}
 	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "kustomization.yaml" }) {
-		u.Files = append(u.Files, File{Out: "kustomization.yaml", Builtin: string(table.BuiltinStandard)})
+		u.Files = append(u.Files, File{Out: "kustomization.yaml", Builtin: string(catalog.BuiltinStandard)})
 	}
 	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "helm-values/override-values.yaml" }) {
 		c.errorf(d, "standard", "a standard unit must list helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)
@@ -317,8 +317,8 @@ func cmpOr(a, b string) string {
 }
 
 // SourcesUnit names the Flux unit that applies a layer's sources.
-func SourcesUnit(l table.Layer) string {
-	if l.Dir() == string(table.LayerServices) {
+func SourcesUnit(l catalog.Layer) string {
+	if l.Dir() == string(catalog.LayerServices) {
 		return "sources"
 	}
 	return l.Dir() + "-sources"
@@ -355,7 +355,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 		if len(chain) > 0 {
 			parent = chain[len(chain)-1]
 		}
-		if parent.Kind != table.KindObject {
+		if parent.Kind != catalog.KindObject {
 			c.errorf(d, at+".field", "field path %q: %s is %s and has no key %q", k.Field, strings.Join(segs[:bad], "."), article(parent.Kind), segs[bad])
 		} else {
 			c.errorf(d, at+".field", "field path %q: %q is not a key of %s%s", k.Field, segs[bad], cmpOr(strings.Join(segs[:bad], "."), "the config root"), diag.Suggest(segs[bad], parent.Keys()))
@@ -364,30 +364,30 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	}
 	leaf := chain[len(chain)-1]
 	switch {
-	case leaf.Kind == table.KindObject && !leaf.Ptr:
+	case leaf.Kind == catalog.KindObject && !leaf.Ptr:
 		c.errorf(d, at+".field", "field path %q is an object, not a leaf: name one of its keys (%s)", k.Field, strings.Join(leaf.Keys(), ", "))
 		return nil
-	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != table.KindBool:
+	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != catalog.KindBool:
 		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is %s", k.Operator, k.Field, article(leaf.Kind))
 		return nil
 	case k.Operator == "equals" || k.Operator == "not_equals":
 		switch leaf.Kind {
-		case table.KindString:
+		case catalog.KindString:
 			if len(leaf.Enum) > 0 && !slices.Contains(leaf.Enum, k.Value) {
 				c.errorf(d, at+".value", "%q is not a value of %s: expected one of %s%s", k.Value, k.Field, strings.Join(leaf.Enum, ", "), diag.Suggest(k.Value, leaf.Enum))
 				ok = false
 			}
-		case table.KindInt:
+		case catalog.KindInt:
 			if _, err := strconv.ParseInt(k.Value, 10, 64); err != nil {
 				c.errorf(d, at+".value", "%q is not an integer, and %s is an int field", k.Value, k.Field)
 				ok = false
 			}
-		case table.KindNumber:
+		case catalog.KindNumber:
 			if _, err := strconv.ParseFloat(k.Value, 64); err != nil {
 				c.errorf(d, at+".value", "%q is not a number, and %s is a number field", k.Value, k.Field)
 				ok = false
 			}
-		case table.KindBool:
+		case catalog.KindBool:
 			if k.Value != "true" && k.Value != "false" {
 				c.errorf(d, at+".value", "%q is not true or false, and %s is a bool field", k.Value, k.Field)
 				ok = false
@@ -405,7 +405,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 }
 
 // article prefixes a kind with "a" or "an".
-func article(k table.Kind) string {
+func article(k catalog.Kind) string {
 	if strings.ContainsRune("aeiou", rune(string(k)[0])) {
 		return "an " + string(k)
 	}

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 // FluxSystem is the source flux bootstrap creates for the cluster repo.
@@ -46,7 +46,7 @@ func (c *checker) crossUnit() {
 				continue
 			}
 			sources[s.Name] = owner{u, at}
-			if r := table.Repo(s.Repo); r != table.RepoBase && r != table.RepoCluster && r != table.RepoCustomer {
+			if r := catalog.Repo(s.Repo); r != catalog.RepoBase && r != catalog.RepoCluster && r != catalog.RepoCustomer {
 				c.errorf(u.D, at+".repo", "unknown repo %q: expected base, cluster or customer%s", s.Repo, diag.Suggest(s.Repo, []string{"base", "cluster", "customer"}))
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 // Requirements resolves every `required_when` struct tag of the config
@@ -76,17 +76,17 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 	switch {
 	case n.Required:
 		return nil, "the key is required anyway (no omitempty): drop the tag or add omitempty"
-	case n.Kind == table.KindBool:
+	case n.Kind == catalog.KindBool:
 		return nil, "a bool cannot be required: it is always set (false when omitted)"
-	case n.Kind == table.KindObject && !n.Ptr:
+	case n.Kind == catalog.KindObject && !n.Ptr:
 		return nil, "an object cannot be required: require its fields"
 	}
 	lists := 0
 	for _, c := range chain[:len(chain)-1] {
 		switch c.Kind {
-		case table.KindMap:
+		case catalog.KindMap:
 			return nil, "fields inside maps cannot carry required_when"
-		case table.KindList:
+		case catalog.KindList:
 			lists++
 		}
 	}
@@ -117,7 +117,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 		owner = scope[len(scope)-1]
 	}
 	for i := len(scope) - 1; i >= 0 && r.Gate == nil; i-- {
-		if g := scope[i].Child("enabled"); g != nil && g.Kind == table.KindBool {
+		if g := scope[i].Child("enabled"); g != nil && g.Kind == catalog.KindBool {
 			r.Gate = g
 		}
 	}
@@ -143,7 +143,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 		path := textPath(t.Node.Path)
 		switch t.Op {
 		case "true":
-			if t.Node.Kind != table.KindBool {
+			if t.Node.Kind != catalog.KindBool {
 				return nil, fmt.Sprintf("%s is %s: a term without =values or ! needs a bool", name, article(t.Node.Kind))
 			}
 			if t.Node == r.Gate {
@@ -152,7 +152,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 			r.By = t.Node
 			pos = append(pos, path+" is true")
 		case "in":
-			if t.Node.Kind != table.KindString && t.Node.Kind != table.KindInt {
+			if t.Node.Kind != catalog.KindString && t.Node.Kind != catalog.KindInt {
 				return nil, fmt.Sprintf("%s is %s: =values needs a string, enum or int field", name, article(t.Node.Kind))
 			}
 			for _, v := range t.Values {
@@ -162,14 +162,14 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 				if len(t.Node.Enum) > 0 && !slices.Contains(t.Node.Enum, v) {
 					return nil, fmt.Sprintf("%q is not a value of %s: expected one of %s%s", v, name, strings.Join(t.Node.Enum, ", "), diag.Suggest(v, t.Node.Enum))
 				}
-				if _, err := strconv.Atoi(v); t.Node.Kind == table.KindInt && err != nil {
+				if _, err := strconv.Atoi(v); t.Node.Kind == catalog.KindInt && err != nil {
 					return nil, fmt.Sprintf("%q is not an integer, and %s is an int field", v, name)
 				}
 			}
 			r.By = t.Node
 			pos = append(pos, path+" is "+orList(t.Values))
 		case "unset":
-			if t.Node.Kind == table.KindBool || (t.Node.Kind == table.KindObject && !t.Node.Ptr) {
+			if t.Node.Kind == catalog.KindBool || (t.Node.Kind == catalog.KindObject && !t.Node.Ptr) {
 				return nil, fmt.Sprintf("!%s: %s is %s, which is never unset", name, name, article(t.Node.Kind))
 			}
 			neg = append(neg, path)

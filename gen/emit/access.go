@@ -8,7 +8,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/gen/check"
 	"github.com/opencenter-dev/opencenter/gen/model"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // walkChain emits the statements that walk from c to the last node of chain,
@@ -80,11 +80,11 @@ func leafTest(k *check.Cond, x func() *jen.Statement, leaf *model.Node) *jen.Sta
 		switch {
 		case leaf.Ptr:
 			return x().Op("!=").Nil()
-		case leaf.Kind == table.KindString:
+		case leaf.Kind == catalog.KindString:
 			return x().Op("!=").Lit("")
-		case leaf.Kind == table.KindInt || leaf.Kind == table.KindNumber:
+		case leaf.Kind == catalog.KindInt || leaf.Kind == catalog.KindNumber:
 			return x().Op("!=").Lit(0)
-		case leaf.Kind == table.KindBool:
+		case leaf.Kind == catalog.KindBool:
 			return x()
 		default:
 			return jen.Len(x()).Op(">").Lit(0)
@@ -92,13 +92,13 @@ func leafTest(k *check.Cond, x func() *jen.Statement, leaf *model.Node) *jen.Sta
 	}
 	var lit jen.Code
 	switch leaf.Kind {
-	case table.KindInt:
+	case catalog.KindInt:
 		n, _ := strconv.ParseInt(k.Value, 10, 64)
 		lit = jen.Lit(int(n))
-	case table.KindNumber:
+	case catalog.KindNumber:
 		f, _ := strconv.ParseFloat(k.Value, 64)
 		lit = jen.Lit(f)
-	case table.KindBool:
+	case catalog.KindBool:
 		lit = jen.Lit(k.Value == "true")
 	default:
 		lit = jen.Lit(k.Value)

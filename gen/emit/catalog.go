@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/gen/check"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // Catalog emits docs/CATALOG.md: every unit with its gate, namespace,
@@ -21,7 +21,7 @@ func Catalog(units []*check.Unit) []byte {
 	w("the GitRepository sources and Flux Kustomizations it emits, and its overlay files.")
 	w("`{overlay}` is `applications/overlays/<cluster>`; `{namespace}` the unit's namespace.")
 	w("See [ADDING-A-SERVICE.md](ADDING-A-SERVICE.md) to add one.")
-	for _, l := range table.Layers {
+	for _, l := range catalog.Layers {
 		w("")
 		w("## Layer %s", l)
 		for _, u := range units {
@@ -96,7 +96,7 @@ func active(u *check.Unit) string {
 }
 
 func section(u *check.Unit) string {
-	if u.Layer == string(table.LayerManagedServices) {
+	if u.Layer == string(catalog.LayerManagedServices) {
 		return "managed_services"
 	}
 	return "services"

@@ -24,7 +24,7 @@ func newFile() *jen.File {
 	f := jen.NewFile(PkgName)
 	f.HeaderComment(strings.TrimPrefix(Header, "// "))
 	f.ImportName(ConfigPkg, "config")
-	f.ImportName(TablePkg, "table")
+	f.ImportName(TablePkg, "catalog")
 	return f
 }
 

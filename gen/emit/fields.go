@@ -8,17 +8,17 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opencenter-dev/opencenter/gen/model"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
-var kindConst = map[table.Kind]string{
-	table.KindObject: "KindObject",
-	table.KindString: "KindString",
-	table.KindBool:   "KindBool",
-	table.KindInt:    "KindInt",
-	table.KindNumber: "KindNumber",
-	table.KindList:   "KindList",
-	table.KindMap:    "KindMap",
+var kindConst = map[catalog.Kind]string{
+	catalog.KindObject: "KindObject",
+	catalog.KindString: "KindString",
+	catalog.KindBool:   "KindBool",
+	catalog.KindInt:    "KindInt",
+	catalog.KindNumber: "KindNumber",
+	catalog.KindList:   "KindList",
+	catalog.KindMap:    "KindMap",
 }
 
 // Fields emits fields.go: the field index, every path of the config in
@@ -33,7 +33,7 @@ func Fields(cat *check.Catalog) ([]byte, error) {
 			entries = append(entries, field(cat, m, n, chain, inElem))
 		}
 		if n.Elem != nil {
-			if n.Elem.Kind == table.KindObject {
+			if n.Elem.Kind == catalog.KindObject {
 				for _, c := range n.Elem.Children {
 					visit(c, nil, true)
 				}
@@ -104,7 +104,7 @@ func defaults(cat *check.Catalog, n *model.Node, x func() *jen.Statement, depth 
 	for _, c := range n.Children {
 		cx := func() *jen.Statement { return x().Dot(c.GoName) }
 		switch {
-		case c.Kind == table.KindObject:
+		case c.Kind == catalog.KindObject:
 			if c.Ptr {
 				v := fmt.Sprintf("p%d", depth)
 				inner := defaults(cat, c, func() *jen.Statement { return jen.Id(v) }, depth+1)
@@ -114,7 +114,7 @@ func defaults(cat *check.Catalog, n *model.Node, x func() *jen.Statement, depth 
 			} else {
 				out = append(out, defaults(cat, c, cx, depth)...)
 			}
-		case c.Kind == table.KindList && c.Elem.Kind == table.KindObject:
+		case c.Kind == catalog.KindList && c.Elem.Kind == catalog.KindObject:
 			i := fmt.Sprintf("i%d", depth)
 			inner := defaults(cat, c.Elem, func() *jen.Statement { return cx().Index(jen.Id(i)) }, depth+1)
 			if len(inner) > 0 {
@@ -131,21 +131,21 @@ func setDefault(n *model.Node, def string, x func() *jen.Statement) jen.Code {
 	var lit jen.Code
 	var zero jen.Code
 	switch n.Kind {
-	case table.KindString:
+	case catalog.KindString:
 		lit, zero = jen.Lit(def), jen.Lit("")
-	case table.KindInt:
+	case catalog.KindInt:
 		v, err := strconv.Atoi(def)
 		if err != nil {
 			panic(fmt.Sprintf("%s: default %q is not an int", n.Path, def))
 		}
 		lit, zero = jen.Lit(v), jen.Lit(0)
-	case table.KindNumber:
+	case catalog.KindNumber:
 		v, err := strconv.ParseFloat(def, 64)
 		if err != nil {
 			panic(fmt.Sprintf("%s: default %q is not a number", n.Path, def))
 		}
 		lit, zero = jen.Lit(v), jen.Lit(0)
-	case table.KindBool:
+	case catalog.KindBool:
 		v, err := strconv.ParseBool(def)
 		if err != nil || (!n.Ptr && v) {
 			panic(fmt.Sprintf("%s: default %q: a bool defaulting to true must be a *bool", n.Path, def))
@@ -161,7 +161,7 @@ func setDefault(n *model.Node, def string, x func() *jen.Statement) jen.Code {
 			x().Op("=").Op("&").Id("v"),
 		)
 	}
-	if n.Kind == table.KindString && len(n.Enum) > 0 {
+	if n.Kind == catalog.KindString && len(n.Enum) > 0 {
 		return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Lit(def))
 	}
 	return jen.If(x().Op("==").Add(zero)).Block(x().Op("=").Add(lit))
@@ -170,11 +170,11 @@ func setDefault(n *model.Node, def string, x func() *jen.Statement) jen.Code {
 // m0 names the Go type of a pointer's element for a typed default.
 func m0(n *model.Node) string {
 	switch n.Kind {
-	case table.KindInt:
+	case catalog.KindInt:
 		return "int"
-	case table.KindNumber:
+	case catalog.KindNumber:
 		return "float64"
-	case table.KindBool:
+	case catalog.KindBool:
 		return "bool"
 	}
 	return "string"
@@ -194,7 +194,7 @@ func missingFunc(r *model.Requirement) jen.Code {
 	}
 	outer, elem := r.Scope, (*model.Node)(nil)
 	for i, n := range r.Scope {
-		if n.Kind == table.KindList {
+		if n.Kind == catalog.KindList {
 			outer, elem = r.Scope[:i+1], n.Elem
 			break
 		}
@@ -276,7 +276,7 @@ func termFails(t model.Term, x *jen.Statement) *jen.Statement {
 	var and *jen.Statement
 	for _, val := range t.Values {
 		lit := jen.Lit(val)
-		if n.Kind == table.KindInt {
+		if n.Kind == catalog.KindInt {
 			i, _ := strconv.Atoi(val)
 			lit = jen.Lit(i)
 		}
@@ -298,9 +298,9 @@ func setTest(n *model.Node, x *jen.Statement) *jen.Statement {
 	switch {
 	case n.Ptr:
 		return x.Op("!=").Nil()
-	case n.Kind == table.KindString:
+	case n.Kind == catalog.KindString:
 		return x.Op("!=").Lit("")
-	case n.Kind == table.KindInt || n.Kind == table.KindNumber:
+	case n.Kind == catalog.KindInt || n.Kind == catalog.KindNumber:
 		return x.Op("!=").Lit(0)
 	}
 	return jen.Len(x).Op(">").Lit(0)

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/table"
 )
 
 // SchemaID is the $id of the emitted JSON Schema.
@@ -51,7 +51,7 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 		s["description"] = strings.TrimSpace(n.Doc + " Required when " + r.Text + ".")
 	}
 	switch n.Kind {
-	case table.KindObject:
+	case catalog.KindObject:
 		s["type"] = "object"
 		s["additionalProperties"] = false
 		props := map[string]any{}
@@ -70,21 +70,21 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 		if len(req) > 0 {
 			s["required"] = req
 		}
-	case table.KindList:
+	case catalog.KindList:
 		s["type"] = "array"
 		items, err := schemaOf(cat, n.Elem)
 		if err != nil {
 			return nil, err
 		}
 		s["items"] = items
-	case table.KindMap:
+	case catalog.KindMap:
 		s["type"] = "object"
 		vals, err := schemaOf(cat, n.Elem)
 		if err != nil {
 			return nil, err
 		}
 		s["additionalProperties"] = vals
-	case table.KindString:
+	case catalog.KindString:
 		s["type"] = "string"
 		if len(n.Enum) > 0 {
 			s["enum"] = n.Enum
@@ -99,11 +99,11 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 				s["maxLength"] = 63
 			}
 		}
-	case table.KindBool:
+	case catalog.KindBool:
 		s["type"] = "boolean"
-	case table.KindInt:
+	case catalog.KindInt:
 		s["type"] = "integer"
-	case table.KindNumber:
+	case catalog.KindNumber:
 		s["type"] = "number"
 	}
 	if cat.Default(n) != "" {
@@ -114,13 +114,13 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 
 func typedDefault(n *model.Node, def string) any {
 	switch n.Kind {
-	case table.KindInt:
+	case catalog.KindInt:
 		v, _ := strconv.Atoi(def)
 		return v
-	case table.KindNumber:
+	case catalog.KindNumber:
 		v, _ := strconv.ParseFloat(def, 64)
 		return v
-	case table.KindBool:
+	case catalog.KindBool:
 		return def == "true"
 	}
 	return def

@@ -5,28 +5,28 @@ import (
 
 	"github.com/opencenter-dev/opencenter/gen/check"
 	"github.com/opencenter-dev/opencenter/gen/model"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 var layerConst = map[string]string{
-	string(table.LayerCluster):         "LayerCluster",
-	string(table.LayerServices):        "LayerServices",
-	string(table.LayerManagedServices): "LayerManagedServices",
-	string(table.LayerCustomerManaged): "LayerCustomerManaged",
+	string(catalog.LayerCluster):         "LayerCluster",
+	string(catalog.LayerServices):        "LayerServices",
+	string(catalog.LayerManagedServices): "LayerManagedServices",
+	string(catalog.LayerCustomerManaged): "LayerCustomerManaged",
 }
 
 var repoConst = map[string]string{
-	string(table.RepoBase):     "RepoBase",
-	string(table.RepoCluster):  "RepoCluster",
-	string(table.RepoCustomer): "RepoCustomer",
+	string(catalog.RepoBase):     "RepoBase",
+	string(catalog.RepoCluster):  "RepoCluster",
+	string(catalog.RepoCustomer): "RepoCustomer",
 }
 
 var builtinConst = map[string]string{
-	string(table.BuiltinRoot):            "BuiltinRoot",
-	string(table.BuiltinAggregate):       "BuiltinAggregate",
-	string(table.BuiltinSOPS):            "BuiltinSOPS",
-	string(table.BuiltinCustomerManaged): "BuiltinCustomerManaged",
-	string(table.BuiltinStandard):        "BuiltinStandard",
+	string(catalog.BuiltinRoot):            "BuiltinRoot",
+	string(catalog.BuiltinAggregate):       "BuiltinAggregate",
+	string(catalog.BuiltinSOPS):            "BuiltinSOPS",
+	string(catalog.BuiltinCustomerManaged): "BuiltinCustomerManaged",
+	string(catalog.BuiltinStandard):        "BuiltinStandard",
 }
 
 // Units emits units.go: the render table.

@@ -11,10 +11,10 @@ import (
 	"github.com/sebdah/goldie/v2"
 )
 
-// catalog is the small test catalog: a cluster unit with builtins, a sops
+// testCatalog is the small test catalog: a cluster unit with builtins, a sops
 // unit with enabled_when, a standard service (cert-manager) and a
 // non-standard one with two sources (keycloak).
-var catalog = Options{Root: root, Descriptors: "gen/testdata/catalog/descriptors", Out: "zz_generated"}
+var testCatalog = Options{Root: root, Descriptors: "gen/testdata/catalog/descriptors", Out: "zz_generated"}
 
 // emitted lists every file the generator emits, each with a golden.
 var emitted = []string{"base.go", "defaults.go", "fields.go", "schema.go", "schema.json", "templates.go", "units.go"}
@@ -22,13 +22,13 @@ var emitted = []string{"base.go", "defaults.go", "fields.go", "schema.go", "sche
 // TestCatalogGolden compares each emitted file of the test catalog with its
 // golden in gen/testdata/golden (refresh with go test ./gen/... -update).
 func TestCatalogGolden(t *testing.T) {
-	files, err := GenerateWith(catalog, loadModel(t))
+	files, err := GenerateWith(testCatalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog:\n%v", err)
 	}
 	var want []string
 	for _, name := range emitted {
-		want = append(want, catalog.Out+"/"+name)
+		want = append(want, testCatalog.Out+"/"+name)
 	}
 	if got := slices.Sorted(maps.Keys(files)); !slices.Equal(got, want) {
 		t.Fatalf("emitted files %v, want %v (a new emitter needs a golden here)", got, want)
@@ -36,7 +36,7 @@ func TestCatalogGolden(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("../testdata/golden"), goldie.WithNameSuffix(".golden"))
 	for _, name := range emitted {
 		t.Run(name, func(t *testing.T) {
-			g.Assert(t, name, files[catalog.Out+"/"+name])
+			g.Assert(t, name, files[testCatalog.Out+"/"+name])
 		})
 	}
 }
@@ -45,11 +45,11 @@ func TestCatalogGolden(t *testing.T) {
 // `verify-generated`: Go files carry exactly one generated header, first,
 // and are gofmt'd; generating twice gives the same bytes.
 func TestCatalogShape(t *testing.T) {
-	first, err := GenerateWith(catalog, loadModel(t))
+	first, err := GenerateWith(testCatalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog:\n%v", err)
 	}
-	second, err := GenerateWith(catalog, loadModel(t))
+	second, err := GenerateWith(testCatalog, loadModel(t))
 	if err != nil {
 		t.Fatalf("generating the test catalog again:\n%v", err)
 	}

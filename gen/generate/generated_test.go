@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -20,7 +20,7 @@ const (
 
 func ptr[T any](v T) *T { return &v }
 
-func generatedUnit(t *testing.T, name string) table.Unit {
+func generatedUnit(t *testing.T, name string) catalog.Unit {
 	t.Helper()
 	for _, u := range zz_generated.Units {
 		if u.Name == name {
@@ -28,13 +28,13 @@ func generatedUnit(t *testing.T, name string) table.Unit {
 		}
 	}
 	t.Fatalf("zz_generated.Units has no unit %s", name)
-	return table.Unit{}
+	return catalog.Unit{}
 }
 
 // fileWhen returns the condition of the one file of u whose when reads text.
-func fileWhen(t *testing.T, u table.Unit, text string) table.Cond {
+func fileWhen(t *testing.T, u catalog.Unit, text string) catalog.Cond {
 	t.Helper()
-	var found []table.Cond
+	var found []catalog.Cond
 	for _, f := range u.Files {
 		if f.When.Text == text {
 			found = append(found, f.When)

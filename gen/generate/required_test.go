@@ -7,12 +7,12 @@ import (
 
 	"github.com/opencenter-dev/opencenter/gen/check"
 	"github.com/opencenter-dev/opencenter/gen/model"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
-func generatedField(t *testing.T, path string) table.Field {
+func generatedField(t *testing.T, path string) catalog.Field {
 	t.Helper()
 	for _, f := range zz_generated.Fields {
 		if f.Path == path {
@@ -20,7 +20,7 @@ func generatedField(t *testing.T, path string) table.Field {
 		}
 	}
 	t.Fatalf("zz_generated.Fields has no %s", path)
-	return table.Field{}
+	return catalog.Field{}
 }
 
 // missing runs every compiled requirement on c and returns the paths it
@@ -155,7 +155,7 @@ func find(n *model.Node, path string) *model.Node {
 // issuer is not none; an absent service makes the condition false.
 func TestGeneratedNotEquals(t *testing.T) {
 	u := generatedUnit(t, "cert-manager")
-	var when table.Cond
+	var when catalog.Cond
 	for _, fu := range u.FluxUnits {
 		if fu.Name == "cert-manager-issuers" {
 			when = fu.When

@@ -12,13 +12,13 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // Import paths of the packages the generator reads.
 const (
 	ConfigPkg = "github.com/opencenter-dev/opencenter/internal/config"
-	TablePkg  = "github.com/opencenter-dev/opencenter/internal/table"
+	TablePkg  = "github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // Node is one field of the config tree.
@@ -32,7 +32,7 @@ type Node struct {
 	// Type is the declared Go type.
 	Type types.Type
 	// Kind is the field's shape.
-	Kind table.Kind
+	Kind catalog.Kind
 	// Ptr is true when the declared type is a pointer.
 	Ptr bool
 	// Children are the fields of an object, embedded fields flattened, in declaration order.
@@ -122,7 +122,7 @@ type Model struct {
 	fset          *token.FileSet
 }
 
-// Load loads internal/config and internal/table from the module at dir and
+// Load loads internal/config and internal/catalog from the module at dir and
 // builds the field tree; package errors abort.
 func Load(dir string) (*Model, error) {
 	cfg := &packages.Config{
@@ -151,7 +151,7 @@ func Load(dir string) (*Model, error) {
 	if obj == nil {
 		return nil, fmt.Errorf("%s has no type Config", ConfigPkg)
 	}
-	m.Root = &Node{Type: obj.Type(), Kind: table.KindObject, Doc: m.typeDocs[obj.(*types.TypeName)]}
+	m.Root = &Node{Type: obj.Type(), Kind: catalog.KindObject, Doc: m.typeDocs[obj.(*types.TypeName)]}
 	m.fill(m.Root, obj.Type(), false, 0)
 	return m, nil
 }
@@ -215,28 +215,28 @@ func (m *Model) fill(n *Node, t types.Type, secret bool, depth int) {
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Struct:
-		n.Kind = table.KindObject
+		n.Kind = catalog.KindObject
 		m.fields(n, u, secret, depth)
 	case *types.Slice:
-		n.Kind = table.KindList
+		n.Kind = catalog.KindList
 		n.Elem = &Node{Path: n.Path + "[]", Type: u.Elem(), Parent: n}
 		n.Elem.Doc = m.TypeDoc(u.Elem())
 		m.fill(n.Elem, u.Elem(), secret, depth+1)
 	case *types.Map:
-		n.Kind = table.KindMap
+		n.Kind = catalog.KindMap
 		n.Elem = &Node{Path: n.Path + ".*", Type: u.Elem(), Parent: n}
 		m.fill(n.Elem, u.Elem(), secret, depth+1)
 	case *types.Basic:
 		switch {
 		case u.Info()&types.IsString != 0:
-			n.Kind = table.KindString
+			n.Kind = catalog.KindString
 			n.Enum = m.enum(t)
 		case u.Info()&types.IsBoolean != 0:
-			n.Kind = table.KindBool
+			n.Kind = catalog.KindBool
 		case u.Info()&types.IsInteger != 0:
-			n.Kind = table.KindInt
+			n.Kind = catalog.KindInt
 		case u.Info()&types.IsFloat != 0:
-			n.Kind = table.KindNumber
+			n.Kind = catalog.KindNumber
 		default:
 			panic(fmt.Sprintf("%s: unsupported basic type %s", n.Path, u))
 		}
@@ -319,14 +319,14 @@ func (m *Model) Lookup(path string) (chain []*Node, keys []string, bad int) {
 	n := m.Root
 	for i, seg := range strings.Split(path, ".") {
 		switch n.Kind {
-		case table.KindObject:
+		case catalog.KindObject:
 			c := n.Child(seg)
 			if c == nil {
 				return chain, keys, i
 			}
 			n = c
 			keys = append(keys, "")
-		case table.KindMap:
+		case catalog.KindMap:
 			n = n.Elem
 			keys = append(keys, seg)
 		default:

@@ -35,7 +35,7 @@ type Input struct {
 
 // Output is a compiled template.
 type Output struct {
-	// Func is the name of the emitted function, of the type of table.File.Render.
+	// Func is the name of the emitted function, of the type of catalog.File.Render.
 	Func string
 	// Code is the function's declaration.
 	Code jen.Code

@@ -467,5 +467,5 @@ func (g *cg) fresh(base string) string {
 // reserved are the identifiers a compiled template uses or imports.
 var reserved = map[string]bool{
 	"b": true, "c": true, "u": true, "svc": true, "sec": true, "err": true, "ok": true,
-	"base64": true, "strconv": true, "strings": true, "escape": true, "config": true, "table": true,
+	"base64": true, "strconv": true, "strings": true, "escape": true, "config": true, "catalog": true,
 }

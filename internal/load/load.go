@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -115,7 +115,7 @@ func checkRequired(v *config.Validator, c *config.Config) {
 // what says what a field holds, from the first clause of its doc with the
 // key and its verb dropped: "bucket is the bucket of log chunks." -> "the
 // bucket of log chunks".
-func what(f *table.Field) string {
+func what(f *catalog.Field) string {
 	doc := f.Doc
 	if i := strings.Index(doc, ". "); i >= 0 {
 		doc = doc[:i]
@@ -183,8 +183,8 @@ func checkFormats(v *config.Validator, c *config.Config, earlier diag.List) {
 
 // ServicePath is the YAML path of a unit's service: opencenter.services.<key>
 // or opencenter.managed_services.<key>.
-func ServicePath(u *table.Unit) string {
-	if u.Layer == table.LayerManagedServices {
+func ServicePath(u *catalog.Unit) string {
+	if u.Layer == catalog.LayerManagedServices {
 		return "opencenter.managed_services." + u.Service
 	}
 	return "opencenter.services." + u.Service

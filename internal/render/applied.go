@@ -9,7 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -50,7 +50,7 @@ var builtinGroups = map[string]bool{
 
 // baseRelease returns the index of the base release a unit's base sources
 // follow, nil when the ref is not an indexed release.
-func (b *builder) baseRelease(u *table.Unit) *table.BaseRelease {
+func (b *builder) baseRelease(u *catalog.Unit) *catalog.BaseRelease {
 	ref := b.c.OpenCenter.GitOps.BaseRepo.Ref()
 	if u.Common != nil {
 		if c := u.Common(b.c); c != nil && c.Source != nil {
@@ -66,7 +66,7 @@ func (b *builder) baseRelease(u *table.Unit) *table.BaseRelease {
 }
 
 // sourceRepo returns the repo of an active source.
-func (b *builder) sourceRepo(name string) (table.Repo, *table.Source, *table.Unit) {
+func (b *builder) sourceRepo(name string) (catalog.Repo, *catalog.Source, *catalog.Unit) {
 	for i := range zz_generated.Units {
 		u := &zz_generated.Units[i]
 		for j := range u.Sources {
@@ -83,19 +83,19 @@ func (b *builder) sourceRepo(name string) (table.Repo, *table.Source, *table.Uni
 // rendered files its kustomizations reach (and of the base directories a
 // source include brings in). Namespaces are resolved the way kustomize and
 // Flux do: the target namespace wins, then the outermost kustomization's.
-func (b *builder) appliedBy(u *table.Unit, fu table.FluxUnit) applied {
+func (b *builder) appliedBy(u *catalog.Unit, fu catalog.FluxUnit) applied {
 	var a applied
 	target := b.expand(u, fu.TargetNamespace)
 	p := strings.TrimPrefix(b.expand(u, fu.Path), "./")
 	repo, src, srcUnit := b.sourceRepo(fu.Source)
 	if fu.Source == flux_system {
-		repo = table.RepoCluster
+		repo = catalog.RepoCluster
 	}
 	switch {
-	case repo == table.RepoBase:
+	case repo == catalog.RepoBase:
 		b.baseObjects(&a, b.baseRelease(u), p, target)
 	case strings.HasPrefix(p, b.p.Overlay+"/"):
-		var includes []table.Include
+		var includes []catalog.Include
 		if src != nil {
 			includes = src.Include
 		}
@@ -103,7 +103,7 @@ func (b *builder) appliedBy(u *table.Unit, fu table.FluxUnit) applied {
 	}
 	if target != "" {
 		for i := range a.objects {
-			if o := &a.objects[i]; !table.ClusterScoped(o.kind) {
+			if o := &a.objects[i]; !catalog.ClusterScoped(o.kind) {
 				o.namespace = target
 			}
 		}
@@ -111,13 +111,13 @@ func (b *builder) appliedBy(u *table.Unit, fu table.FluxUnit) applied {
 	return a
 }
 
-func (b *builder) baseObjects(a *applied, rel *table.BaseRelease, dir, ns string) {
+func (b *builder) baseObjects(a *applied, rel *catalog.BaseRelease, dir, ns string) {
 	if rel == nil {
 		return
 	}
 	for _, o := range rel.Dirs[dir] {
 		obj := object{group: o.Group(), kind: o.Kind, name: o.Name, namespace: o.Namespace, crdGroup: o.CRDGroup, file: dir}
-		if ns != "" && !table.ClusterScoped(o.Kind) {
+		if ns != "" && !catalog.ClusterScoped(o.Kind) {
 			obj.namespace = ns
 		}
 		a.objects = append(a.objects, obj)
@@ -128,7 +128,7 @@ func (b *builder) baseObjects(a *applied, rel *table.BaseRelease, dir, ns string
 }
 
 // walk collects the objects of the kustomization in dir (overlay-relative).
-func (b *builder) walk(a *applied, dir, ns string, includes []table.Include, srcUnit, u *table.Unit, seen map[string]bool) {
+func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, srcUnit, u *catalog.Unit, seen map[string]bool) {
 	if seen[dir] {
 		return
 	}
@@ -150,7 +150,7 @@ func (b *builder) walk(a *applied, dir, ns string, includes []table.Include, src
 		if rf, ok := b.files[t]; ok {
 			for _, o := range manifestObjects(rf.Data) {
 				o.file = b.p.Overlay + "/" + t
-				if ns != "" && !table.ClusterScoped(o.kind) {
+				if ns != "" && !catalog.ClusterScoped(o.kind) {
 					o.namespace = ns
 				}
 				a.objects = append(a.objects, o)
@@ -396,8 +396,8 @@ func parseObjects(data []byte) []object {
 
 // fluxPlan is an active Flux unit with what it applies.
 type fluxPlan struct {
-	u       *table.Unit
-	fu      table.FluxUnit
+	u       *catalog.Unit
+	fu      catalog.FluxUnit
 	applied applied
 	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
 	extraDeps []string
@@ -406,7 +406,7 @@ type fluxPlan struct {
 // planFlux works out what every active Flux unit applies, orders each after
 // the Flux units providing the CRDs of the objects it applies, and checks
 // that no object has two owners and that secret material is decrypted.
-func (b *builder) planFlux(active []*table.Unit) []*fluxPlan {
+func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	var plans []*fluxPlan
 	byName := map[string]*fluxPlan{}
 	for _, u := range active {

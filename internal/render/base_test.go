@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // ns is where an object of the base ends up under the unit's target namespace.
 func (u baseUnit) ns(namespace, kind string) string {
-	if u.target != "" && !table.ClusterScoped(kind) {
+	if u.target != "" && !catalog.ClusterScoped(kind) {
 		return u.target
 	}
 	return namespace

@@ -9,22 +9,22 @@ import (
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 type builtinFile struct {
-	u *table.Unit
-	f table.File
+	u *catalog.Unit
+	f catalog.File
 }
 
 // builtins computes the files derived from the plan or from config lists, in
 // dependency order. Before the Flux units (aggregates false): customer-managed,
 // sops and the standard kustomizations, which Flux units apply; after them:
 // the aggregates (which list what is in their directory), then the root.
-func (b *builder) builtins(active []*table.Unit, aggregatesToo bool) {
+func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 	var aggregates, standards, roots []builtinFile
 	for _, u := range active {
 		for _, f := range u.Files {
@@ -32,20 +32,20 @@ func (b *builder) builtins(active []*table.Unit, aggregatesToo bool) {
 				continue
 			}
 			// Only what lists the Flux unit files waits for them.
-			late := f.Builtin == table.BuiltinRoot || (f.Builtin == table.BuiltinAggregate && path.Base(path.Dir(joinRoot(u.Root, f.Path))) == "fluxcd")
+			late := f.Builtin == catalog.BuiltinRoot || (f.Builtin == catalog.BuiltinAggregate && path.Base(path.Dir(joinRoot(u.Root, f.Path))) == "fluxcd")
 			if late != aggregatesToo {
 				continue
 			}
 			switch f.Builtin {
-			case table.BuiltinCustomerManaged:
+			case catalog.BuiltinCustomerManaged:
 				b.customerManaged(u, joinRoot(u.Root, f.Path))
-			case table.BuiltinSOPS:
+			case catalog.BuiltinSOPS:
 				b.sops(u, joinRoot(u.Root, f.Path))
-			case table.BuiltinAggregate:
+			case catalog.BuiltinAggregate:
 				aggregates = append(aggregates, builtinFile{u, f})
-			case table.BuiltinStandard:
+			case catalog.BuiltinStandard:
 				standards = append(standards, builtinFile{u, f})
-			case table.BuiltinRoot:
+			case catalog.BuiltinRoot:
 				roots = append(roots, builtinFile{u, f})
 			}
 		}
@@ -71,8 +71,8 @@ func (b *builder) builtins(active []*table.Unit, aggregatesToo bool) {
 	}
 	for _, r := range roots {
 		resources := []string{"./" + flux_system}
-		for _, l := range table.Layers {
-			if l == table.LayerCluster {
+		for _, l := range catalog.Layers {
+			if l == catalog.LayerCluster {
 				continue
 			}
 			dir := l.Dir() + "/fluxcd"
@@ -127,7 +127,7 @@ func standardKustomization(ns, secret string, resources, components []string) []
 		"kind":             "Kustomization",
 		"namespace":        ns,
 		"generatorOptions": map[string]any{"disableNameSuffixHash": true},
-		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{table.OverrideValuesKey + "=" + valuesFile}}},
+		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{catalog.OverrideValuesKey + "=" + valuesFile}}},
 	}
 	if len(list) > 0 {
 		k["resources"] = list
@@ -143,7 +143,7 @@ func standardKustomization(ns, secret string, resources, components []string) []
 }
 
 // sops renders .sops.yaml from the sops rules.
-func (b *builder) sops(u *table.Unit, p string) {
+func (b *builder) sops(u *catalog.Unit, p string) {
 	var rules []any
 	for _, r := range b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules {
 		rule := map[string]any{"path_regex": r.PathRegex, "age": strings.Join(r.AgeRecipients, ",")}
@@ -158,7 +158,7 @@ func (b *builder) sops(u *table.Unit, p string) {
 // customerManaged renders the customer Kustomizations into dir, and the
 // customer GitRepository and its optional Secret into the sources directory
 // beside it.
-func (b *builder) customerManaged(u *table.Unit, dir string) {
+func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 	sources := path.Join(path.Dir(dir), "sources")
 	cm := &b.c.OpenCenter.GitOps.OverlayUnits.CustomerManaged
 	g := &b.c.OpenCenter.GitOps
@@ -226,7 +226,7 @@ func (b *builder) customerManaged(u *table.Unit, dir string) {
 	}
 }
 
-func (b *builder) addObject(u *table.Unit, p string, obj any, secret bool) {
+func (b *builder) addObject(u *catalog.Unit, p string, obj any, secret bool) {
 	out, err := marshal(obj)
 	if err != nil {
 		b.errorf(u, "rendering %s: %v", p, err)

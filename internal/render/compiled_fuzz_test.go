@@ -6,12 +6,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // compiled returns the compiled template of descriptors/files/<tpl>.
-func compiled(t testing.TB, tpl string) (*table.Unit, table.File) {
+func compiled(t testing.TB, tpl string) (*catalog.Unit, catalog.File) {
 	t.Helper()
 	for i := range zz_generated.Units {
 		u := &zz_generated.Units[i]
@@ -22,7 +22,7 @@ func compiled(t testing.TB, tpl string) (*table.Unit, table.File) {
 		}
 	}
 	t.Fatalf("no compiled template %s", tpl)
-	return nil, table.File{}
+	return nil, catalog.File{}
 }
 
 // nodeAt walks a parsed document by mapping keys and sequence indexes (ints).
@@ -97,7 +97,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 		a.ExtraLabels = map[string]string{s: s}
 		c.OpenCenter.ManagedServices.AlertProxy = &a
 
-		out, err := etcd.Render(nil, &c, &table.Info{Name: etcdUnit.Name, Namespace: "etcd-backup"})
+		out, err := etcd.Render(nil, &c, &catalog.Info{Name: etcdUnit.Name, Namespace: "etcd-backup"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 		oneString(t, out, nodeAt(t, out, env, "value"), s)
 
 		if s != "" { // the patch sets the hostname only when there is one
-			out, err = kc.Render(nil, &c, &table.Info{Name: kcUnit.Name, Namespace: "keycloak"})
+			out, err = kc.Render(nil, &c, &catalog.Info{Name: kcUnit.Name, Namespace: "keycloak"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 			oneString(t, inner, nodeAt(t, inner, parseOne(t, inner), "spec", "hostname", "hostname"), s)
 		}
 
-		out, err = ap.Render(nil, &c, &table.Info{Name: apUnit.Name, Namespace: "rackspace"})
+		out, err = ap.Render(nil, &c, &catalog.Info{Name: apUnit.Name, Namespace: "rackspace"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/opencenter-dev/opencenter/descriptors"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // Static files are read once per process and shared by every render.
@@ -30,11 +30,11 @@ func staticFile(name string) ([]byte, error) {
 
 // execute renders one overlay file of a unit: a static file as it is, a
 // template through its compiled function (zz_generated/templates.go).
-func (b *builder) execute(u *table.Unit, f table.File) ([]byte, error) {
+func (b *builder) execute(u *catalog.Unit, f catalog.File) ([]byte, error) {
 	if f.Render == nil {
 		return staticFile(f.Template)
 	}
-	info := table.Info{
+	info := catalog.Info{
 		Name:         u.Name,
 		Namespace:    b.namespace(u),
 		Overlay:      b.p.Overlay,

@@ -11,7 +11,7 @@ import (
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -49,7 +49,7 @@ func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
 }
 
 // gitRepository builds a unit's GitRepository.
-func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
+func (b *builder) gitRepository(u *catalog.Unit, s catalog.Source) ([]byte, error) {
 	g := &b.c.OpenCenter.GitOps
 	interval, err := duration(g.Flux.Interval)
 	if err != nil {
@@ -61,7 +61,7 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 	}
 	spec := sourcev1.GitRepositorySpec{Interval: interval, Timeout: &timeout}
 	switch s.Repo {
-	case table.RepoBase:
+	case catalog.RepoBase:
 		spec.URL = fluxURL(g.BaseRepo.URL)
 		ref := &sourcev1.GitRepositoryRef{Tag: g.BaseRepo.Release}
 		if ref.Tag == "" {
@@ -84,7 +84,7 @@ func (b *builder) gitRepository(u *table.Unit, s table.Source) ([]byte, error) {
 		if g.BaseRepo.SecretName != "" {
 			spec.SecretRef = &meta.LocalObjectReference{Name: g.BaseRepo.SecretName}
 		}
-	case table.RepoCluster:
+	case catalog.RepoCluster:
 		spec.URL = fluxURL(g.Repository.URL)
 		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
 		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.

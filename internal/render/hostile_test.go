@@ -16,10 +16,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -329,7 +329,7 @@ func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 	for _, fl := range zz_generated.Fields {
 		steps, path := stepsOf(fl.Path)
 		switch {
-		case fl.Kind == table.KindString && !strings.Contains(fl.Path, ".*"):
+		case fl.Kind == catalog.KindString && !strings.Contains(fl.Path, ".*"):
 			orig := ""
 			if n := lookup(doc.Content[0], steps); n != nil && n.Kind == yaml.ScalarNode {
 				orig = n.Value
@@ -341,12 +341,12 @@ func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 			if orig != "" {
 				out = append(out, target{config: name, path: path, steps: steps, orig: orig})
 			}
-		case fl.Kind == table.KindList && fl.GoType == "[]string":
+		case fl.Kind == catalog.KindList && fl.GoType == "[]string":
 			steps = append(steps, "[0]")
 			if n := lookup(doc.Content[0], steps); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
 				out = append(out, target{config: name, path: path + "[0]", steps: steps, orig: n.Value})
 			}
-		case fl.Kind == table.KindMap && fl.GoType == "map[string]string":
+		case fl.Kind == catalog.KindMap && fl.GoType == "map[string]string":
 			m := lookup(doc.Content[0], steps)
 			if m == nil || m.Kind != yaml.MappingNode || len(m.Content) == 0 {
 				continue

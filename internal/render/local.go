@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/opencenter-dev/opencenter/internal/table"
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
@@ -38,7 +38,7 @@ type local struct {
 
 // readLocal reads the escape hatches of the active units from the
 // repository on disk (none when the plan is built without a repository).
-func (b *builder) readLocal(active []*table.Unit) {
+func (b *builder) readLocal(active []*catalog.Unit) {
 	if b.o.Repo == "" {
 		return
 	}
@@ -90,16 +90,16 @@ func (b *builder) readLocal(active []*table.Unit) {
 // appliedDirs lists the overlay directories, other than the standard units'
 // roots (whose local/ readLocal reads with its values), that the active
 // units' Flux units apply, each with its unit.
-func (b *builder) appliedDirs(active []*table.Unit) map[string]*table.Unit {
+func (b *builder) appliedDirs(active []*catalog.Unit) map[string]*catalog.Unit {
 	standard := map[string]bool{}
 	for _, u := range active {
 		for _, f := range u.Files {
-			if f.Builtin == table.BuiltinStandard {
+			if f.Builtin == catalog.BuiltinStandard {
 				standard[path.Dir(joinRoot(u.Root, f.Path))] = true
 			}
 		}
 	}
-	dirs := map[string]*table.Unit{}
+	dirs := map[string]*catalog.Unit{}
 	for _, u := range active {
 		for _, fu := range u.FluxUnits {
 			if !fu.When.Holds(b.c) {
@@ -155,7 +155,7 @@ func (b *builder) listLocal() {
 // mergeLocalValues lays each standard unit's local values.yaml over its
 // generated Helm values: mappings merge key by key, anything else is
 // replaced by the user's value.
-func (b *builder) mergeLocalValues(active []*table.Unit) {
+func (b *builder) mergeLocalValues(active []*catalog.Unit) {
 	for _, u := range active {
 		l, ok := b.local[u.Name]
 		if !ok || l.values == nil || u.ValuesSecret == "" {

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/escape"
 	"github.com/opencenter-dev/opencenter/internal/load"
-	"github.com/opencenter-dev/opencenter/internal/table"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -57,7 +57,7 @@ type File struct {
 
 // UnitStatus says whether a unit is active in a plan, and why not.
 type UnitStatus struct {
-	Unit   *table.Unit
+	Unit   *catalog.Unit
 	Active bool
 	// Reason explains an inactive unit: its gate, its active_with, or a missing requirement.
 	Reason string
@@ -100,7 +100,7 @@ type builder struct {
 	files   map[string]*File
 	byDir   map[string][]string // file paths by directory, for the aggregates
 	flux    map[string]bool     // active Flux unit names
-	fluxOf  map[string]*table.Unit
+	fluxOf  map[string]*catalog.Unit
 	sources map[string]bool // active source names
 	include map[string]bool // overlay dirs provided by source includes
 	// withheld holds secret files refused for lack of --allow-plaintext-secrets,
@@ -167,7 +167,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		files:     map[string]*File{},
 		byDir:     map[string][]string{},
 		flux:      map[string]bool{},
-		fluxOf:    map[string]*table.Unit{},
+		fluxOf:    map[string]*catalog.Unit{},
 		sources:   map[string]bool{flux_system: true},
 		include:   map[string]bool{},
 		withheld:  map[string]bool{},
@@ -251,8 +251,8 @@ func (b *builder) selectUnits() {
 	}
 }
 
-func (b *builder) activeUnits() []*table.Unit {
-	var out []*table.Unit
+func (b *builder) activeUnits() []*catalog.Unit {
+	var out []*catalog.Unit
 	for i := range zz_generated.Units {
 		if u := &zz_generated.Units[i]; b.status[u.Name].Active {
 			out = append(out, u)
@@ -269,11 +269,11 @@ func negate(text string) string {
 }
 
 // configPath is the YAML path in the config a unit's problems point at.
-func configPath(u *table.Unit) string {
+func configPath(u *catalog.Unit) string {
 	switch {
 	case u.Service != "":
 		return load.ServicePath(u)
-	case u.Layer == table.LayerCustomerManaged:
+	case u.Layer == catalog.LayerCustomerManaged:
 		return "opencenter.gitops.overlay_units.customer_managed"
 	case u.Name == "sops":
 		return "opencenter.gitops.overlay_units.sops"
@@ -281,12 +281,12 @@ func configPath(u *table.Unit) string {
 	return "opencenter"
 }
 
-func (b *builder) errorf(u *table.Unit, format string, args ...any) {
+func (b *builder) errorf(u *catalog.Unit, format string, args ...any) {
 	b.diags = append(b.diags, b.f.Diag(configPath(u), format, args...))
 }
 
 // namespace is the unit's namespace after the config's override.
-func (b *builder) namespace(u *table.Unit) string {
+func (b *builder) namespace(u *catalog.Unit) string {
 	if u.Common != nil {
 		if c := u.Common(b.c); c != nil && c.Namespace != "" {
 			return c.Namespace
@@ -295,19 +295,19 @@ func (b *builder) namespace(u *table.Unit) string {
 	return u.Namespace
 }
 
-func (b *builder) expand(u *table.Unit, s string) string {
+func (b *builder) expand(u *catalog.Unit, s string) string {
 	s = strings.ReplaceAll(s, "{overlay}", b.p.Overlay)
 	return strings.ReplaceAll(s, "{namespace}", b.namespace(u))
 }
 
 // add puts a file into the plan, checking its path.
-func (b *builder) add(u *table.Unit, p string, body []byte, secret bool) {
+func (b *builder) add(u *catalog.Unit, p string, body []byte, secret bool) {
 	b.addRendered(u, rendered{p, withHeader(b.cfgName(), u.Name, p, body), secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
 // is the only file at that path, and that secrets are allowed.
-func (b *builder) addRendered(u *table.Unit, r rendered) {
+func (b *builder) addRendered(u *catalog.Unit, r rendered) {
 	p, secret := r.path, r.secret
 	if bad := unsafePath(p); bad != "" {
 		b.errorf(u, "unit %s renders %q, which %s", u.Name, p, bad)
@@ -331,11 +331,11 @@ func (b *builder) addRendered(u *table.Unit, r rendered) {
 	b.byDir[dir] = append(b.byDir[dir], p)
 }
 
-func secretsPath(u *table.Unit) string {
+func secretsPath(u *catalog.Unit) string {
 	switch {
-	case u.Layer == table.LayerCustomerManaged:
+	case u.Layer == catalog.LayerCustomerManaged:
 		return "secrets.overlay_units.customer_managed"
-	case u.Layer == table.LayerManagedServices:
+	case u.Layer == catalog.LayerManagedServices:
 		return "secrets.managed_services." + u.Service
 	case u.Service != "":
 		return "secrets.services." + u.Service
@@ -375,7 +375,7 @@ type unitOutput struct {
 
 // renderUnit renders one active unit's sources, Flux units and overlay files.
 // It only reads the builder, so units render concurrently.
-func (b *builder) renderUnit(u *table.Unit) (out unitOutput) {
+func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
@@ -428,7 +428,7 @@ func (b *builder) fluxUnits(plans []*fluxPlan) {
 
 // checkReleases reports active units that the pinned base release does not
 // hold, and a base release the catalog has no index for.
-func (b *builder) checkReleases(active []*table.Unit) {
+func (b *builder) checkReleases(active []*catalog.Unit) {
 	var known []string
 	for _, r := range zz_generated.BaseReleases {
 		known = append(known, r.Ref)
@@ -462,7 +462,7 @@ func (b *builder) checkReleases(active []*table.Unit) {
 			continue
 		}
 		for _, fu := range u.FluxUnits {
-			if repo, _, _ := b.sourceRepo(fu.Source); repo == table.RepoBase && fu.TargetNamespace == "" && !strings.Contains(fu.Path, "{") {
+			if repo, _, _ := b.sourceRepo(fu.Source); repo == catalog.RepoBase && fu.TargetNamespace == "" && !strings.Contains(fu.Path, "{") {
 				b.diags = append(b.diags, b.f.Diag(configPath(u)+".namespace", "%s's base (%s) places its objects in namespace %s itself: the namespace cannot be overridden", u.Name, fu.Path, u.Namespace))
 				break
 			}
@@ -473,7 +473,7 @@ func (b *builder) checkReleases(active []*table.Unit) {
 // renderUnits renders the active units on up to GOMAXPROCS goroutines and
 // adds their files to the plan in unit order, so the result does not depend
 // on scheduling.
-func (b *builder) renderUnits(active []*table.Unit) {
+func (b *builder) renderUnits(active []*catalog.Unit) {
 	outs := make([]unitOutput, len(active))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -502,7 +502,7 @@ func joinRoot(root, p string) string {
 
 // validate checks the plan as a whole: dependencies, sources, and that every
 // resource a rendered kustomization lists exists.
-func (b *builder) validate(active []*table.Unit) {
+func (b *builder) validate(active []*catalog.Unit) {
 	for _, u := range active {
 		for _, fu := range u.FluxUnits {
 			if !fu.When.Holds(b.c) {
@@ -541,7 +541,7 @@ func (b *builder) validate(active []*table.Unit) {
 }
 
 // unitByName returns the table entry of a unit.
-func unitByName(name string) *table.Unit {
+func unitByName(name string) *catalog.Unit {
 	for i := range zz_generated.Units {
 		if zz_generated.Units[i].Name == name {
 			return &zz_generated.Units[i]

@@ -1,4 +1,4 @@
-package table
+package catalog
 
 import "github.com/opencenter-dev/opencenter/internal/config"
 
