@@ -212,36 +212,23 @@ func joinComments(lines []string) string {
 	return "#" + strings.Join(lines, "\n#")
 }
 
-func addHead(n *yaml.Node, lines []string) {
-	if len(lines) == 0 {
-		return
-	}
-	if n.HeadComment != "" {
-		n.HeadComment = joinComments(lines) + "\n" + n.HeadComment
-	} else {
-		n.HeadComment = joinComments(lines)
-	}
-}
+func addHead(n *yaml.Node, lines []string) { addComment(&n.HeadComment, lines, true) }
+func addLine(n *yaml.Node, lines []string) { addComment(&n.LineComment, lines, false) }
+func addFoot(n *yaml.Node, lines []string) { addComment(&n.FootComment, lines, false) }
 
-func addLine(n *yaml.Node, lines []string) {
+// addComment joins comment lines to a node's comment, before or after what
+// it already holds.
+func addComment(c *string, lines []string, before bool) {
 	if len(lines) == 0 {
 		return
 	}
-	if n.LineComment != "" {
-		n.LineComment += "\n" + joinComments(lines)
-	} else {
-		n.LineComment = joinComments(lines)
-	}
-}
-
-func addFoot(n *yaml.Node, lines []string) {
-	if len(lines) == 0 {
-		return
-	}
-	if n.FootComment != "" {
-		n.FootComment += "\n" + joinComments(lines)
-	} else {
-		n.FootComment = joinComments(lines)
+	switch add := joinComments(lines); {
+	case *c == "":
+		*c = add
+	case before:
+		*c = add + "\n" + *c
+	default:
+		*c += "\n" + add
 	}
 }
 
