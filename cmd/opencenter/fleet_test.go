@@ -195,6 +195,8 @@ func benchProcess(b *testing.B, n int) {
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
 	b.ReportMetric(float64(med(renderWall).Milliseconds()), "render-ms")
 	b.ReportMetric(float64(med(tarWall).Milliseconds()), "tar-x-ms")
+	b.ReportMetric(float64(med(renderUser).Milliseconds()), "render-user-ms")
+	b.ReportMetric(float64(med(tarUser).Milliseconds()), "tar-x-user-ms")
 	b.ReportMetric(med(renderWall).Seconds()/med(tarWall).Seconds(), "wall-render/tar")
 	b.ReportMetric(med(renderUser).Seconds()/max(med(tarUser).Seconds(), 0.001), "user-render/tar")
 	b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")

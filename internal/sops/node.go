@@ -535,15 +535,16 @@ func scalarForm(v any) (string, string, yaml.Style, error) {
 
 // plainString reports whether yaml.v3 writes s as a plain scalar that reads
 // back as a string: it starts with a letter, holds only letters, digits and
-// _-./+=, and is none of the words YAML reads as a boolean or null (nor
-// those YAML 1.1 did, which yaml.v3 quotes).
+// _-./+=,[]: (the alphabet of keys and of ENC[...] values), does not end in
+// ':', and is none of the words YAML reads as a boolean or null (nor those
+// YAML 1.1 did, which yaml.v3 quotes).
 func plainString(s string) bool {
-	if s == "" || !isLetter(s[0]) {
+	if s == "" || !isLetter(s[0]) || s[len(s)-1] == ':' {
 		return false
 	}
 	for i := range len(s) {
 		c := s[i]
-		if !isLetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("_-./+=", rune(c)) {
+		if !isLetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("_-./+=,[]:", rune(c)) {
 			return false
 		}
 	}

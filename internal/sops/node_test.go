@@ -354,6 +354,7 @@ var scalarFormCases = []string{
 	"null", "Null", "NULL", "nulls", "trueish", "~", "1", "1e3", "0x10", "012", ".5", ".inf", "1:20", "2001-01-01",
 	"a b", "a: b", "a:b", "- a", "-a", "a-", "#a", "a #b", "a#b", "'a'", "\"a\"", "a\n", "a\nb", " a", "a ", "é", "\t",
 	"\x00", "\xff", "---", "...", "=", "+", "a/b", "<<", "!a", "&a", "*a", "%a", "@a", "`a", "?a", "|a", ">a", "[a]", "{a}", "a,b",
+	"a:", "a::", "a:b:", "a::b", "a[", "a]", "a,", "a,b]", "a:[b]", "a=:", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]",
 }
 
 // TestScalarForm: the shortcuts of scalarForm give what encoding the value
@@ -386,5 +387,12 @@ func checkScalarForm(t *testing.T, v any) {
 	}
 	if value != n.Value || tag != n.Tag || style != n.Style {
 		t.Errorf("scalarForm(%#v) = %q %s %v, yaml.v3 gives %q %s %v", v, value, tag, style, n.Value, n.Tag, n.Style)
+	}
+	fast, err := scalarNode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*fast, n) {
+		t.Errorf("scalarNode(%#v) = %+v, yaml.v3 gives %+v", v, *fast, n)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -116,9 +118,9 @@ func appendNode(m mapping, n *yaml.Node, commentsTaken bool) (mapping, error) {
 				m = m.withComments(v.HeadComment, false)
 				m = m.withComments(v.LineComment, true)
 			}
-			var key any
-			if err := k.Decode(&key); err != nil {
-				return nil, fmt.Errorf("line %d: %w", k.Line, err)
+			key, err := scalarOf(k)
+			if err != nil {
+				return nil, err
 			}
 			ks, ok := key.(string)
 			if !ok {
@@ -152,6 +154,19 @@ func appendNode(m mapping, n *yaml.Node, commentsTaken bool) (mapping, error) {
 	return m, nil
 }
 
+// scalarOf decodes a scalar node as yaml.v3 decodes it into an any; a
+// string is its value, without the cost of a decoder.
+func scalarOf(n *yaml.Node) (any, error) {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
+		return n.Value, nil
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	return v, nil
+}
+
 func nodeValue(n *yaml.Node, commentsTaken bool) (any, error) {
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -177,11 +192,7 @@ func nodeValue(n *yaml.Node, commentsTaken bool) (any, error) {
 		}
 		return s, nil
 	case yaml.ScalarNode:
-		var v any
-		if err := n.Decode(&v); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n.Line, err)
-		}
-		return v, nil
+		return scalarOf(n)
 	case yaml.AliasNode:
 		return nodeValue(n.Alias, false)
 	}
@@ -253,8 +264,8 @@ func mappingNode(m mapping) (*yaml.Node, error) {
 			addHead(n, head)
 			head, started = nil, true
 		}
-		k := &yaml.Node{}
-		if err := k.Encode(e.key); err != nil {
+		k, err := scalarNode(e.key)
+		if err != nil {
 			return nil, err
 		}
 		addHead(k, head)
@@ -320,9 +331,41 @@ func valueNode(v any) (*yaml.Node, error) {
 	case []any:
 		return sequenceNode(v)
 	}
+	return scalarNode(v)
+}
+
+// scalarNode is the node yaml.v3's Node.Encode makes of a scalar. A string it
+// would write plain (keys, encrypted values) is built directly, and other
+// strings are encoded once per process (up to a bound): Node.Encode runs a
+// whole emitter and parser per value. Every string that reaches it is
+// written in clear into the file (encrypted values are ENC[...] by then).
+func scalarNode(v any) (*yaml.Node, error) {
+	s, ok := v.(string)
+	if ok && plainString(s) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
+	}
+	if ok {
+		if n, ok := encoded.Load(s); ok {
+			c := *n.(*yaml.Node)
+			return &c, nil
+		}
+	}
 	n := &yaml.Node{}
 	if err := n.Encode(v); err != nil {
 		return nil, err
 	}
+	if ok && encodedCount.Add(1) <= maxEncoded {
+		c := *n
+		encoded.Store(s, &c)
+	}
 	return n, nil
 }
+
+// encoded caches the nodes of strings that are not plain: the sops: block's
+// timestamps, version, selectors and age stanzas recur across files.
+var (
+	encoded      sync.Map // string -> *yaml.Node
+	encodedCount atomic.Int64
+)
+
+const maxEncoded = 4096
