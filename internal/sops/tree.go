@@ -203,6 +203,14 @@ func nodeValue(n *yaml.Node, commentsTaken bool) (any, error) {
 // scalar re-encoded by yaml.v3, comments put back as head, line or foot
 // comments.
 func emitDocument(m mapping) ([]byte, error) {
+	if out, ok := writeDocument(m); ok {
+		return out, nil
+	}
+	return emitYAML(m)
+}
+
+// emitYAML is emitDocument through yaml.v3's emitter, for any document.
+func emitYAML(m mapping) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(4)

@@ -1,0 +1,154 @@
+package sops
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWriteDocumentMatchesYAML: wherever writeDocument writes a document, it
+// writes the bytes yaml.v3's emitter does. Random documents mix the shapes it
+// writes with ones it leaves to yaml.v3.
+func TestWriteDocumentMatchesYAML(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	fast := 0
+	for i := range 20000 {
+		m := randomMapping(r, 0)
+		if r.IntN(4) == 0 {
+			m = append(mapping{{key: comment{text: randomWord(r)}}}, m...)
+		}
+		if checkWriteDocument(t, fmt.Sprint("random ", i), m) {
+			fast++
+		}
+	}
+	if fast < 2000 {
+		t.Errorf("writeDocument wrote %d of 20000 random documents: the generator no longer makes its shapes", fast)
+	}
+}
+
+func checkWriteDocument(t *testing.T, name string, m mapping) bool {
+	t.Helper()
+	got, ok := writeDocument(m)
+	want, err := emitYAML(m)
+	if err != nil {
+		return false
+	}
+	if ok && !bytes.Equal(got, want) {
+		t.Fatalf("%s: writeDocument differs from yaml.v3:\n--- writeDocument\n%s--- yaml.v3\n%s", name, got, want)
+	}
+	return ok
+}
+
+// TestWriteDocumentFixture: every encrypted file of the fixture takes the
+// fast path, with the same bytes as yaml.v3.
+func TestWriteDocumentFixture(t *testing.T) {
+	n := 0
+	filepath.WalkDir("../../testdata/fixture/applications", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !IsEncrypted(data) {
+			return err
+		}
+		doc, err := parseDocument(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if !checkWriteDocument(t, p, doc) {
+			t.Errorf("%s: writeDocument leaves it to yaml.v3", p)
+		}
+		return nil
+	})
+	if n < 50 {
+		t.Fatalf("%d encrypted fixture files, want the fixture's", n)
+	}
+}
+
+// keys are keys writeDocument writes.
+var keys = []string{"a", "key", "stringData", "age1abc", "a,b", "a:b", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]"}
+
+// words are scalars writeDocument writes; oddWords mostly ones it leaves to
+// yaml.v3.
+var (
+	words = []string{"a", "key", "stringData", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]", "age1abc",
+		"^(data|stringData)$", "2026-11-22T18:24:48Z", "3.13.3", "true", "yes", "0x10", "1e3", "a,b", "~", "[a]", "-a", "*a", "#x", ":"}
+	oddWords = []string{"a:", "a b", "é", "a\"b", "a\\b", "", "a: b", "a #b", strings.Repeat("k", 129)}
+)
+
+func randomWord(r *rand.Rand) string {
+	if r.IntN(30) == 0 {
+		return oddWords[r.IntN(len(oddWords))]
+	}
+	return words[r.IntN(len(words))]
+}
+
+func randomScalar(r *rand.Rand) any {
+	switch r.IntN(8) {
+	case 0:
+		return r.IntN(2) == 0
+	case 1:
+		return "-----BEGIN AGE ENCRYPTED FILE-----\nYWdlLWVuY3J5cHRpb24ub3JnL3YxCi0+IFgy\n-----END AGE ENCRYPTED FILE-----\n"
+	case 2:
+		if r.IntN(5) > 0 {
+			return "a\nb\n"
+		}
+		return []string{"a\nb", "a\n", "a\nb\n", "a\n\n", " a\nb\n", "a \n", "\n", "a\n b\n", "a\n#b\n"}[r.IntN(9)]
+	case 3:
+		if r.IntN(10) == 0 {
+			return r.IntN(100)
+		}
+		return r.IntN(2) == 0
+	}
+	return randomWord(r)
+}
+
+func randomMapping(r *rand.Rand, depth int) mapping {
+	m := mapping{}
+	for range 1 + r.IntN(4) {
+		var v any
+		switch k := r.IntN(6); {
+		case depth > 3:
+			v = randomScalar(r)
+		case k == 0:
+			v = randomMapping(r, depth+1)
+		case k == 1:
+			v = randomSequence(r, depth+1)
+		case k == 2 && r.IntN(8) == 0:
+			m = append(m, entry{key: comment{text: " c"}})
+			continue
+		case k == 3 && r.IntN(8) == 0:
+			v = mapping{}
+		default:
+			v = randomScalar(r)
+		}
+		key := keys[r.IntN(len(keys))]
+		if r.IntN(20) == 0 {
+			key = randomWord(r)
+		}
+		m = append(m, entry{key: key, value: v})
+	}
+	return m
+}
+
+func randomSequence(r *rand.Rand, depth int) []any {
+	var s []any
+	n := 1 + r.IntN(3)
+	if r.IntN(10) == 0 {
+		n = 0
+	}
+	for range n {
+		if r.IntN(2) == 0 {
+			s = append(s, randomMapping(r, depth+4-r.IntN(2)))
+		} else {
+			s = append(s, randomScalar(r))
+		}
+	}
+	return s
+}
