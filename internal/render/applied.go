@@ -137,9 +137,14 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 	if !ok {
 		return
 	}
-	k, err := kustomizationOf(f.Data)
-	if err != nil {
-		return // checkResources reports it
+	var k kustomizationFile
+	if f.kust != nil {
+		k = *f.kust
+	} else {
+		var err error
+		if k, err = kustomizationOf(f.Data); err != nil {
+			return // checkResources reports it
+		}
 	}
 	ns = cmpOr(ns, k.Namespace)
 	for _, r := range k.Resources {

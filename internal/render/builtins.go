@@ -60,14 +60,17 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		case l.kustomization:
 			resources = append(resources, LocalDir)
 		}
-		b.add(s.u, p, standardKustomization(b.namespace(s.u), s.u.ValuesSecret, resources, components), false)
+		ns := b.namespace(s.u)
+		b.add(s.u, p, standardKustomization(ns, s.u.ValuesSecret, resources, components), false)
 		b.files[p].refs = append(slices.Clone(resources), valuesFile)
+		b.files[p].kust = &kustomizationFile{Namespace: ns, Resources: resources}
 	}
 	for _, a := range aggregates {
 		p := joinRoot(a.u.Root, a.f.Path)
 		resources := b.filesIn(path.Dir(p))
 		b.add(a.u, p, kustomizationYAML("", resources), false)
 		b.files[p].Aggregate, b.files[p].refs = true, resources
+		b.files[p].kust = &kustomizationFile{Resources: resources}
 	}
 	for _, r := range roots {
 		resources := []string{"./" + flux_system}
@@ -83,6 +86,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		p := joinRoot(r.u.Root, r.f.Path)
 		b.add(r.u, p, kustomizationYAML("", resources), false)
 		b.files[p].Aggregate, b.files[p].refs = true, resources
+		b.files[p].kust = &kustomizationFile{Resources: resources}
 	}
 }
 

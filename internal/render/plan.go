@@ -51,8 +51,10 @@ type File struct {
 	// Unverified marks a secret file of a config whose secrets no key opened:
 	// its content is unknown, and only its presence and recipients can be checked.
 	Unverified bool
-	// refs are the resources of a computed kustomization, known without parsing.
+	// refs are the resources of a computed kustomization, known without
+	// parsing, and kust what it applies and where.
 	refs []string
+	kust *kustomizationFile
 }
 
 // UnitStatus says whether a unit is active in a plan, and why not.
