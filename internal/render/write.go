@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/opencenter-dev/opencenter/internal/sops"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // OwnedFiles are the files at the overlay root the renderer owns; OwnedDirs
@@ -428,18 +431,19 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 	}
 	// The mode is set at creation, before any byte is written: a Secret's
 	// temporary file is never readable by others.
-	f, err := os.CreateTemp(filepath.Dir(full), fmt.Sprintf("%s%d-*%s", tmpPrefix, os.Getpid(), tmpSuffix))
+	f, tmp, err := createTemp(filepath.Dir(full), mode)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
 		return err
 	}
-	if err := f.Chmod(mode); err != nil { // CreateTemp makes 0600; 0644 needs widening
-		return fail(err)
+	if mode&umask != 0 { // the mask narrowed it: widen it to what the plan says
+		if err := f.Chmod(mode); err != nil {
+			return fail(err)
+		}
 	}
 	if err := step("write"); err != nil {
 		f.Write(data[:len(data)/2]) // a crash mid-write leaves a partial temporary file
@@ -461,6 +465,33 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 	}
 	return nil
 }
+
+// umask is the process's file mode creation mask, read once while the
+// package initialises (no file is being created then).
+var umask = func() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}()
+
+// tmpSeq numbers the temporary files of this process.
+var tmpSeq atomic.Uint64
+
+// createTemp creates a new temporary file in dir, named
+// .opencenter-<pid>-<n>.tmp: unique among live processes, and a leftover of
+// a dead process with the same pid is stepped over (O_EXCL).
+func createTemp(dir string, mode fs.FileMode) (*os.File, string, error) {
+	for {
+		name := filepath.Join(dir, tmpPrefix+strconv.Itoa(pid)+"-"+strconv.FormatUint(tmpSeq.Add(1), 10)+tmpSuffix)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+}
+
+var pid = os.Getpid()
 
 // Differences drops the changes that only restore a mode: what --check and
 // --diff report.
