@@ -411,7 +411,7 @@ func checkEdited(name string, data []byte) (diag.List, []string) {
 		err = load.Check(f)
 	}
 	if err != nil {
-		return withoutLines(load.Errors(name, err)), nil
+		return withoutLines(diag.AsList(name, err)), nil
 	}
 	diags, warnings := checkLoaded(f, render.Options{})
 	return withoutLines(diags), warnings

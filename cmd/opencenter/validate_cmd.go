@@ -54,7 +54,7 @@ func (c *ValidateCmd) Run(s *Streams) error {
 func check(name string, o render.Options) (*config.File, diag.List, []string) {
 	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		return nil, load.Errors(name, err), nil
+		return nil, diag.AsList(name, err), nil
 	}
 	diags, warnings := checkLoaded(f, o)
 	return f, diags, warnings
@@ -69,7 +69,7 @@ func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
 	}
 	p, err := render.Build(f, o)
 	if err != nil {
-		return load.Errors(f.Name, err), warnings
+		return diag.AsList(f.Name, err), warnings
 	}
 	return nil, append(warnings, p.Warnings...)
 }

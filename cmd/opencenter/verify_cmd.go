@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
@@ -103,7 +104,7 @@ func providers() map[string][]string {
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
 	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
 		return
 	}
@@ -111,7 +112,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 	// nothing it prints carries a value.
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo})
 	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
 		return
 	}

@@ -189,15 +189,3 @@ func ServicePath(u *catalog.Unit) string {
 	}
 	return "opencenter.services." + u.Service
 }
-
-// Errors flattens err into diagnostics; a non-diagnostic error becomes one
-// diagnostic naming file.
-func Errors(file string, err error) diag.List {
-	if err == nil {
-		return nil
-	}
-	if l, ok := err.(diag.List); ok {
-		return l
-	}
-	return diag.List{{File: file, Msg: err.Error()}}
-}
