@@ -169,7 +169,7 @@ func unitNamed(name string) (*catalog.Unit, error) {
 // gate tests under gitops.overlay_units.
 func switchOf(u *catalog.Unit) (string, error) {
 	if u.Service != "" {
-		return load.ServicePath(u) + ".enabled", nil
+		return u.ServicePath() + ".enabled", nil
 	}
 	if p, ok := strings.CutSuffix(u.Gate.Text, " is true"); ok && strings.HasSuffix(p, ".enabled") {
 		if f, ok := lookupExact(p); ok && f.Kind == catalog.KindBool {

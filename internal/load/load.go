@@ -54,7 +54,7 @@ func Check(f *config.File) error {
 		if common == nil {
 			continue
 		}
-		p := ServicePath(u)
+		p := u.ServicePath()
 		v.DNSLabel(p+".namespace", common.Namespace)
 		v.SourceOverride(p+".source", common.Source)
 		if !common.Enabled {
@@ -179,13 +179,4 @@ func checkFormats(v *config.Validator, c *config.Config, earlier diag.List) {
 		}
 		v.Errorf(f.Path, "%q is not %s", s, config.FormatDocs[f.Format])
 	}
-}
-
-// ServicePath is the YAML path of a unit's service: opencenter.services.<key>
-// or opencenter.managed_services.<key>.
-func ServicePath(u *catalog.Unit) string {
-	if u.Layer == catalog.LayerManagedServices {
-		return "opencenter.managed_services." + u.Service
-	}
-	return "opencenter.services." + u.Service
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/escape"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -272,7 +271,7 @@ func negate(text string) string {
 func configPath(u *catalog.Unit) string {
 	switch {
 	case u.Service != "":
-		return load.ServicePath(u)
+		return u.ServicePath()
 	case u.Layer == catalog.LayerCustomerManaged:
 		return "opencenter.gitops.overlay_units.customer_managed"
 	case u.Name == "sops":
