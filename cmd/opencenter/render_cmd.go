@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
@@ -67,7 +66,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
 	parallel(len(files), func(i int) {
-		f, err := load.File(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
+		f, err := config.Load(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
 		if err != nil {
 			fmt.Fprintln(&results[i].err, diag.AsList(files[i], err).Error())
 			results[i].code = exitBadInput

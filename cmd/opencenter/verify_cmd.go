@@ -11,7 +11,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -102,7 +101,7 @@ func providers() map[string][]string {
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
-	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
+	f, err := config.Load(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
 		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput

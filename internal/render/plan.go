@@ -116,8 +116,9 @@ type builder struct {
 	dataKey *sops.SharedKey
 }
 
-// Build renders the config's overlay in memory and validates it. f must have
-// passed load.Check. The error is a diag.List naming the config file.
+// Build renders the config's overlay in memory and validates it. f must be
+// checked (config.Load: defaults applied, validated). The error is a
+// diag.List naming the config file.
 func Build(f *config.File, o Options) (*Plan, error) {
 	b := newBuilder(f, o)
 	c := f.Config
@@ -177,7 +178,7 @@ func newBuilder(f *config.File, o Options) *builder {
 }
 
 // Units returns the status of every unit for a checked config (see
-// load.Check), sorted by name, without rendering anything.
+// config.Load), sorted by name, without rendering anything.
 func Units(f *config.File) []UnitStatus {
 	b := newBuilder(f, Options{})
 	b.selectUnits()

@@ -1,4 +1,4 @@
-package load
+package catalog
 
 import (
 	"fmt"
@@ -6,10 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // serviceValidator is implemented by service structs with cross-field rules.
@@ -17,40 +15,28 @@ type serviceValidator interface {
 	Validate(v *config.Validator, path string, c *config.Config)
 }
 
-// File loads, defaults and validates one config file. The error is a
-// diag.List with every problem of the file.
-func File(name string, o config.LoadOptions) (*config.File, error) {
-	f, err := config.Load(name, o)
-	if err != nil {
-		return nil, err
-	}
-	return f, Check(f)
+// Check reports through v what the tables find wrong in c, a config whose
+// defaults are applied: each service's namespace and source override, the
+// cross-field rules of each enabled service, then from the field index the
+// fields required and not set, unknown enumeration values and values not in
+// their format. zz_generated registers it, over its own tables, as the
+// catalog check of config.Load.
+func Check(v *config.Validator, c *config.Config, units []Unit, fields []Field) {
+	checkServices(v, c, units)
+	checkRequired(v, c, fields)
+	checkEnums(v, c, fields)
+	checkFormats(v, c, fields)
 }
 
-// Bytes is File for data already in memory, named name in diagnostics.
-func Bytes(name string, data []byte) (*config.File, error) {
-	f, err := config.Parse(name, data, config.LoadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return f, Check(f)
-}
-
-// Check applies defaults to a decoded file and validates it.
-func Check(f *config.File) error {
-	zz_generated.ApplyDefaults(f.Config)
-	config.ApplyDerivedDefaults(f.Config)
-	if b := &f.Config.OpenCenter.GitOps.BaseRepo; b.Release == "" && b.Branch == "" {
-		b.Release = config.DefaultBaseRelease
-	}
-	diags := config.Validate(f)
-	v := config.NewValidator(f)
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+// checkServices checks the common fields of every service present and runs
+// the Validate method of every enabled service that has one.
+func checkServices(v *config.Validator, c *config.Config, units []Unit) {
+	for i := range units {
+		u := &units[i]
 		if u.Common == nil {
 			continue
 		}
-		common := u.Common(f.Config)
+		common := u.Common(c)
 		if common == nil {
 			continue
 		}
@@ -60,23 +46,18 @@ func Check(f *config.File) error {
 		if !common.Enabled {
 			continue
 		}
-		svc, _ := u.Data(f.Config)
+		svc, _ := u.Data(c)
 		if sv, ok := svc.(serviceValidator); ok {
-			sv.Validate(v, p, f.Config)
+			sv.Validate(v, p, c)
 		}
 	}
-	checkRequired(v, f.Config)
-	checkEnums(v, f.Config)
-	checkFormats(v, f.Config, diags)
-	diags = append(diags, v.Diags()...)
-	return diags.Err()
 }
 
 // checkEnums reports every enumeration field holding a value outside its
-// constants, from the field index (the decoder accepts any string).
-func checkEnums(v *config.Validator, c *config.Config) {
-	for i := range zz_generated.Fields {
-		f := &zz_generated.Fields[i]
+// constants (the decoder accepts any string).
+func checkEnums(v *config.Validator, c *config.Config, fields []Field) {
+	for i := range fields {
+		f := &fields[i]
 		if len(f.Enum) == 0 || f.Get == nil {
 			continue
 		}
@@ -93,12 +74,11 @@ func checkEnums(v *config.Validator, c *config.Config) {
 }
 
 // checkRequired reports every field that its required_when tag requires
-// and that is not set, from the field index. A key missing from the file is
-// placed at its mapping, or when that is missing too at the field that made
-// it required.
-func checkRequired(v *config.Validator, c *config.Config) {
-	for i := range zz_generated.Fields {
-		f := &zz_generated.Fields[i]
+// and that is not set. A key missing from the file is placed at its
+// mapping, or when that is missing too at the field that made it required.
+func checkRequired(v *config.Validator, c *config.Config, fields []Field) {
+	for i := range fields {
+		f := &fields[i]
 		if f.Missing == nil {
 			continue
 		}
@@ -115,7 +95,7 @@ func checkRequired(v *config.Validator, c *config.Config) {
 // what says what a field holds, from the first clause of its doc with the
 // key and its verb dropped: "bucket is the bucket of log chunks." -> "the
 // bucket of log chunks".
-func what(f *catalog.Field) string {
+func what(f *Field) string {
 	doc := f.Doc
 	if i := strings.Index(doc, ". "); i >= 0 {
 		doc = doc[:i]
@@ -146,15 +126,16 @@ var formats = func() map[string]*regexp.Regexp {
 }()
 
 // checkFormats reports every set string field whose value does not match its
-// format (a quantity, a hostname, a URL...), from the field index. Fields in
-// list elements are checked by their service's validator.
-func checkFormats(v *config.Validator, c *config.Config, earlier diag.List) {
-	reported := map[string]bool{} // a field's own validator says it better
-	for _, d := range append(earlier, v.Diags()...) {
+// format (a quantity, a hostname, a URL...), unless a problem is already
+// reported at its path: the field's own rule says it better. Fields in list
+// elements are checked by their service's validator.
+func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
+	reported := map[string]bool{}
+	for _, d := range v.Diags() {
 		reported[d.Path] = true
 	}
-	for i := range zz_generated.Fields {
-		f := &zz_generated.Fields[i]
+	for i := range fields {
+		f := &fields[i]
 		if f.Format == "" || f.Get == nil || f.Secret || reported[f.Path] {
 			continue
 		}
