@@ -2,6 +2,7 @@
 
 // Package zz_generated holds what opencenter-gen compiles from descriptors/ and
 // internal/config: the render table, the field index, defaults and the JSON Schema.
+// Importing it registers the catalog with config's load (register.go).
 package zz_generated
 
 import _ "embed"

@@ -16,7 +16,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
@@ -102,11 +101,11 @@ func (c *DisableCmd) Run(s *Streams) error {
 	if err := editable(name, data, []string{p}); err != nil {
 		return err // before loading: a refused file is refused whatever it holds
 	}
-	f, err := config.Parse(name, data, config.LoadOptions{AllowLocked: true})
+	f, err := config.Decode(name, data, config.LoadOptions{AllowLocked: true})
 	if err != nil {
 		return badInput(err)
 	}
-	load.Check(f) // defaults decide gates; the problems are reported after the edit
+	_ = f.Check() // defaults decide gates; the problems are reported after the edit
 	if !isOn(p, f.Config) {
 		// Writing enabled: false where the service is absent would only add noise.
 		fmt.Fprintf(s.Out, "%s: %s is already disabled: nothing to change\n", name, u.Name)
@@ -169,7 +168,7 @@ func unitNamed(name string) (*catalog.Unit, error) {
 // gate tests under gitops.overlay_units.
 func switchOf(u *catalog.Unit) (string, error) {
 	if u.Service != "" {
-		return load.ServicePath(u) + ".enabled", nil
+		return u.ServicePath() + ".enabled", nil
 	}
 	if p, ok := strings.CutSuffix(u.Gate.Text, " is true"); ok && strings.HasSuffix(p, ".enabled") {
 		if f, ok := lookupExact(p); ok && f.Kind == catalog.KindBool {
@@ -407,11 +406,8 @@ func secretsHint(name string, data []byte, diags diag.List) string {
 // disk, so the problems name paths only.
 func checkEdited(name string, data []byte) (diag.List, []string) {
 	f, err := config.Parse(name, data, config.LoadOptions{AllowLocked: true})
-	if err == nil {
-		err = load.Check(f)
-	}
 	if err != nil {
-		return withoutLines(load.Errors(name, err)), nil
+		return withoutLines(diag.AsList(name, err)), nil
 	}
 	diags, warnings := checkLoaded(f, render.Options{})
 	return withoutLines(diags), warnings

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"io"
 	"slices"
 	"strings"
@@ -255,7 +254,7 @@ func yesNo(b bool) string {
 func explainUnit(w io.Writer, path string) {
 	for i := range zz_generated.Units {
 		u := &zz_generated.Units[i]
-		if u.Service == "" || load.ServicePath(u) != path {
+		if u.Service == "" || u.ServicePath() != path {
 			continue
 		}
 		fmt.Fprintf(w, "\nunit %s (layer %s): %s\n", u.Name, u.Layer, u.Description)

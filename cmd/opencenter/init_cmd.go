@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 )
 
 // InitCmd writes a new cluster config.
@@ -41,7 +40,7 @@ func (c *InitCmd) Run(s *Streams) error {
 	text := initConfig(c.Cluster, c.Provider, url, env)
 	name := filepath.Join(c.Repo, "."+c.Cluster+"-config.yaml")
 	// The written file must itself be valid: check it before it exists.
-	if _, err := load.Bytes(name, []byte(text)); err != nil {
+	if _, err := config.Parse(name, []byte(text), config.LoadOptions{}); err != nil {
 		return badInput(err)
 	}
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
@@ -67,9 +66,9 @@ func (c *RenderCmd) Run(s *Streams) error {
 	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
 	parallel(len(files), func(i int) {
-		f, err := load.File(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
+		f, err := config.Load(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
 		if err != nil {
-			fmt.Fprintln(&results[i].err, load.Errors(files[i], err).Error())
+			fmt.Fprintln(&results[i].err, diag.AsList(files[i], err).Error())
 			results[i].code = exitBadInput
 			return
 		}
@@ -208,7 +207,7 @@ func (c *RenderCmd) renderOne(f *config.File, r *result) {
 	name := f.Name
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
 	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -157,7 +157,7 @@ func (c *SecretsEditCmd) Run(s *Streams) error {
 		fmt.Fprintf(s.Err, "%s: unchanged\n", c.Config)
 		return nil
 	}
-	if _, err := load.Bytes(c.Config, edited); err != nil {
+	if _, err := config.Parse(c.Config, edited, config.LoadOptions{}); err != nil {
 		return badInput(fmt.Errorf("the edit is not a valid config, so %s is unchanged:\n%w", c.Config, err))
 	}
 	out, err := sops.EncryptSecrets(edited, sops.EncryptOptions{Recipients: meta.Recipients, DataKey: meta.DataKey, Rules: sops.Rules{MACOnlyEncrypted: meta.MACOnlyEncrypted}})

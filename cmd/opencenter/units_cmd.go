@@ -8,7 +8,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -34,7 +33,7 @@ type unitJSON struct {
 func (c *UnitsCmd) Run(s *Streams) error {
 	var status []render.UnitStatus
 	if c.Config != "" {
-		f, err := load.File(c.Config, config.LoadOptions{AllowLocked: true})
+		f, err := config.Load(c.Config, config.LoadOptions{AllowLocked: true})
 		if err != nil {
 			return badInput(err)
 		}

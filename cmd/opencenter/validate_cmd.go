@@ -5,7 +5,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 )
 
@@ -52,9 +51,9 @@ func (c *ValidateCmd) Run(s *Streams) error {
 // config that does not load is not planned), and returns the loaded config
 // (nil when it does not load) and the warnings too.
 func check(name string, o render.Options) (*config.File, diag.List, []string) {
-	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
+	f, err := config.Load(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		return nil, load.Errors(name, err), nil
+		return nil, diag.AsList(name, err), nil
 	}
 	diags, warnings := checkLoaded(f, o)
 	return f, diags, warnings
@@ -69,7 +68,7 @@ func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
 	}
 	p, err := render.Build(f, o)
 	if err != nil {
-		return load.Errors(f.Name, err), warnings
+		return diag.AsList(f.Name, err), warnings
 	}
 	return nil, append(warnings, p.Warnings...)
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -101,9 +101,9 @@ func providers() map[string][]string {
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
-	f, err := load.File(name, config.LoadOptions{AllowLocked: true})
+	f, err := config.Load(name, config.LoadOptions{AllowLocked: true})
 	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
 		return
 	}
@@ -111,7 +111,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 	// nothing it prints carries a value.
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo})
 	if err != nil {
-		fmt.Fprintln(&r.err, load.Errors(name, err).Error())
+		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
 		return
 	}

@@ -89,6 +89,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		"schema.json":  func() ([]byte, error) { return emit.Schema(cat) },
 		"schema.go":    schemaGo,
 		"base.go":      func() ([]byte, error) { return emit.Base(base) },
+		"register.go":  emit.Register,
 	}
 	for name, fn := range emitters {
 		b, err := fn()
@@ -127,6 +128,7 @@ func schemaGo() ([]byte, error) {
 	f.HeaderComment(strings.TrimPrefix(emit.Header, "// "))
 	f.PackageComment("Package zz_generated holds what opencenter-gen compiles from descriptors/ and")
 	f.PackageComment("internal/config: the render table, the field index, defaults and the JSON Schema.")
+	f.PackageComment("Importing it registers the catalog with config's load (register.go).")
 	f.Anon("embed")
 	f.Comment("Schema is the JSON Schema (draft 2020-12) of the cluster config.")
 	f.Comment("")

@@ -45,7 +45,7 @@ type Field struct {
 	RequiredBy string
 	// Missing returns the YAML paths where the field is required by
 	// RequiredWhen but not set (one per list element for fields inside
-	// lists); nil without RequiredWhen. load.Check reports each of them.
+	// lists); nil without RequiredWhen. Check reports each of them.
 	Missing func(c *config.Config) []string
 	// Get returns the field's value and whether it is present (nil pointers along the path make it absent);
 	// nil for fields inside list elements.

@@ -114,6 +114,15 @@ type Unit struct {
 	Releases []string
 }
 
+// ServicePath is the YAML path of the unit's service:
+// opencenter.services.<key> or opencenter.managed_services.<key>.
+func (u *Unit) ServicePath() string {
+	if u.Layer == LayerManagedServices {
+		return "opencenter.managed_services." + u.Service
+	}
+	return "opencenter.services." + u.Service
+}
+
 // BaseRelease is the index of one base release, compiled from
 // descriptors/base-index.
 type BaseRelease struct {

@@ -1,12 +1,12 @@
 package config
 
-// ApplyDerivedDefaults fills the defaults that depend on other fields. It
-// runs after the `default` struct tags are applied (zz_generated.ApplyDefaults):
+// applyDerivedDefaults fills the defaults that depend on other fields. It
+// runs after the catalog's ApplyDefaults has applied the `default` struct tags:
 //   - cert-manager's issuer_name, after its issuer;
 //   - the issuer of the gateway and of harbor's Certificate: the cluster's
 //     ClusterIssuer, when cert-manager has one;
 //   - the gateway's listeners, from cluster.base_domain.
-func ApplyDerivedDefaults(c *Config) {
+func applyDerivedDefaults(c *Config) {
 	s := &c.OpenCenter.Services
 	var issuer string // the cluster's ClusterIssuer, "" for none
 	if cm := s.CertManager; cm != nil {

@@ -2,14 +2,14 @@ package config_test
 
 import (
 	"errors"
-	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+	_ "github.com/opencenter-dev/opencenter/zz_generated" // registers the catalog the load runs
 )
 
 // FuzzLoad feeds arbitrary bytes through the whole load pipeline (strict
@@ -27,7 +27,7 @@ func FuzzLoad(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := load.Bytes("fuzz.yaml", data)
+		_, err := config.Parse("fuzz.yaml", data, config.LoadOptions{})
 		if err == nil {
 			return
 		}
@@ -49,7 +49,7 @@ func TestFixturesLoad(t *testing.T) {
 		t.Fatalf("want the five fixture configs, got %v", files)
 	}
 	for _, name := range files {
-		if _, err := load.File(name, config.LoadOptions{}); err != nil {
+		if _, err := config.Load(name, config.LoadOptions{}); err != nil {
 			t.Errorf("%s:\n%v", name, err)
 		}
 	}

@@ -17,10 +17,11 @@ type File struct {
 	pos        *yamlfile.Positions
 }
 
-// Load reads and strictly decodes a config file, decrypting values SOPS
-// encrypted in place (with the age keys sops would use). Defaults are not
-// applied and nothing is validated beyond the shape of the document; the
-// error, if any, is a diag.List with every problem of the file.
+// Load reads a config file and returns it checked: strictly decoded, its
+// values SOPS encrypted in place decrypted (with the age keys sops would
+// use), its defaults applied and validated. The error is a diag.List with
+// every problem of the file. It panics when no catalog is registered (see
+// RegisterCatalog).
 func Load(name string, o LoadOptions) (*File, error) {
 	data, err := yamlfile.Read(name)
 	if err != nil {
@@ -31,6 +32,21 @@ func Load(name string, o LoadOptions) (*File, error) {
 
 // Parse is Load for data in memory, named name in diagnostics.
 func Parse(name string, data []byte, o LoadOptions) (*File, error) {
+	f, err := Decode(name, data, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Decode is the first half of Parse: it decrypts and strictly decodes, and
+// checks nothing beyond the shape of the document; Check is the second half.
+// It is for callers that need the config whatever its problems (an edit
+// reports them once it is made) or that change it before checking it.
+func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	root, err := yamlfile.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -45,6 +61,22 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 		return nil, err
 	}
 	return &File{Name: name, Config: &c, Encryption: enc, pos: pos}, nil
+}
+
+// Check applies the defaults to a decoded file (which it changes, problems
+// or not) and validates it: the contract's rules, then the registered
+// catalog's checks. The error is a diag.List with every problem at once.
+func (f *File) Check() error {
+	cat := registered()
+	cat.ApplyDefaults(f.Config)
+	applyDerivedDefaults(f.Config)
+	if b := &f.Config.OpenCenter.GitOps.BaseRepo; b.Release == "" && b.Branch == "" {
+		b.Release = DefaultBaseRelease
+	}
+	v := NewValidator(f)
+	validate(v)
+	cat.Check(v, f.Config)
+	return v.Diags().Err()
 }
 
 // DiagAt returns a diagnostic about YAML path p placed at the key of YAML

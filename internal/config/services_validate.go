@@ -12,14 +12,14 @@ import (
 )
 
 // Cross-field rules of the services: what a JSON Schema cannot say. The load
-// pipeline calls Validate on every enabled service that has the method, with
-// path = opencenter.services.<key>; secrets are reported at
-// secrets.services.<key>.<field>. Which fields are required, and when, is not
-// here: it is the fields' `required_when` tags, which the generator compiles
-// into the field index, load.Check enforces and explain shows.
+// (File.Check, through the catalog's check) calls Validate on every enabled
+// service that has the method, with path = opencenter.services.<key>; secrets
+// are reported at secrets.services.<key>.<field>. Which fields are required,
+// and when, is not here: it is the fields' `required_when` tags, which the
+// generator compiles into the field index, the load enforces and explain shows.
 
 // oneOf reports whether s is one of allowed. Enumerations outside lists are
-// reported by load.Check from the field index; here the result only guards
+// reported by the load from the field index; here the result only guards
 // the rules that assume a known value.
 func (v *Validator) oneOf(_ string, s string, allowed ...string) bool {
 	return slices.Contains(allowed, s)

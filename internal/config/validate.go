@@ -87,10 +87,10 @@ func (v *Validator) Duration(p, s string) {
 	}
 }
 
-// Validate checks the rules of the config contract on a config whose defaults
-// have been applied, and returns every problem at once.
-func Validate(f *File) diag.List {
-	v := NewValidator(f)
+// validate checks the rules of the config contract on a config whose
+// defaults have been applied.
+func validate(v *Validator) {
+	f := v.f
 	c := f.Config
 	oc := &c.OpenCenter
 
@@ -124,7 +124,6 @@ func Validate(f *File) diag.List {
 
 	validateCustomerManaged(v, c)
 	validateSOPS(v, &g.OverlayUnits.SOPS)
-	return v.diags
 }
 
 // SourceOverride checks a service's source override at path p. Its

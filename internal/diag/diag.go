@@ -118,3 +118,15 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// AsList flattens err into diagnostics; an error that is not a List becomes
+// one diagnostic naming file.
+func AsList(file string, err error) List {
+	if err == nil {
+		return nil
+	}
+	if l, ok := err.(List); ok {
+		return l
+	}
+	return List{{File: file, Msg: err.Error()}}
+}

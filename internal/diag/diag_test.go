@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestString(t *testing.T) {
 	cases := []struct {
@@ -33,5 +36,18 @@ func TestListSorted(t *testing.T) {
 	want := "a:2:1: z\na:9:1: y\nb:1:1: x"
 	if got := l.Error(); got != want {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestAsList(t *testing.T) {
+	if AsList("f.yaml", nil) != nil {
+		t.Error("nil error: want no diagnostics")
+	}
+	l := List{{File: "f.yaml", Line: 3, Msg: "bad"}}
+	if got := AsList("other.yaml", l.Err()); len(got) != 1 || got[0] != l[0] {
+		t.Errorf("a List: got %v", got)
+	}
+	if got := AsList("f.yaml", errors.New("unreadable")); len(got) != 1 || got[0] != (Diag{File: "f.yaml", Msg: "unreadable"}) {
+		t.Errorf("another error: got %#v", got)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/config"
 )
 
 // Tests of the defaults that make `enabled: true` enough, and of the
@@ -25,7 +25,7 @@ func labPlan(t *testing.T, domain, services, secrets string) *Plan {
 	if secrets != "" {
 		b.WriteString("secrets:\n  services:\n" + indent(secrets, "    "))
 	}
-	f, err := load.Bytes("lab.yaml", []byte(b.String()))
+	f, err := config.Parse("lab.yaml", []byte(b.String()), config.LoadOptions{})
 	if err != nil {
 		t.Fatalf("loading:\n%s\n%v", b.String(), err)
 	}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
@@ -25,7 +24,7 @@ import (
 // loadConfig loads and checks a test config.
 func loadConfig(t testing.TB, name string) *config.File {
 	t.Helper()
-	f, err := load.File(name, config.LoadOptions{})
+	f, err := config.Load(name, config.LoadOptions{})
 	if err != nil {
 		t.Fatalf("loading %s:\n%v", name, err)
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -107,7 +106,7 @@ func prepare(doc *yaml.Node, tg target) (*prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := config.Parse(tg.config, data, config.LoadOptions{})
+	f, err := config.Decode(tg.config, data, config.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +134,7 @@ func (p *prepared) render(value string) result {
 	if err := json.Unmarshal(slices.Concat(p.before, q, p.after), f.Config); err != nil {
 		return result{err: err}
 	}
-	if err := load.Check(&f); err != nil {
+	if err := f.Check(); err != nil {
 		return result{err: err}
 	}
 	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
@@ -321,7 +320,7 @@ func plaintextDoc(t *testing.T, name string) *yaml.Node {
 // through their first item.
 func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 	t.Helper()
-	f, err := load.File(name, config.LoadOptions{})
+	f, err := config.Load(name, config.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
@@ -105,7 +105,7 @@ func TestLocalEscapeHatchTemplateUnit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := t.TempDir()
-			f, err := load.Bytes("lab.yaml", []byte(cfg))
+			f, err := config.Parse("lab.yaml", []byte(cfg), config.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/escape"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -119,8 +118,9 @@ type builder struct {
 	dataKey *sops.SharedKey
 }
 
-// Build renders the config's overlay in memory and validates it. f must have
-// passed load.Check. The error is a diag.List naming the config file.
+// Build renders the config's overlay in memory and validates it. f must be
+// checked (config.Load: defaults applied, validated). The error is a
+// diag.List naming the config file.
 func Build(f *config.File, o Options) (*Plan, error) {
 	b := newBuilder(f, o)
 	c := f.Config
@@ -180,7 +180,7 @@ func newBuilder(f *config.File, o Options) *builder {
 }
 
 // Units returns the status of every unit for a checked config (see
-// load.Check), sorted by name, without rendering anything.
+// config.Load), sorted by name, without rendering anything.
 func Units(f *config.File) []UnitStatus {
 	b := newBuilder(f, Options{})
 	b.selectUnits()
@@ -274,7 +274,7 @@ func negate(text string) string {
 func configPath(u *catalog.Unit) string {
 	switch {
 	case u.Service != "":
-		return load.ServicePath(u)
+		return u.ServicePath()
 	case u.Layer == catalog.LayerCustomerManaged:
 		return "opencenter.gitops.overlay_units.customer_managed"
 	case u.Name == "sops":

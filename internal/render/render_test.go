@@ -10,7 +10,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/opencenter-dev/opencenter/internal/load"
+	"github.com/opencenter-dev/opencenter/internal/config"
 )
 
 var cases = []string{"minimal", "standard", "keycloak", "managed", "customer"}
@@ -71,7 +71,7 @@ func writePlan(repo string, p *Plan, o WriteOptions) error {
 // planOf loads config text and plans it, secrets allowed.
 func planOf(t *testing.T, name string, data []byte) *Plan {
 	t.Helper()
-	f, err := load.Bytes(name, data)
+	f, err := config.Parse(name, data, config.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	// keycloak without its requirements fails planning, naming the missing unit.
 	data, _ := os.ReadFile(testConfig("keycloak"))
 	broken := strings.Replace(string(data), "postgres-operator: {enabled: true}", "postgres-operator: {enabled: false}", 1)
-	f, err := load.Bytes("broken.yaml", []byte(broken))
+	f, err := config.Parse("broken.yaml", []byte(broken), config.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

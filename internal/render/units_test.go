@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/load"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -65,7 +64,7 @@ func TestKeycloakConditionalFiles(t *testing.T) {
 }
 
 func TestKeycloakAloneIsRefused(t *testing.T) {
-	f, err := load.Bytes("kc.yaml", []byte(`opencenter:
+	f, err := config.Parse("kc.yaml", []byte(`opencenter:
   meta: {name: kc}
   cluster: {cluster_name: kc}
   infrastructure: {provider: kind}
@@ -74,7 +73,7 @@ func TestKeycloakAloneIsRefused(t *testing.T) {
     base_repo: {release: "2026.01"}
   services:
     keycloak: {enabled: true}
-`))
+`), config.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

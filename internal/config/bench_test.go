@@ -1,4 +1,4 @@
-package load
+package config_test
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := File("../../testdata/fixture/.k8s-dev-config.yaml", config.LoadOptions{}); err != nil {
+		if _, err := config.Load("../../testdata/fixture/.k8s-dev-config.yaml", config.LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,24 @@
+package emit
+
+import "github.com/dave/jennifer/jen"
+
+// Register emits register.go: the init func that hands config's load the
+// generated defaults and the catalog's checks over the generated tables.
+// config cannot import zz_generated (zz_generated imports config), so the
+// generated package registers itself, as database/sql drivers do.
+func Register() ([]byte, error) {
+	f := newFile()
+	f.Comment("init registers the catalog with config: its load applies ApplyDefaults and")
+	f.Comment("checks every config against Units and Fields.")
+	f.Func().Id("init").Params().Block(
+		jen.Qual(ConfigPkg, "RegisterCatalog").Call(jen.Qual(ConfigPkg, "Catalog").Add(values(
+			jen.Id("ApplyDefaults").Op(":").Id("ApplyDefaults"),
+			jen.Id("Check").Op(":").Func().Params(
+				jen.Id("v").Op("*").Qual(ConfigPkg, "Validator"), cfg(),
+			).Block(
+				jen.Qual(TablePkg, "Check").Call(jen.Id("v"), jen.Id("c"), jen.Id("Units"), jen.Id("Fields")),
+			),
+		))),
+	)
+	return render(f)
+}

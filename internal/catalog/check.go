@@ -1,0 +1,163 @@
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
+)
+
+// serviceValidator is implemented by service structs with cross-field rules.
+type serviceValidator interface {
+	Validate(v *config.Validator, path string, c *config.Config)
+}
+
+// Check reports through v what the tables find wrong in c, a config whose
+// defaults are applied: each service's namespace and source override, the
+// cross-field rules of each enabled service, then from the field index the
+// fields required and not set, unknown enumeration values and values not in
+// their format. zz_generated registers it, over its own tables, as the
+// catalog check of config.Load.
+func Check(v *config.Validator, c *config.Config, units []Unit, fields []Field) {
+	checkServices(v, c, units)
+	checkRequired(v, c, fields)
+	checkEnums(v, c, fields)
+	checkFormats(v, c, fields)
+}
+
+// checkServices checks the common fields of every service present and runs
+// the Validate method of every enabled service that has one.
+func checkServices(v *config.Validator, c *config.Config, units []Unit) {
+	for i := range units {
+		u := &units[i]
+		if u.Common == nil {
+			continue
+		}
+		common := u.Common(c)
+		if common == nil {
+			continue
+		}
+		p := u.ServicePath()
+		v.DNSLabel(p+".namespace", common.Namespace)
+		v.SourceOverride(p+".source", common.Source)
+		if !common.Enabled {
+			continue
+		}
+		svc, _ := u.Data(c)
+		if sv, ok := svc.(serviceValidator); ok {
+			sv.Validate(v, p, c)
+		}
+	}
+}
+
+// checkEnums reports every enumeration field holding a value outside its
+// constants (the decoder accepts any string).
+func checkEnums(v *config.Validator, c *config.Config, fields []Field) {
+	for i := range fields {
+		f := &fields[i]
+		if len(f.Enum) == 0 || f.Get == nil {
+			continue
+		}
+		val, ok := f.Get(c)
+		if !ok {
+			continue
+		}
+		s := fmt.Sprint(val)
+		if s == "" || slices.Contains(f.Enum, s) {
+			continue
+		}
+		v.Errorf(f.Path, "unknown value %q: expected one of %s%s", s, strings.Join(f.Enum, ", "), diag.Suggest(s, f.Enum))
+	}
+}
+
+// checkRequired reports every field that its required_when tag requires
+// and that is not set. A key missing from the file is placed at its
+// mapping, or when that is missing too at the field that made it required.
+func checkRequired(v *config.Validator, c *config.Config, fields []Field) {
+	for i := range fields {
+		f := &fields[i]
+		if f.Missing == nil {
+			continue
+		}
+		for _, p := range f.Missing(c) {
+			msg := "required when " + f.RequiredWhen
+			if w := what(f); w != "" {
+				msg += ": " + w
+			}
+			v.ErrorfMissing(f.RequiredBy, p, "%s", msg)
+		}
+	}
+}
+
+// what says what a field holds, from the first clause of its doc with the
+// key and its verb dropped: "bucket is the bucket of log chunks." -> "the
+// bucket of log chunks".
+func what(f *Field) string {
+	doc := f.Doc
+	if i := strings.Index(doc, ". "); i >= 0 {
+		doc = doc[:i]
+	}
+	if i := strings.Index(doc, "; "); i >= 0 {
+		doc = doc[:i]
+	}
+	doc = strings.TrimSuffix(doc, ".")
+	key := f.Path[strings.LastIndexAny(f.Path, ".]")+1:]
+	if rest, ok := strings.CutPrefix(doc, key+" "); ok {
+		for _, verb := range []string{"is ", "are ", "names "} {
+			if r, ok := strings.CutPrefix(rest, verb); ok {
+				return r
+			}
+		}
+		return rest
+	}
+	return doc
+}
+
+// formats are the compiled patterns of config.Formats.
+var formats = func() map[string]*regexp.Regexp {
+	m := map[string]*regexp.Regexp{}
+	for k, p := range config.Formats {
+		m[k] = regexp.MustCompile(p)
+	}
+	return m
+}()
+
+// checkFormats reports every set string field whose value does not match its
+// format (a quantity, a hostname, a URL...), unless a problem is already
+// reported at its path: the field's own rule says it better. Fields in list
+// elements are checked by their service's validator.
+func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
+	reported := map[string]bool{}
+	for _, d := range v.Diags() {
+		reported[d.Path] = true
+	}
+	for i := range fields {
+		f := &fields[i]
+		if f.Format == "" || f.Get == nil || f.Secret || reported[f.Path] {
+			continue
+		}
+		val, ok := f.Get(c)
+		if !ok {
+			continue
+		}
+		var s string
+		switch x := val.(type) {
+		case string:
+			s = x
+		case *string:
+			if x == nil {
+				continue
+			}
+			s = *x
+		default:
+			continue
+		}
+		if s == "" || formats[f.Format].MatchString(s) {
+			continue
+		}
+		v.Errorf(f.Path, "%q is not %s", s, config.FormatDocs[f.Format])
+	}
+}
