@@ -3,6 +3,7 @@ package sops
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
@@ -333,5 +334,41 @@ func TestSequenceComments(t *testing.T) {
 	// sops decrypts its own empty comment in a list to an extra "" item.
 	if !strings.Contains(string(sopsOwn), `- ""`) {
 		t.Errorf("sops no longer turns an empty comment in a list into an item; Encrypt need not drop them:\n%s", sopsOwn)
+	}
+}
+
+// TestAliasBomb: a file whose aliases expand to billions of nodes is
+// refused quickly by every reader, not expanded.
+func TestAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a: &a [x, x, x, x, x, x, x, x, x, x]\n")
+	prev := "a"
+	for i := range 9 {
+		name := fmt.Sprintf("l%d", i)
+		fmt.Fprintf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = name
+	}
+	b.WriteString("sops:\n    version: 3.13.3\n")
+	data := []byte(b.String())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, _, err := Decrypt(data, nil); err == nil || !strings.Contains(err.Error(), "aliasing") {
+			t.Errorf("Decrypt: %v", err)
+		}
+		if _, err := ReadMetadata(data); err == nil {
+			t.Error("ReadMetadata read an alias bomb")
+		}
+		if IsEncrypted(data) {
+			t.Error("IsEncrypted read an alias bomb")
+		}
+		if _, err := Encrypt(data[:bytes.Index(data, []byte("sops:"))], EncryptOptions{Recipients: []string{newKey(t).recipient}}); err == nil {
+			t.Error("Encrypt read an alias bomb")
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("an alias bomb is still being expanded after 30 s")
 	}
 }

@@ -50,17 +50,15 @@ func parseDocument(data []byte) (mapping, error) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, errors.New("several YAML documents in one file are not supported")
 	}
-	m, err := appendNode(nil, &doc, false)
-	if err != nil {
-		return nil, err
-	}
 	// yaml.v3 reports duplicate keys only when decoding into a map; sops runs
 	// the same check, so a duplicate key is an error and not a silent
-	// last-one-wins.
+	// last-one-wins. It comes first because it also refuses excessive
+	// aliasing: appendNode copies what each alias names, and an alias bomb
+	// would expand to billions of nodes.
 	if err := doc.Decode(make(map[string]any)); err != nil {
 		return nil, fmt.Errorf("invalid YAML: %w", err)
 	}
-	return m, nil
+	return appendNode(nil, &doc, false)
 }
 
 // commentLines turns a yaml.v3 comment block ("# a\n# b") into comment lines.
