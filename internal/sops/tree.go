@@ -55,7 +55,8 @@ func parseDocument(data []byte) (mapping, error) {
 	// last-one-wins. It comes first because it also refuses excessive
 	// aliasing: appendNode copies what each alias names, and an alias bomb
 	// would expand to billions of nodes.
-	if err := doc.Decode(make(map[string]any)); err != nil {
+	var v any
+	if err := doc.Decode(&v); err != nil {
 		return nil, fmt.Errorf("invalid YAML: %w", err)
 	}
 	return appendNode(nil, &doc, false)
