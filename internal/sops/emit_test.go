@@ -78,7 +78,8 @@ var keys = []string{"a", "key", "stringData", "age1abc", "a,b", "a:b", "ENC[AES2
 // yaml.v3.
 var (
 	words = []string{"a", "key", "stringData", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]", "age1abc",
-		"^(data|stringData)$", "2026-11-22T18:24:48Z", "3.13.3", "true", "yes", "0x10", "1e3", "a,b", "~", "[a]", "-a", "*a", "#x", ":"}
+		"^(data|stringData)$", "2026-11-22T18:24:48Z", "3.13.3", "true", "yes", "0x10", "1e3", "a,b", "~", "[a]", "-a", "*a", "#x", ":",
+		"$2a$10$x.y", "ssh-ed25519 AAAA flux@k", "a b", "/etc/x", "a #b", "a: b", "True", "a:"}
 	oddWords = []string{"a:", "a b", "é", "a\"b", "a\\b", "", "a: b", "a #b", strings.Repeat("k", 129)}
 )
 

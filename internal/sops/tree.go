@@ -41,6 +41,14 @@ func parseDocument(data []byte) (mapping, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the document is empty (sops cannot encrypt an empty file)")
 	}
+	if m, ok := scanDocument(data); ok {
+		return m, nil
+	}
+	return parseYAML(data)
+}
+
+// parseYAML is parseDocument through yaml.v3's parser, for any document.
+func parseYAML(data []byte) (mapping, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

@@ -1,0 +1,152 @@
+package sops
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"filippo.io/age"
+	"go.yaml.in/yaml/v3"
+)
+
+// TestScanDocumentMatchesYAML: wherever scanDocument reads a document, it
+// reads what yaml.v3 does. The documents are random ones written with two-
+// and four-space indentation, and those with random bytes changed.
+func TestScanDocumentMatchesYAML(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	scanned := 0
+	for i := range 20000 {
+		data := randomText(t, r)
+		if checkScan(t, fmt.Sprint("random ", i), data) {
+			scanned++
+		}
+	}
+	if scanned < 2000 {
+		t.Errorf("scanDocument read %d of 20000 random documents: the generator no longer makes its shapes", scanned)
+	}
+}
+
+func FuzzScanDocument(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 50 {
+		f.Add(randomText(f, r))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, "fuzz", data) })
+}
+
+// randomText writes a random document (mostly mappings and strings) and
+// sometimes changes a few of its bytes.
+func randomText(t testing.TB, r *rand.Rand) []byte {
+	m := randomMapping(r, 2)
+	if r.IntN(3) > 0 {
+		m = withoutLists(m)
+	}
+	if r.IntN(3) == 0 {
+		m = append(mapping{{key: comment{text: " head"}}}, m...)
+	}
+	root, err := mappingNode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2 + 2*r.IntN(2))
+	if err := enc.Encode(root); err != nil {
+		t.Fatal(err)
+	}
+	data := b.Bytes()
+	for range r.IntN(3) {
+		if len(data) == 0 {
+			break
+		}
+		i := r.IntN(len(data))
+		switch r.IntN(4) {
+		case 0:
+			data = append(data[:i:i], append([]byte{" \n#:|-\"\t"[r.IntN(8)]}, data[i:]...)...)
+		case 1:
+			data = append(data[:i:i], data[i+1:]...)
+		case 2:
+			data[i] = " \n#:|-\"a"[r.IntN(8)]
+		case 3:
+			data = append(data, "\n\n"[:1+r.IntN(2)]...)
+		}
+	}
+	return data
+}
+
+// withoutLists replaces the lists in m with strings.
+func withoutLists(m mapping) mapping {
+	for i, e := range m {
+		switch v := e.value.(type) {
+		case mapping:
+			m[i].value = withoutLists(v)
+		case []any:
+			m[i].value = "list"
+		}
+	}
+	return m
+}
+
+func checkScan(t *testing.T, name string, data []byte) bool {
+	t.Helper()
+	got, ok := scanDocument(data)
+	if !ok {
+		return false
+	}
+	want, err := parseYAML(data)
+	if err != nil {
+		t.Fatalf("%s: scanDocument reads what yaml.v3 refuses (%v):\n%s", name, err, data)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: scanDocument differs from yaml.v3:\n%s\n--- scanDocument\n%#v\n--- yaml.v3\n%#v", name, data, got, want)
+	}
+	return true
+}
+
+// TestScanDocumentFixture: the plaintext of every encrypted fixture file
+// is read by scanDocument, as yaml.v3 reads it.
+func TestScanDocumentFixture(t *testing.T) {
+	ids := fixtureIdentities(t)
+	n := 0
+	filepath.WalkDir("../../testdata/fixture/applications", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !IsEncrypted(data) {
+			return err
+		}
+		plain, _, err := Decrypt(data, ids)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		n++
+		if !checkScan(t, p, plain) {
+			t.Errorf("%s: scanDocument leaves its plaintext to yaml.v3:\n%s", p, plain)
+		}
+		return nil
+	})
+	if n < 50 {
+		t.Fatalf("%d encrypted fixture files, want the fixture's", n)
+	}
+}
+
+// fixtureIdentities reads the fixture's TEST-ONLY age key.
+func fixtureIdentities(t *testing.T) []age.Identity {
+	t.Helper()
+	f, err := os.Open("../../testdata/keys/fixture.TEST-ONLY.agekey")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ids, err := parseIdentities(f, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
