@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"filippo.io/age"
 )
@@ -140,7 +142,28 @@ func parseIdentities(r io.Reader, manyPerLine bool) ([]age.Identity, error) {
 // errMalformedKey replaces age's parse errors, which may quote key material.
 var errMalformedKey = errors.New("malformed age private key")
 
+// parseIdentity parses an age private key, once per process: deriving an
+// X25519 key's public half costs a scalar multiplication, and a fleet
+// render reads the same key for every config.
 func parseIdentity(s string) (age.Identity, error) {
+	if id, ok := parsedIdentities.Load(s); ok {
+		return id.(age.Identity), nil
+	}
+	id, err := parseIdentityNew(s)
+	if err == nil && parsedCount.Add(1) <= maxParsedIdentities {
+		parsedIdentities.Store(s, id)
+	}
+	return id, err
+}
+
+var (
+	parsedIdentities sync.Map // key text -> age.Identity, which is read-only
+	parsedCount      atomic.Int64
+)
+
+const maxParsedIdentities = 64
+
+func parseIdentityNew(s string) (age.Identity, error) {
 	var (
 		id  age.Identity
 		err error
