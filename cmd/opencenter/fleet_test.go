@@ -12,11 +12,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opencenter-dev/opencenter/internal/configedit"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // makeFleet writes n configs into repo, derived from the five fixture
 // configs by renaming their clusters (k8s-dev -> k8s-dev-0005, ...).
-func makeFleet(t testing.TB, repo string, n int) {
+func makeFleet(t testing.TB, repo string, n int) { makeFleetOf(t, repo, n, false) }
+
+// makeFleetOf is makeFleet; plaintext decrypts the configs and turns sops
+// off in them, for a fleet whose render does no SOPS work.
+func makeFleetOf(t testing.TB, repo string, n int, plaintext bool) {
 	t.Helper()
 	base, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
 	var texts [][]byte
@@ -25,6 +32,9 @@ func makeFleet(t testing.TB, repo string, n int) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if plaintext {
+			b = plaintextConfig(t, b)
 		}
 		texts = append(texts, b)
 		names = append(names, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "."), "-config.yaml"))
@@ -37,6 +47,24 @@ func makeFleet(t testing.TB, repo string, n int) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// plaintextConfig decrypts a fixture config and turns sops off in it.
+func plaintextConfig(t testing.TB, data []byte) []byte {
+	t.Helper()
+	ids, err := sops.LoadIdentities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _, err := sops.Decrypt(data, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := configedit.Set(plain, []string{"opencenter", "gitops", "overlay_units", "sops", "enabled"}, "false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // treeStats counts the files and bytes under dir.
@@ -151,10 +179,14 @@ func buildBinary(b *testing.B) string {
 // floor), side by side in the same run, and reports the medians of wall time
 // and user CPU, their ratios, and the render's peak RSS. Run it with
 // -benchtime 3x for a median of 3.
-func benchProcess(b *testing.B, n int) {
+func benchProcess(b *testing.B, n int, plaintext bool) {
 	bin := buildBinary(b)
 	configs := b.TempDir()
-	makeFleet(b, configs, n)
+	makeFleetOf(b, configs, n, plaintext)
+	args := []string{"render"}
+	if plaintext {
+		args = append(args, "--allow-plaintext-secrets")
+	}
 	var renderWall, renderUser, tarWall, tarUser []time.Duration
 	var maxRSS int64
 	timed := func(cmd *exec.Cmd) (wall, user time.Duration) {
@@ -174,7 +206,7 @@ func benchProcess(b *testing.B, n int) {
 		syscall.Sync() // start from a clean page cache: no earlier writeback lands on this phase
 		b.StartTimer()
 
-		cmd := exec.Command(bin, "render", "--repo", repo)
+		cmd := exec.Command(bin, append(args, "--repo", repo)...)
 		w, u := timed(cmd)
 		renderWall, renderUser = append(renderWall, w), append(renderUser, u)
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
@@ -202,8 +234,14 @@ func benchProcess(b *testing.B, n int) {
 	b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
 }
 
-func BenchmarkProcess250(b *testing.B)  { benchProcess(b, 250) }
-func BenchmarkProcess1000(b *testing.B) { benchProcess(b, 1000) }
+func BenchmarkProcess250(b *testing.B)  { benchProcess(b, 250, false) }
+func BenchmarkProcess1000(b *testing.B) { benchProcess(b, 1000, false) }
+
+// BenchmarkProcess250Plaintext is BenchmarkProcess250 for a fleet whose
+// configs are plaintext with sops off: the render without SOPS work (no
+// config decrypted, no Secret encrypted), as the fleet was when the
+// compiled-templates issue set its targets.
+func BenchmarkProcess250Plaintext(b *testing.B) { benchProcess(b, 250, true) }
 
 // BenchmarkRerender250 re-renders an unchanged fleet: it must write nothing.
 func BenchmarkRerender250(b *testing.B) {
