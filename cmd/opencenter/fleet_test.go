@@ -134,9 +134,9 @@ func TestFleetDeterministicAndRerenderWritesNothing(t *testing.T) {
 }
 
 // benchFleet renders a fleet of n clusters in-process into an empty repository.
-func benchFleet(b *testing.B, n int) {
+func benchFleet(b *testing.B, n int, plaintext bool) {
 	configs := b.TempDir()
-	makeFleet(b, configs, n)
+	makeFleetOf(b, configs, n, plaintext)
 	entries, _ := os.ReadDir(configs)
 	b.ReportAllocs()
 	var files, size int
@@ -161,8 +161,11 @@ func benchFleet(b *testing.B, n int) {
 	b.ReportMetric(float64(size)/sec, "bytes/s")
 }
 
-func BenchmarkFleet250(b *testing.B)  { benchFleet(b, 250) }
-func BenchmarkFleet1000(b *testing.B) { benchFleet(b, 1000) }
+func BenchmarkFleet250(b *testing.B)  { benchFleet(b, 250, false) }
+func BenchmarkFleet1000(b *testing.B) { benchFleet(b, 1000, false) }
+
+// BenchmarkFleet250Plaintext is BenchmarkFleet250 without SOPS work.
+func BenchmarkFleet250Plaintext(b *testing.B) { benchFleet(b, 250, true) }
 
 // buildBinary builds opencenter once for the whole-process benchmarks.
 func buildBinary(b *testing.B) string {

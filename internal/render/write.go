@@ -320,9 +320,12 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		}
 	}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
+	// A new overlay holds nothing an interrupted render left: no Tidy.
+	_, err := os.Lstat(root)
+	fresh := errors.Is(err, fs.ErrNotExist)
 	made := map[string]bool{}
 	for _, c := range changes {
-		full := filepath.Join(root, filepath.FromSlash(c.Path))
+		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		switch c.Op {
 		case OpDelete:
 			if err := step("remove"); err != nil {
@@ -355,6 +358,9 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		if err := writeAtomic(full, c.New, c.Mode); err != nil {
 			return err
 		}
+	}
+	if fresh {
+		return nil
 	}
 	return Tidy(root)
 }
