@@ -16,7 +16,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// labels are the labels of the Flux objects of a unit (part). The objects
+// of an active unit share one map, made before units render in parallel
+// (partLabels) and never changed.
 func (b *builder) labels(part string) map[string]string {
+	if l, ok := b.partLabels[part]; ok {
+		return l
+	}
 	l := map[string]string{}
 	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
 	l["app.kubernetes.io/part-of"] = part

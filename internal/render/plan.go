@@ -109,6 +109,8 @@ type builder struct {
 	withheld map[string]bool
 	// rules are the sops rules' path regexps, compiled once.
 	rules []*regexp.Regexp
+	// partLabels caches the labels of each part's Flux objects.
+	partLabels map[string]map[string]string
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]local
 	// localDirs are the other overlay directories a Flux unit applies
@@ -476,6 +478,10 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 // adds their files to the plan in unit order, so the result does not depend
 // on scheduling.
 func (b *builder) renderUnits(active []*catalog.Unit) {
+	b.partLabels = make(map[string]map[string]string, len(active))
+	for _, u := range active {
+		b.partLabels[u.Name] = b.labels(u.Name)
+	}
 	outs := make([]unitOutput, len(active))
 	var next atomic.Int64
 	var wg sync.WaitGroup
