@@ -114,42 +114,48 @@ func (w *docWriter) scalar(v any, block int) bool {
 			w.b = append(w.b, "false\n"...)
 		}
 		return true
+	case clear:
+		return w.text(string(v), v, block)
 	case string:
-		if plainString(v) {
-			w.b = append(w.b, v...)
+		return w.text(v, v, block)
+	}
+	return false
+}
+
+// text writes the string s; orig is s as the document holds it (a string,
+// or a clear one of the sops: block, whose form scalarNode may cache).
+func (w *docWriter) text(s string, orig any, block int) bool {
+	switch {
+	case plainString(s):
+		w.b = append(w.b, s...)
+	case literalBlock(s):
+		w.b = append(w.b, "|\n"...)
+		for line := range splitLines(s) {
+			w.spaces(block)
+			w.b = append(w.b, line...)
 			w.b = append(w.b, '\n')
-			return true
 		}
-		if literalBlock(v) {
-			w.b = append(w.b, "|\n"...)
-			for line := range splitLines(v) {
-				w.spaces(block)
-				w.b = append(w.b, line...)
-				w.b = append(w.b, '\n')
-			}
-			return true
-		}
-		if !oneWord(v) {
-			return false
-		}
-		n, err := scalarNode(v) // how yaml.v3 writes it: plain, or quoted
-		if err != nil || n.Tag != "!!str" || n.Value != v {
+		return true
+	case oneWord(s):
+		n, err := scalarNode(orig) // how yaml.v3 writes it: plain, or quoted
+		if err != nil || n.Tag != "!!str" || n.Value != s {
 			return false
 		}
 		switch n.Style {
 		case 0:
-			w.b = append(w.b, v...)
+			w.b = append(w.b, s...)
 		case yaml.DoubleQuotedStyle:
 			w.b = append(w.b, '"')
-			w.b = append(w.b, v...)
+			w.b = append(w.b, s...)
 			w.b = append(w.b, '"')
 		default:
 			return false
 		}
-		w.b = append(w.b, '\n')
-		return true
+	default:
+		return false
 	}
-	return false
+	w.b = append(w.b, '\n')
+	return true
 }
 
 func (w *docWriter) spaces(n int) {

@@ -158,17 +158,17 @@ func parseMetadata(block mapping) (*fileMetadata, error) {
 func (m *fileMetadata) block() mapping {
 	var age []any
 	for _, s := range m.age {
-		age = append(age, mapping{{key: "enc", value: s.enc}, {key: "recipient", value: s.recipient}})
+		age = append(age, mapping{{key: "enc", value: clear(s.enc)}, {key: "recipient", value: clear(s.recipient)}})
 	}
 	b := mapping{
 		{key: "age", value: age},
-		{key: "lastmodified", value: m.LastModified.UTC().Format(time.RFC3339)},
-		{key: "mac", value: m.mac},
-		{key: "version", value: m.Version},
+		{key: "lastmodified", value: clear(m.LastModified.UTC().Format(time.RFC3339))},
+		{key: "mac", value: clear(m.mac)},
+		{key: "version", value: clear(m.Version)},
 	}
 	for _, s := range m.selectors() {
 		if s[1] != "" {
-			b = append(b, entry{key: s[0], value: s[1]})
+			b = append(b, entry{key: s[0], value: clear(s[1])})
 		}
 	}
 	if m.MACOnlyEncrypted {

@@ -349,38 +349,71 @@ func valueNode(v any) (*yaml.Node, error) {
 	return scalarNode(v)
 }
 
-// scalarNode is the node yaml.v3's Node.Encode makes of a scalar. A string it
-// would write plain (keys, encrypted values) is built directly, and other
-// strings are encoded once per process (up to a bound): Node.Encode runs a
-// whole emitter and parser per value. Every string that reaches it is
-// written in clear into the file (encrypted values are ENC[...] by then).
+// scalarNode is the node yaml.v3's Node.Encode makes of a scalar, built
+// directly for a string it writes plain: Node.Encode runs a whole emitter
+// and parser per value. The strings of the sops: block (clear) are encoded
+// once per process (up to a bound); nothing else is kept, since values
+// may be decrypted secrets.
 func scalarNode(v any) (*yaml.Node, error) {
-	s, ok := v.(string)
-	if ok && plainString(s) {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
-	}
-	if ok {
+	switch s := v.(type) {
+	case string:
+		if plainNode(s) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
+		}
+	case clear:
+		if plainNode(string(s)) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(s)}, nil
+		}
 		if n, ok := encoded.Load(s); ok {
 			c := *n.(*yaml.Node)
 			return &c, nil
 		}
+		n := &yaml.Node{}
+		if err := n.Encode(string(s)); err != nil {
+			return nil, err
+		}
+		if encodedCount.Add(1) <= maxEncoded {
+			c := *n
+			encoded.Store(s, &c)
+		}
+		return n, nil
 	}
 	n := &yaml.Node{}
 	if err := n.Encode(v); err != nil {
 		return nil, err
 	}
-	if ok && encodedCount.Add(1) <= maxEncoded {
-		c := *n
-		encoded.Store(s, &c)
-	}
 	return n, nil
 }
 
-// encoded caches the nodes of strings that are not plain: the sops: block's
-// timestamps, version, selectors and age stanzas recur across files.
+// clear is a string of the sops: block: a timestamp, a selector, an age
+// stanza, a version, never secret.
+type clear string
+
+// encoded caches the nodes of the sops: block's strings that are not plain:
+// its timestamps, version, selectors and age stanzas recur across files.
 var (
-	encoded      sync.Map // string -> *yaml.Node
+	encoded      sync.Map // clear -> *yaml.Node
 	encodedCount atomic.Int64
 )
 
 const maxEncoded = 4096
+
+// plainNode reports whether yaml.v3 encodes s as a plain string scalar (its
+// node has no style): plainString's strings, and those of printable ASCII
+// that start with a letter, '$' or '/', hold no ": " or " #", do not end in
+// a space or ':', and are not a word YAML reads as a boolean or null.
+// Unlike plainString, the emitter may fold such a string over lines, so
+// writeDocument does not write them itself.
+func plainNode(s string) bool {
+	if plainString(s) {
+		return true
+	}
+	if !plainText(s) {
+		return false
+	}
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF":
+		return false
+	}
+	return true
+}
