@@ -3,19 +3,20 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"io"
 	"os"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
 
@@ -53,6 +54,13 @@ func (c *RenderCmd) Run(s *Streams) error {
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		// A render's live heap is the few clusters in flight, and at the
+		// default of 100 a fleet render spent a tenth of its CPU collecting:
+		// 200 takes 11% off its user CPU for 15 MiB more peak RSS (77 MiB
+		// for 250 clusters; docs/PERFORMANCE.md).
+		debug.SetGCPercent(200)
 	}
 	lock, err := repolock.Acquire(c.Repo, !c.Check && !c.Diff, c.Wait)
 	if errors.Is(err, repolock.ErrBusy) {
