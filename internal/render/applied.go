@@ -5,7 +5,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -204,28 +203,13 @@ type kustomizationFile struct {
 	Resources []string `yaml:"resources"`
 }
 
-var (
-	kfMu    sync.Mutex
-	kfCache = map[string]kustomizationFile{}
-)
-
+// kustomizationOf returns what a kustomization.yaml applies and where.
 func kustomizationOf(data []byte) (kustomizationFile, error) {
-	kfMu.Lock()
-	k, ok := kfCache[string(data)]
-	kfMu.Unlock()
-	if ok {
-		return k, nil
+	k, err := parseKustomization(data)
+	if err != nil {
+		return kustomizationFile{}, err
 	}
-	if err := yaml.Unmarshal(data, &k); err != nil {
-		return k, err
-	}
-	kfMu.Lock()
-	if len(kfCache) >= refsCacheMax {
-		clear(kfCache)
-	}
-	kfCache[string(data)] = k
-	kfMu.Unlock()
-	return k, nil
+	return k.file, nil
 }
 
 // manifestObjects returns the objects of a rendered manifest file. The

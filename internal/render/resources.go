@@ -10,9 +10,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// kustomizeRefs is the part of a kustomization.yaml that names other files
-// (decoded with yaml.v3 directly: no JSON round trip on the hot path).
+// kustomizeRefs is the part of a kustomization.yaml the renderer reads:
+// what it applies, where, and the other files it names (decoded with
+// yaml.v3 directly: no JSON round trip on the hot path).
 type kustomizeRefs struct {
+	Namespace       string   `yaml:"namespace"`
 	Resources       []string `yaml:"resources"`
 	Components      []string `yaml:"components"`
 	SecretGenerator []struct {
@@ -73,43 +75,59 @@ func (b *builder) checkResources() {
 	}
 }
 
-// refsCache maps kustomization contents to the paths they name: most
-// rendered kustomizations are identical across the clusters of a fleet.
+// parsedKustomization is a kustomization.yaml as the renderer reads it.
+type parsedKustomization struct {
+	file kustomizationFile
+	refs []string // the files and directories it names
+}
+
+// kustomizations caches parsed kustomization.yaml contents: most rendered
+// kustomizations are identical across the clusters of a fleet, and one plan
+// reads each twice (what it applies, and that what it names exists).
 var (
-	refsMu    sync.Mutex
-	refsCache = map[string][]string{}
+	kustomizationsMu sync.Mutex
+	kustomizations   = map[string]*parsedKustomization{}
 )
 
-const refsCacheMax = 4096
+const kustomizationsMax = 4096
 
-// kustomizationRefs returns the files and directories a kustomization names.
-func kustomizationRefs(data []byte) ([]string, error) {
-	refsMu.Lock()
-	refs, ok := refsCache[string(data)]
-	refsMu.Unlock()
+func parseKustomization(data []byte) (*parsedKustomization, error) {
+	kustomizationsMu.Lock()
+	k, ok := kustomizations[string(data)]
+	kustomizationsMu.Unlock()
 	if ok {
-		return refs, nil
+		return k, nil
 	}
-	var k kustomizeRefs
-	if err := yaml.Unmarshal(data, &k); err != nil {
+	var y kustomizeRefs
+	if err := yaml.Unmarshal(data, &y); err != nil {
 		return nil, err
 	}
-	refs = append(append([]string{}, k.Resources...), k.Components...)
-	for _, g := range append(k.SecretGenerator, k.ConfigMapGenerator...) {
+	k = &parsedKustomization{file: kustomizationFile{Namespace: y.Namespace, Resources: y.Resources}}
+	k.refs = append(append([]string{}, y.Resources...), y.Components...)
+	for _, g := range append(y.SecretGenerator, y.ConfigMapGenerator...) {
 		for _, f := range append(g.Files, g.Envs...) {
 			if _, src, ok := strings.Cut(f, "="); ok {
 				f = src
 			}
-			refs = append(refs, f)
+			k.refs = append(k.refs, f)
 		}
 	}
-	refsMu.Lock()
-	if len(refsCache) >= refsCacheMax {
-		clear(refsCache)
+	kustomizationsMu.Lock()
+	if len(kustomizations) >= kustomizationsMax {
+		clear(kustomizations)
 	}
-	refsCache[string(data)] = refs
-	refsMu.Unlock()
-	return refs, nil
+	kustomizations[string(data)] = k
+	kustomizationsMu.Unlock()
+	return k, nil
+}
+
+// kustomizationRefs returns the files and directories a kustomization names.
+func kustomizationRefs(data []byte) ([]string, error) {
+	k, err := parseKustomization(data)
+	if err != nil {
+		return nil, err
+	}
+	return k.refs, nil
 }
 
 // included reports whether p lies in a directory a source include provides.
