@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,13 +54,6 @@ func (c *RenderCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	if os.Getenv("GOGC") == "" {
-		// A render's live heap is the few clusters in flight, and at the
-		// default of 100 a fleet render spent a tenth of its CPU collecting:
-		// 200 takes 11% off its user CPU for 15 MiB more peak RSS (77 MiB
-		// for 250 clusters; docs/PERFORMANCE.md).
-		debug.SetGCPercent(200)
-	}
 	lock, err := repolock.Acquire(c.Repo, !c.Check && !c.Diff, c.Wait)
 	if errors.Is(err, repolock.ErrBusy) {
 		return &exitError{exitBusy, err}
@@ -86,10 +78,19 @@ func (c *RenderCmd) Run(s *Streams) error {
 		fmt.Fprintln(&results[i].err, d.String())
 		results[i].code, loaded[i] = exitBadInput, nil
 	}
+	// The names of the clusters, "" for a config that did not load; each
+	// config is dropped once rendered, so a fleet's are not all held.
+	names := make([]string, len(files))
+	for i, f := range loaded {
+		if f != nil {
+			names[i] = f.Config.OpenCenter.Cluster.ClusterName
+		}
+	}
 	progress := newProgress(s.Err, len(files))
 	parallel(len(files), func(i int) {
 		if loaded[i] != nil {
 			c.renderOne(loaded[i], &results[i])
+			loaded[i] = nil
 		}
 		progress.done()
 	})
@@ -97,7 +98,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 
 	err = results.report(s)
 	if len(c.Configs) == 0 {
-		if code := c.orphans(s, loaded); code != exitOK {
+		if code := c.orphans(s, names); code != exitOK {
 			var ee *exitError
 			if errors.As(err, &ee) {
 				code = max(code, ee.code)
@@ -174,13 +175,13 @@ func sameCluster(files []string, loaded []*config.File) map[int]diag.Diag {
 // orphans reports overlays that hold files opencenter wrote but that no
 // config names, and with --prune deletes those files. It returns the exit
 // code: 1 for --check and --diff when there is an orphan.
-func (c *RenderCmd) orphans(s *Streams, loaded []*config.File) int {
+func (c *RenderCmd) orphans(s *Streams, names []string) int {
 	named := map[string]bool{}
-	for _, f := range loaded {
-		if f == nil {
+	for _, n := range names {
+		if n == "" {
 			return exitOK // a config that did not load may name any cluster
 		}
-		named[f.Config.OpenCenter.Cluster.ClusterName] = true
+		named[n] = true
 	}
 	found, err := render.Orphans(c.Repo, named)
 	if err != nil {

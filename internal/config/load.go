@@ -1,6 +1,8 @@
 package config
 
 import (
+	"sync"
+
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
@@ -14,7 +16,29 @@ type File struct {
 	Config *Config
 	// Encryption says how its values were stored.
 	Encryption Encryption
-	pos        *yamlfile.Positions
+	// pos holds the positions of its keys, or lazy how to find them again.
+	pos  *yamlfile.Positions
+	lazy *lazyPositions
+}
+
+// lazyPositions finds the positions of a checked file's keys again, from
+// its bytes, when a diagnostic needs them. A checked file keeps its 13 KB
+// of bytes instead of 30 KB of positions: a fleet render holds every
+// config at once.
+type lazyPositions struct {
+	data []byte
+	once sync.Once
+	pos  *yamlfile.Positions
+}
+
+// positions returns the positions of the file's keys, nil if unknown.
+func (f *File) positions() *yamlfile.Positions {
+	if f.pos != nil || f.lazy == nil {
+		return f.pos
+	}
+	l := f.lazy
+	l.once.Do(func() { l.pos, _ = yamlfile.PositionsOf(f.Name, l.data, &Config{}) })
+	return l.pos
 }
 
 // Load reads a config file and returns it checked: strictly decoded, its
@@ -39,6 +63,7 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
+	f.pos, f.lazy = nil, &lazyPositions{data: data}
 	return f, nil
 }
 
@@ -88,13 +113,17 @@ func (f *File) DiagAt(at, p, format string, args ...any) diag.Diag {
 }
 
 // Has reports whether YAML path p is present in the file.
-func (f *File) Has(p string) bool { return f.pos != nil && f.pos.Has(p) }
+func (f *File) Has(p string) bool {
+	pos := f.positions()
+	return pos != nil && pos.Has(p)
+}
 
 // Diag returns a diagnostic at YAML path p, placed at the key of p or of its
 // nearest ancestor present in the file.
 func (f *File) Diag(p, format string, args ...any) diag.Diag {
-	if f.pos == nil {
+	pos := f.positions()
+	if pos == nil {
 		return diag.Diag{File: f.Name, Path: p, Msg: sprintf(format, args...)}
 	}
-	return f.pos.Diag(p, format, args...)
+	return pos.Diag(p, format, args...)
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -56,6 +58,9 @@ func (ps *Positions) Of(p string) Pos {
 		p = Parent(p)
 	}
 }
+
+// All yields every YAML path of the file with the position of its key.
+func (ps *Positions) All() iter.Seq2[string, Pos] { return maps.All(ps.m) }
 
 // Has reports whether YAML path p is present in the file.
 func (ps *Positions) Has(p string) bool { _, ok := ps.m[p]; return ok }
@@ -177,6 +182,20 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 		root = root.Content[0]
 	}
 	return root, nil
+}
+
+// PositionsOf returns the positions of the keys of a document that decoded
+// into out's type before (data is what it decoded from): the walk of
+// DecodeNode without the decoding, its problems ignored (values SOPS
+// encrypted in the file are not of their types yet).
+func PositionsOf(name string, data []byte, out any) (*Positions, error) {
+	root, err := Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
+	w.walk(root, reflect.TypeOf(out).Elem(), "")
+	return &Positions{File: name, m: w.pos}, nil
 }
 
 // DecodeNode strictly decodes a document's root node into out, as Decode does.

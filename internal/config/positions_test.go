@@ -1,0 +1,43 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLazyPositions: the positions a checked file finds again from its
+// bytes are those the load had, for every key of every fixture config.
+func TestLazyPositions(t *testing.T) {
+	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	if len(names) == 0 {
+		t.Fatal("no fixture configs")
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eager, err := Decode(name, data, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked, err := Parse(name, data, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if checked.pos != nil {
+			t.Fatalf("%s: a checked file keeps its positions", name)
+		}
+		lazy, n := checked.positions(), 0
+		for p, want := range eager.pos.All() {
+			n++
+			if !lazy.Has(p) || lazy.Of(p) != want {
+				t.Errorf("%s: %s at %v, found again at %v (present: %v)", name, p, want, lazy.Of(p), lazy.Has(p))
+			}
+		}
+		if n < 200 {
+			t.Errorf("%s: %d positions", name, n)
+		}
+	}
+}
