@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -122,7 +121,7 @@ func (b *builder) unchangedSecret(p, fp string) []byte {
 	if b.o.Repo == "" {
 		return nil
 	}
-	old, err := os.ReadFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
+	old, err := readFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
 	if err != nil {
 		return nil
 	}

@@ -47,6 +47,9 @@ func (b *builder) readLocal(active []*catalog.Unit) {
 			continue
 		}
 		dir := filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(u.Root), LocalDir)
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			continue // the common case: one system call, not one per file
+		}
 		var l local
 		if k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml")); err == nil {
 			var head struct {

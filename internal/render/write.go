@@ -140,7 +140,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			refused = append(refused, Refusal{f.Path, Foreign, OpUpdate})
 			continue
 		}
-		old, err := os.ReadFile(full)
+		old, err := readFile(full)
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +209,7 @@ func ownedOnDisk(root string) ([]diskFile, error) {
 			out = append(out, diskFile{path: rel, state: Foreign})
 			return nil
 		}
-		data, err := os.ReadFile(full)
+		data, err := readFile(full)
 		if err != nil {
 			return err
 		}
@@ -494,6 +494,41 @@ func mkdirAll(dir string) error {
 		}
 	}
 	return os.MkdirAll(dir, 0o755) // it exists (a directory?), or another error to report
+}
+
+// readFile is os.ReadFile with the system calls directly (no os.File, no
+// stat): a re-render reads every file it owns.
+func readFile(name string) ([]byte, error) {
+	var fd int
+	for {
+		var err error
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		break
+	}
+	defer syscall.Close(fd)
+	b := make([]byte, 0, 4096)
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := syscall.Read(fd, b[len(b):cap(b)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		if n == 0 {
+			return b, nil
+		}
+		b = b[:len(b)+n]
+	}
 }
 
 // writeAll writes data to fd, retrying short and interrupted writes.
