@@ -1,7 +1,10 @@
 package config
 
 import (
+	"slices"
 	"sync"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
@@ -19,6 +22,8 @@ type File struct {
 	// pos holds the positions of its keys, or lazy how to find them again.
 	pos  *yamlfile.Positions
 	lazy *lazyPositions
+	// aliased says the file uses YAML aliases.
+	aliased bool
 }
 
 // lazyPositions finds the positions of a checked file's keys again, from
@@ -63,7 +68,12 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	f.pos, f.lazy = nil, &lazyPositions{data: data}
+	// The load expands the aliases of an encrypted file (each copy is
+	// decrypted at its own path), so its positions are found again from
+	// the file only when it has none.
+	if len(f.Encryption.Recipients) == 0 || !f.aliased {
+		f.pos, f.lazy = nil, &lazyPositions{data: data}
+	}
 	return f, nil
 }
 
@@ -76,6 +86,7 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	aliased := hasAlias(root)
 	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err
@@ -85,7 +96,15 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: name, Config: &c, Encryption: enc, pos: pos}, nil
+	return &File{Name: name, Config: &c, Encryption: enc, pos: pos, aliased: aliased}, nil
+}
+
+// hasAlias reports whether an alias occurs under n.
+func hasAlias(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	return slices.ContainsFunc(n.Content, hasAlias)
 }
 
 // Check applies the defaults to a decoded file (which it changes, problems

@@ -41,3 +41,23 @@ func TestLazyPositions(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasedKeepsPositions: a file that uses aliases says so, so that an
+// encrypted one keeps the positions its load found (the load expands its
+// aliases); the fixture uses none.
+func TestAliasedKeepsPositions(t *testing.T) {
+	f, err := Decode("a.yaml", []byte("opencenter:\n  meta:\n    labels:\n      a: &v b\n      c: *v\n"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.aliased {
+		t.Error("an aliased file is not marked aliased")
+	}
+	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	for _, name := range names {
+		data, _ := os.ReadFile(name)
+		if f, err := Decode(name, data, LoadOptions{}); err != nil || f.aliased {
+			t.Errorf("%s: aliased %v, %v", name, f != nil && f.aliased, err)
+		}
+	}
+}
