@@ -1,6 +1,8 @@
 package sops
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v3"
 )
 
@@ -114,7 +116,7 @@ func (w *docWriter) scalar(v any, block int) bool {
 			w.b = append(w.b, "false\n"...)
 		}
 		return true
-	case clear:
+	case metaString:
 		return w.text(string(v), v, block)
 	case string:
 		return w.text(v, v, block)
@@ -123,17 +125,16 @@ func (w *docWriter) scalar(v any, block int) bool {
 }
 
 // text writes the string s; orig is s as the document holds it (a string,
-// or a clear one of the sops: block, whose form scalarNode may cache).
+// or a metaString of the sops: block, whose form scalarNode may cache).
 func (w *docWriter) text(s string, orig any, block int) bool {
 	switch {
 	case plainString(s):
 		w.b = append(w.b, s...)
 	case literalBlock(s):
 		w.b = append(w.b, "|\n"...)
-		for line := range splitLines(s) {
+		for line := range strings.Lines(s) {
 			w.spaces(block)
 			w.b = append(w.b, line...)
-			w.b = append(w.b, '\n')
 		}
 		return true
 	case oneWord(s):
@@ -196,26 +197,11 @@ func literalBlock(s string) bool {
 	if len(s) < 2 || s[len(s)-1] != '\n' || s[len(s)-2] == '\n' {
 		return false
 	}
-	for line := range splitLines(s) {
+	for line := range strings.Lines(s) {
+		line = line[:len(line)-1] // s ends in a line break, so every line has one
 		if line == "" || line[0] == ' ' || line[len(line)-1] == ' ' || !printableLine(line) {
 			return false
 		}
 	}
 	return true
-}
-
-// splitLines yields the lines of s, which ends in a line break.
-func splitLines(s string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for len(s) > 0 {
-			i := 0
-			for s[i] != '\n' {
-				i++
-			}
-			if !yield(s[:i]) {
-				return
-			}
-			s = s[i+1:]
-		}
-	}
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"filippo.io/age"
 )
@@ -145,23 +143,11 @@ var errMalformedKey = errors.New("malformed age private key")
 // parseIdentity parses an age private key, once per process: deriving an
 // X25519 key's public half costs a scalar multiplication, and a fleet
 // render reads the same key for every config.
-func parseIdentity(s string) (age.Identity, error) {
-	if id, ok := parsedIdentities.Load(s); ok {
-		return id.(age.Identity), nil
-	}
-	id, err := parseIdentityNew(s)
-	if err == nil && parsedCount.Add(1) <= maxParsedIdentities {
-		parsedIdentities.Store(s, id)
-	}
-	return id, err
-}
+func parseIdentity(s string) (age.Identity, error) { return identities.get(s, parseIdentityNew) }
 
-var (
-	parsedIdentities sync.Map // key text -> age.Identity, which is read-only
-	parsedCount      atomic.Int64
-)
-
-const maxParsedIdentities = 64
+// identities holds the parsed keys by their text; an age.Identity is
+// read-only.
+var identities = memo[string, age.Identity]{max: 64}
 
 func parseIdentityNew(s string) (age.Identity, error) {
 	var (

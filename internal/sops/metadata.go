@@ -158,17 +158,17 @@ func parseMetadata(block mapping) (*fileMetadata, error) {
 func (m *fileMetadata) block() mapping {
 	var age []any
 	for _, s := range m.age {
-		age = append(age, mapping{{key: "enc", value: clear(s.enc)}, {key: "recipient", value: clear(s.recipient)}})
+		age = append(age, mapping{{key: "enc", value: metaString(s.enc)}, {key: "recipient", value: metaString(s.recipient)}})
 	}
 	b := mapping{
 		{key: "age", value: age},
-		{key: "lastmodified", value: clear(m.LastModified.UTC().Format(time.RFC3339))},
-		{key: "mac", value: clear(m.mac)},
-		{key: "version", value: clear(m.Version)},
+		{key: "lastmodified", value: metaString(m.LastModified.UTC().Format(time.RFC3339))},
+		{key: "mac", value: metaString(m.mac)},
+		{key: "version", value: metaString(m.Version)},
 	}
 	for _, s := range m.selectors() {
 		if s[1] != "" {
-			b = append(b, entry{key: s[0], value: clear(s[1])})
+			b = append(b, entry{key: s[0], value: metaString(s[1])})
 		}
 	}
 	if m.MACOnlyEncrypted {

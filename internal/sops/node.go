@@ -521,10 +521,6 @@ func scalarForm(v any) (string, string, yaml.Style, error) {
 		return strconv.FormatBool(v), "!!bool", 0, nil
 	case int:
 		return strconv.Itoa(v), "!!int", 0, nil
-	case string:
-		if plainString(v) {
-			return v, "!!str", 0, nil
-		}
 	}
 	n, err := valueNode(v)
 	if err != nil {
@@ -548,12 +544,7 @@ func plainString(s string) bool {
 			return false
 		}
 	}
-	switch s {
-	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL",
-		"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF":
-		return false
-	}
-	return true
+	return !yamlWord(s) && !yaml11Bool(s)
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

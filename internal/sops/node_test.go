@@ -392,7 +392,7 @@ func checkScalarForm(t *testing.T, v any) {
 	}
 	forms := []any{v}
 	if s, ok := v.(string); ok {
-		forms = append(forms, clear(s), clear(s)) // the second from the cache
+		forms = append(forms, metaString(s), metaString(s)) // the second from the cache
 	}
 	for _, v := range forms {
 		fast, err := scalarNode(v)

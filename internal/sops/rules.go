@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // DefaultUnencryptedSuffix is what sops writes as unencrypted_suffix when no
@@ -64,25 +62,12 @@ type matcher struct {
 	unencrypted, encrypted *regexp.Regexp
 }
 
-// compile compiles r, once per distinct Rules in the process (up to a
-// bound): a render encrypts many files under the same rules.
-func (r Rules) compile() (*matcher, error) {
-	if m, ok := compiled.Load(r); ok {
-		return m.(*matcher), nil
-	}
-	m, err := r.compileNew()
-	if err == nil && compiledCount.Add(1) <= maxCompiled {
-		compiled.Store(r, m)
-	}
-	return m, err
-}
+// compile compiles r, once per distinct Rules in the process: a render
+// encrypts many files under the same rules.
+func (r Rules) compile() (*matcher, error) { return matchers.get(r, Rules.compileNew) }
 
-var (
-	compiled      sync.Map // Rules -> *matcher; a matcher is read-only
-	compiledCount atomic.Int64
-)
-
-const maxCompiled = 256
+// matchers holds the compiled Rules; a matcher is read-only.
+var matchers = memo[Rules, *matcher]{max: 256}
 
 func (r Rules) compileNew() (*matcher, error) {
 	var set []string

@@ -220,11 +220,7 @@ func plainText(t string) bool {
 		strings.Contains(t, ": ") || strings.Contains(t, " #") {
 		return false
 	}
-	switch t {
-	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
-		return false
-	}
-	return true
+	return !yamlWord(t)
 }
 
 func indentOf(line []byte) int {

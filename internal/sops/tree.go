@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -351,69 +349,66 @@ func valueNode(v any) (*yaml.Node, error) {
 
 // scalarNode is the node yaml.v3's Node.Encode makes of a scalar, built
 // directly for a string it writes plain: Node.Encode runs a whole emitter
-// and parser per value. The strings of the sops: block (clear) are encoded
-// once per process (up to a bound); nothing else is kept, since values
-// may be decrypted secrets.
+// and parser per value. The other strings of the sops: block (metaString)
+// are encoded once per process; nothing else is kept, since values may be
+// decrypted secrets.
 func scalarNode(v any) (*yaml.Node, error) {
 	switch s := v.(type) {
 	case string:
 		if plainNode(s) {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
 		}
-	case clear:
+	case metaString:
 		if plainNode(string(s)) {
 			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(s)}, nil
 		}
-		if n, ok := encoded.Load(s); ok {
-			c := *n.(*yaml.Node)
-			return &c, nil
-		}
-		n := &yaml.Node{}
-		if err := n.Encode(string(s)); err != nil {
-			return nil, err
-		}
-		if encodedCount.Add(1) <= maxEncoded {
-			c := *n
-			encoded.Store(s, &c)
-		}
-		return n, nil
+		n, err := metaNodes.get(s, func(s metaString) (yaml.Node, error) { return encodeNode(string(s)) })
+		return &n, err // a copy: callers add comments to it
 	}
-	n := &yaml.Node{}
-	if err := n.Encode(v); err != nil {
-		return nil, err
-	}
-	return n, nil
+	n, err := encodeNode(v)
+	return &n, err
 }
 
-// clear is a string of the sops: block: a timestamp, a selector, an age
-// stanza, a version, never secret.
-type clear string
+func encodeNode(v any) (yaml.Node, error) {
+	var n yaml.Node
+	err := n.Encode(v)
+	return n, err
+}
 
-// encoded caches the nodes of the sops: block's strings that are not plain:
-// its timestamps, version, selectors and age stanzas recur across files.
-var (
-	encoded      sync.Map // clear -> *yaml.Node
-	encodedCount atomic.Int64
-)
+// metaString is a string of the sops: block: a timestamp, a selector, an
+// age stanza, a version, never secret.
+type metaString string
 
-const maxEncoded = 4096
+// metaNodes holds the nodes of the sops: block's strings that are not
+// plain: its timestamps, version, selectors and age stanzas recur across
+// files.
+var metaNodes = memo[metaString, yaml.Node]{max: 4096}
 
 // plainNode reports whether yaml.v3 encodes s as a plain string scalar (its
-// node has no style): plainString's strings, and those of printable ASCII
-// that start with a letter, '$' or '/', hold no ": " or " #", do not end in
-// a space or ':', and are not a word YAML reads as a boolean or null.
-// Unlike plainString, the emitter may fold such a string over lines, so
-// writeDocument does not write them itself.
+// node has no style): plainString's strings, and those plainText reads
+// that YAML 1.1 did not read as booleans. Unlike plainString, the emitter
+// may fold such a string over lines, so writeDocument does not write them
+// itself.
 func plainNode(s string) bool {
-	if plainString(s) {
+	return plainString(s) || plainText(s) && !yaml11Bool(s)
+}
+
+// yamlWord reports whether YAML reads the plain scalar s as a boolean or
+// null rather than a string.
+func yamlWord(s string) bool {
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
 		return true
 	}
-	if !plainText(s) {
-		return false
-	}
+	return false
+}
+
+// yaml11Bool reports whether YAML 1.1 read s as a boolean: yaml.v3 quotes
+// such strings when it writes them.
+func yaml11Bool(s string) bool {
 	switch s {
 	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF":
-		return false
+		return true
 	}
-	return true
+	return false
 }
