@@ -262,79 +262,86 @@ func addComment(c *string, lines []string, before bool) {
 // and trailing comments become the foot of the last item.
 func mappingNode(m mapping) (*yaml.Node, error) {
 	n := &yaml.Node{Kind: yaml.MappingNode}
-	var head, inline []string
-	started := false
+	var p pendingComments
 	for _, e := range m {
 		if c, ok := e.key.(comment); ok {
-			if c.inline {
-				inline = append(inline, c.text)
-			} else {
-				head = append(head, c.text)
-			}
+			p.add(c)
 			continue
-		}
-		if !started {
-			addHead(n, head)
-			head, started = nil, true
 		}
 		k, err := scalarNode(e.key)
 		if err != nil {
 			return nil, err
 		}
-		addHead(k, head)
-		head = nil
 		v, err := valueNode(e.value)
 		if err != nil {
 			return nil, err
 		}
-		addLine(v, inline)
-		inline = nil
+		p.attach(n, k, v)
 		n.Content = append(n.Content, k, v)
 	}
-	if rest := append(head, inline...); len(rest) > 0 {
-		if started {
-			addFoot(n.Content[len(n.Content)-2], rest)
-		} else {
-			addHead(n, rest)
-		}
-	}
+	p.finish(n, 2)
 	return n, nil
 }
 
 func sequenceNode(s []any) (*yaml.Node, error) {
 	n := &yaml.Node{Kind: yaml.SequenceNode}
-	var head, inline []string
-	started := false
+	var p pendingComments
 	for _, item := range s {
 		if c, ok := item.(comment); ok {
-			if c.inline {
-				inline = append(inline, c.text)
-			} else {
-				head = append(head, c.text)
-			}
+			p.add(c)
 			continue
-		}
-		if !started {
-			addHead(n, head)
-			head, started = nil, true
 		}
 		v, err := valueNode(item)
 		if err != nil {
 			return nil, err
 		}
-		addHead(v, head)
-		addLine(v, inline)
-		head, inline = nil, nil
+		p.attach(n, v, v)
 		n.Content = append(n.Content, v)
 	}
-	if rest := append(head, inline...); len(rest) > 0 {
-		if started {
-			addFoot(n.Content[len(n.Content)-1], rest)
-		} else {
-			addHead(n, rest)
-		}
-	}
+	p.finish(n, 1)
 	return n, nil
+}
+
+// pendingComments are the comment lines met since the last item of a
+// collection.
+type pendingComments struct {
+	head, inline []string
+	started      bool
+}
+
+func (p *pendingComments) add(c comment) {
+	if c.inline {
+		p.inline = append(p.inline, c.text)
+	} else {
+		p.head = append(p.head, c.text)
+	}
+}
+
+// attach gives the pending lines to an item of collection n: head lines
+// before the first item to n, the others to head (its key, or itself), and
+// inline lines to its value.
+func (p *pendingComments) attach(n, head, value *yaml.Node) {
+	if !p.started {
+		addHead(n, p.head)
+		p.head, p.started = nil, true
+	}
+	addHead(head, p.head)
+	addLine(value, p.inline)
+	p.head, p.inline = nil, nil
+}
+
+// finish gives the lines after the last item to its foot (the node stride
+// places from the end of n's content: its key in a mapping), or to n when
+// it has no item.
+func (p *pendingComments) finish(n *yaml.Node, stride int) {
+	rest := append(p.head, p.inline...)
+	switch {
+	case len(rest) == 0:
+	case p.started:
+		addFoot(n.Content[len(n.Content)-stride], rest)
+	default:
+		addHead(n, rest)
+	}
 }
 
 func valueNode(v any) (*yaml.Node, error) {
