@@ -136,15 +136,11 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 	if !ok {
 		return
 	}
-	var k kustomizationFile
-	if f.kust != nil {
-		k = *f.kust
-	} else {
-		var err error
-		if k, err = kustomizationOf(f.Data); err != nil {
-			return // checkResources reports it
-		}
+	pk, err := f.parsedKustomization()
+	if err != nil {
+		return // checkResources reports it
 	}
+	k := pk.file
 	ns = cmpOr(ns, k.Namespace)
 	for _, r := range k.Resources {
 		if strings.Contains(r, "://") {
@@ -201,15 +197,6 @@ func dirOf(p string) string {
 type kustomizationFile struct {
 	Namespace string   `yaml:"namespace"`
 	Resources []string `yaml:"resources"`
-}
-
-// kustomizationOf returns what a kustomization.yaml applies and where.
-func kustomizationOf(data []byte) (kustomizationFile, error) {
-	k, err := parseKustomization(data)
-	if err != nil {
-		return kustomizationFile{}, err
-	}
-	return k.file, nil
 }
 
 // manifestObjects returns the objects of a rendered manifest file. The

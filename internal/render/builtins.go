@@ -62,15 +62,17 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		}
 		ns := b.namespace(s.u)
 		b.add(s.u, p, standardKustomization(ns, s.u.ValuesSecret, resources, components), false)
-		b.files[p].refs = append(slices.Clone(resources), valuesFile)
-		b.files[p].kust = &kustomizationFile{Namespace: ns, Resources: resources}
+		b.files[p].kustomization = &parsedKustomization{
+			file: kustomizationFile{Namespace: ns, Resources: resources},
+			refs: slices.Concat(resources, components, []string{valuesFile}),
+		}
 	}
 	for _, a := range aggregates {
 		p := joinRoot(a.u.Root, a.f.Path)
 		resources := b.filesIn(path.Dir(p))
 		b.add(a.u, p, kustomizationYAML("", resources), false)
-		b.files[p].Aggregate, b.files[p].refs = true, resources
-		b.files[p].kust = &kustomizationFile{Resources: resources}
+		b.files[p].Aggregate = true
+		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
 	for _, r := range roots {
 		resources := []string{"./" + flux_system}
@@ -85,8 +87,8 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		}
 		p := joinRoot(r.u.Root, r.f.Path)
 		b.add(r.u, p, kustomizationYAML("", resources), false)
-		b.files[p].Aggregate, b.files[p].refs = true, resources
-		b.files[p].kust = &kustomizationFile{Resources: resources}
+		b.files[p].Aggregate = true
+		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
 }
 

@@ -6,23 +6,26 @@ import (
 	"testing"
 )
 
-// TestComputedKustomizations: the resources and namespace the plan keeps
-// for the kustomizations it computes are what their text says.
+// TestComputedKustomizations: what the plan keeps of the kustomizations it
+// computes (what they apply, where, and the files they name) is what their
+// text says.
 func TestComputedKustomizations(t *testing.T) {
 	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
 	n := 0
 	for _, name := range names {
 		for _, f := range plan(t, name).Files {
-			if f.kust == nil {
+			got := f.kustomization
+			if got == nil {
 				continue
 			}
 			n++
-			want, err := kustomizationOf(f.Data)
+			want, err := parseKustomization(f.Data)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Path, err)
 			}
-			if !slices.Equal(want.Resources, f.kust.Resources) || want.Namespace != f.kust.Namespace {
-				t.Errorf("%s: the plan keeps %+v, the text says %+v", f.Path, *f.kust, want)
+			if !slices.Equal(want.file.Resources, got.file.Resources) || want.file.Namespace != got.file.Namespace ||
+				!slices.Equal(want.refs, got.refs) {
+				t.Errorf("%s: the plan keeps %+v, the text says %+v", f.Path, *got, *want)
 			}
 		}
 	}

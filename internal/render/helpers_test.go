@@ -210,12 +210,12 @@ func checkNoOrphans(t *testing.T, p *Plan, dirs []string) {
 			return
 		}
 		reached[k] = true
-		refs, err := kustomizationRefs(f.Data)
+		parsed, err := parseKustomization(f.Data)
 		if err != nil {
 			t.Errorf("%s: %v", k, err)
 			return
 		}
-		for _, r := range refs {
+		for _, r := range parsed.refs {
 			target := path.Clean(path.Join(dir, r))
 			if _, ok := p.File(target); ok {
 				reached[target] = true

@@ -50,10 +50,9 @@ type File struct {
 	// Unverified marks a secret file of a config whose secrets no key opened:
 	// its content is unknown, and only its presence and recipients can be checked.
 	Unverified bool
-	// refs are the resources of a computed kustomization, known without
-	// parsing, and kust what it applies and where.
-	refs []string
-	kust *kustomizationFile
+	// kustomization is a computed kustomization.yaml as the plan reads it,
+	// known without parsing its text.
+	kustomization *parsedKustomization
 }
 
 // UnitStatus says whether a unit is active in a plan, and why not.

@@ -42,14 +42,12 @@ func (b *builder) checkResources() {
 			continue
 		}
 		f := b.files[p]
-		refs := f.refs
-		if refs == nil {
-			var err error
-			if refs, err = kustomizationRefs(f.Data); err != nil {
-				b.errorf(unitByName(f.Unit), "%s is not a valid kustomization: %v", p, err)
-				continue
-			}
+		k, err := f.parsedKustomization()
+		if err != nil {
+			b.errorf(unitByName(f.Unit), "%s is not a valid kustomization: %v", p, err)
+			continue
 		}
+		refs := k.refs
 		dir := dirOf(p)
 		for _, r := range refs {
 			if strings.Contains(r, "://") {
@@ -121,13 +119,13 @@ func parseKustomization(data []byte) (*parsedKustomization, error) {
 	return k, nil
 }
 
-// kustomizationRefs returns the files and directories a kustomization names.
-func kustomizationRefs(data []byte) ([]string, error) {
-	k, err := parseKustomization(data)
-	if err != nil {
-		return nil, err
+// parsedKustomization returns the kustomization.yaml f as the plan reads
+// it: known when the plan computed it, parsed otherwise.
+func (f *File) parsedKustomization() (*parsedKustomization, error) {
+	if f.kustomization != nil {
+		return f.kustomization, nil
 	}
-	return k.refs, nil
+	return parseKustomization(f.Data)
 }
 
 // included reports whether p lies in a directory a source include provides.
