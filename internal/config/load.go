@@ -1,10 +1,7 @@
 package config
 
 import (
-	"slices"
 	"sync"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
@@ -22,8 +19,6 @@ type File struct {
 	// pos holds the positions of its keys, or lazy how to find them again.
 	pos  *yamlfile.Positions
 	lazy *lazyPositions
-	// aliased says the file uses YAML aliases.
-	aliased bool
 }
 
 // lazyPositions finds the positions of a checked file's keys again, from
@@ -68,12 +63,7 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	// The load expands the aliases of an encrypted file (each copy is
-	// decrypted at its own path), so its positions are found again from
-	// the file only when it has none.
-	if len(f.Encryption.Recipients) == 0 || !f.aliased {
-		f.pos, f.lazy = nil, &lazyPositions{data: data}
-	}
+	f.pos, f.lazy = nil, &lazyPositions{data: data}
 	return f, nil
 }
 
@@ -86,7 +76,6 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	aliased := hasAlias(root)
 	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err
@@ -96,15 +85,7 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Name: name, Config: &c, Encryption: enc, pos: pos, aliased: aliased}, nil
-}
-
-// hasAlias reports whether an alias occurs under n.
-func hasAlias(n *yaml.Node) bool {
-	if n.Kind == yaml.AliasNode {
-		return true
-	}
-	return slices.ContainsFunc(n.Content, hasAlias)
+	return &File{Name: name, Config: &c, Encryption: enc, pos: pos}, nil
 }
 
 // Check applies the defaults to a decoded file (which it changes, problems
