@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/opencenter-dev/opencenter/internal/configedit"
-	"github.com/opencenter-dev/opencenter/internal/sops"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 )
 
 // makeFleet writes n configs into repo, derived from the five fixture
@@ -52,11 +52,7 @@ func makeFleetOf(t testing.TB, repo string, n int, plaintext bool) {
 // plaintextConfig decrypts a fixture config and turns sops off in it.
 func plaintextConfig(t testing.TB, data []byte) []byte {
 	t.Helper()
-	ids, err := sops.LoadIdentities()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, _, err := sops.Decrypt(data, ids)
+	plain, err := fixturekey.Decrypt(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,14 +52,13 @@ func TestMain(m *testing.M) {
 // leakedSecrets returns the fixture's secret values found in any output.
 func leakedSecrets() []string {
 	files, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
-	ids, err := sops.LoadIdentities()
-	if err != nil || len(files) == 0 {
-		return []string{fmt.Sprintf("cannot read the fixture's secrets: %v", err)}
+	if len(files) == 0 {
+		return []string{"cannot read the fixture's secrets: no fixture configs"}
 	}
 	var values []string
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
-		plain, _, err := sops.Decrypt(data, ids)
+		plain, err := fixturekey.Decrypt(data)
 		if err != nil {
 			return []string{f + ": " + err.Error()}
 		}

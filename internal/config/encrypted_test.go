@@ -25,11 +25,7 @@ func plainOf(t *testing.T, file string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, err := sops.LoadIdentities()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, _, err := sops.Decrypt(data, ids)
+	plain, err := fixturekey.Decrypt(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"filippo.io/age"
+
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -12,6 +14,22 @@ import (
 func Path() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "keys", "fixture.TEST-ONLY.agekey")
+}
+
+// Decrypt decrypts a SOPS file encrypted for the fixture's key, whatever
+// the environment says.
+func Decrypt(data []byte) ([]byte, error) {
+	f, err := os.Open(Path())
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ids, err := age.ParseIdentities(f)
+	if err != nil {
+		return nil, err
+	}
+	plain, _, err := sops.Decrypt(data, ids)
+	return plain, err
 }
 
 // Use makes the fixture's key the only one sops lookups find (call it from
