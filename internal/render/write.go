@@ -307,7 +307,8 @@ func (d *dirChecker) check(dir string) (bool, error) {
 
 // Apply writes changes under the overlay of p in path order: each file to a
 // temporary file in its directory, then renamed over the target, so a reader
-// sees the old or the new file, never a partial one. There is no fsync per
+// sees the old or the new file, never a partial one (a new overlay is staged
+// as a whole instead: applyFresh). There is no fsync per
 // file; durability is that of the file system's rename. Afterwards it removes
 // temporary files that interrupted renders left and prunes owned directories
 // left empty, so a render after a crash converges without --force. The
@@ -320,9 +321,9 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		}
 	}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
-	// A new overlay holds nothing an interrupted render left: no Tidy.
-	_, err := os.Lstat(root)
-	fresh := errors.Is(err, fs.ErrNotExist)
+	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
+		return applyFresh(root, changes)
+	}
 	made := map[string]bool{}
 	for _, c := range changes {
 		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
@@ -359,10 +360,72 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			return err
 		}
 	}
-	if fresh {
-		return nil
-	}
 	return Tidy(root)
+}
+
+func allCreates(changes []Change) bool {
+	for _, c := range changes {
+		if c.Op != OpCreate {
+			return false
+		}
+	}
+	return true
+}
+
+// applyFresh writes a new overlay: every file into a staging directory
+// inside the new root, then each of the root's entries renamed into place.
+// A file is written once, under its final name, with no temporary file and
+// rename of its own: a few renames for the whole tree instead of one per
+// file. After a crash the root holds the staging directory and the entries
+// already moved, all owned files; the next render takes Apply's other path,
+// which writes what is missing and whose Tidy removes the staging directory.
+func applyFresh(root string, changes []Change) error {
+	if err := step("mkdir"); err != nil {
+		return err
+	}
+	if err := mkdirAll(root); err != nil {
+		return err
+	}
+	stage, err := createTempDir(root)
+	if err != nil {
+		return err
+	}
+	made := map[string]bool{stage: true}
+	var top []string // the root's entries, in order
+	for _, c := range changes {
+		first, _, _ := strings.Cut(c.Path, "/")
+		if !slices.Contains(top, first) {
+			top = append(top, first)
+		}
+		full := stage + string(filepath.Separator) + filepath.FromSlash(c.Path)
+		if dir := filepath.Dir(full); !made[dir] {
+			if err := step("mkdir"); err != nil {
+				return err
+			}
+			if err := mkdirAll(dir); err != nil {
+				return err
+			}
+			made[dir] = true
+		}
+		if err := writeNew(full, c.New, c.Mode); err != nil {
+			return err
+		}
+	}
+	for _, name := range top {
+		if err := step("rename"); err != nil {
+			return err
+		}
+		if err := rename(filepath.Join(stage, name), filepath.Join(root, name)); err != nil {
+			return err
+		}
+	}
+	if err := step("rmdir"); err != nil {
+		return err
+	}
+	if err := syscall.Rmdir(stage); err != nil {
+		return &fs.PathError{Op: "rmdir", Path: stage, Err: err}
+	}
+	return nil
 }
 
 // tmpPrefix and tmpSuffix make the temporary files of a render unique per
@@ -386,10 +449,18 @@ func Tidy(root string) error {
 		return err
 	}
 	for _, e := range entries {
-		if isTemp(e.Name()) && e.Type().IsRegular() {
-			if err := os.Remove(filepath.Join(root, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+		if !isTemp(e.Name()) {
+			continue
+		}
+		var err error
+		switch full := filepath.Join(root, e.Name()); {
+		case e.Type().IsRegular():
+			err = os.Remove(full)
+		case e.IsDir(): // the staging directory of an interrupted first render (applyFresh)
+			err = os.RemoveAll(full)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
 		}
 	}
 	for _, d := range OwnedDirs {
@@ -467,11 +538,58 @@ func writeAtomic(full string, data []byte, mode fs.FileMode) error {
 	if err := step("rename"); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, full); err != nil {
+	if err := rename(tmp, full); err != nil {
 		os.Remove(tmp)
 		return err
 	}
 	return nil
+}
+
+// writeNew writes data to a new file full, created with its final mode;
+// it fails when full exists.
+func writeNew(full string, data []byte, mode fs.FileMode) error {
+	if err := step("create"); err != nil {
+		return err
+	}
+	fd, err := openNew(full, mode)
+	if err != nil {
+		return err
+	}
+	if mode&umask != 0 {
+		if err := syscall.Fchmod(fd, uint32(mode.Perm())); err != nil {
+			syscall.Close(fd)
+			return &fs.PathError{Op: "chmod", Path: full, Err: err}
+		}
+	}
+	if err := step("write"); err != nil {
+		writeAll(fd, data[:len(data)/2]) // a crash mid-write leaves a partial file
+		return err
+	}
+	if err := writeAll(fd, data); err != nil {
+		syscall.Close(fd)
+		return &fs.PathError{Op: "write", Path: full, Err: err}
+	}
+	if err := syscall.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: full, Err: err}
+	}
+	return nil
+}
+
+// rename is os.Rename without its lstat of the target, which guards
+// against renaming a directory over a directory: a file renamed over a
+// directory fails on its own (EISDIR), and a staged directory's target does
+// not exist.
+func rename(from, to string) error {
+	for {
+		switch err := syscall.Rename(from, to); err {
+		case nil:
+			return nil
+		case syscall.EINTR:
+			continue
+		default:
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+		}
+	}
 }
 
 // mkdirAll is os.MkdirAll(dir, 0o755) that tries to make dir first: in a
@@ -562,17 +680,49 @@ var tmpSeq atomic.Uint64
 // a dead process with the same pid is stepped over (O_EXCL).
 func createTemp(dir string, mode fs.FileMode) (int, string, error) {
 	for {
-		name := filepath.Join(dir, tmpPrefix+strconv.Itoa(pid)+"-"+strconv.FormatUint(tmpSeq.Add(1), 10)+tmpSuffix)
-		fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, uint32(mode.Perm()))
-		switch err {
-		case nil:
-			return fd, name, nil
-		case syscall.EEXIST:
-			continue
-		case syscall.EINTR:
+		name := tempName(dir)
+		fd, err := openNew(name, mode)
+		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return -1, "", &fs.PathError{Op: "open", Path: name, Err: err}
+		return fd, name, err
+	}
+}
+
+// createTempDir makes a new temporary directory in dir, named as
+// createTemp names files.
+func createTempDir(dir string) (string, error) {
+	for {
+		name := tempName(dir)
+		if err := step("mkdir"); err != nil {
+			return "", err
+		}
+		switch err := syscall.Mkdir(name, 0o755); err {
+		case nil:
+			return name, nil
+		case syscall.EEXIST, syscall.EINTR:
+			continue
+		default:
+			return "", &fs.PathError{Op: "mkdir", Path: name, Err: err}
+		}
+	}
+}
+
+func tempName(dir string) string {
+	return filepath.Join(dir, tmpPrefix+strconv.Itoa(pid)+"-"+strconv.FormatUint(tmpSeq.Add(1), 10)+tmpSuffix)
+}
+
+// openNew creates the file name, which must not exist, for writing.
+func openNew(name string, mode fs.FileMode) (int, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, uint32(mode.Perm()))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return fd, nil
 	}
 }
 
