@@ -16,6 +16,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/repolock"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
 
@@ -87,9 +88,10 @@ func (c *RenderCmd) Run(s *Streams) error {
 		}
 	}
 	progress := newProgress(s.Err, len(files))
+	keys := &sops.DataKeys{} // one data key per set of recipients for the whole fleet
 	parallel(len(files), func(i int) {
 		if loaded[i] != nil {
-			c.renderOne(loaded[i], &results[i])
+			c.renderOne(loaded[i], keys, &results[i])
 			loaded[i] = nil
 		}
 		progress.done()
@@ -212,9 +214,9 @@ func (c *RenderCmd) orphans(s *Streams, names []string) int {
 }
 
 // renderOne plans, compares and (unless --check/--diff) writes one cluster.
-func (c *RenderCmd) renderOne(f *config.File, r *result) {
+func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, r *result) {
 	name := f.Name
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys})
 	if err != nil {
 		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput

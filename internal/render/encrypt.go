@@ -80,18 +80,18 @@ func (b *builder) encryptSecrets() {
 			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
 			continue // the file on disk already holds this plaintext: no encryption
 		}
-		if b.dataKey == nil {
-			k, err := sops.NewSharedKey(nil)
-			if err != nil {
-				b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
-				continue
-			}
-			b.dataKey = k
+		if b.o.DataKeys == nil {
+			b.o.DataKeys = &sops.DataKeys{}
+		}
+		dataKey, err := b.o.DataKeys.For(rule.AgeRecipients)
+		if err != nil {
+			b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
+			continue
 		}
 		out, err := sops.Encrypt(plain, sops.EncryptOptions{
 			Recipients: rule.AgeRecipients,
 			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
-			Key:        b.dataKey, // one age operation per recipient per render, not per file
+			Key:        dataKey, // one age operation per recipient per render, not per file
 		})
 		if err != nil {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))

@@ -28,6 +28,11 @@ type Options struct {
 	// Repo is the repository the plan is for, read for the units' user-owned
 	// local/ directories; "" for none.
 	Repo string
+	// DataKeys, shared by the plans of one render, gives the secret files of
+	// all its clusters one data key per set of sops recipients, so a fleet
+	// pays the age encryption of a data key once per recipient, not once
+	// per cluster. Nil: the plan makes its own.
+	DataKeys *sops.DataKeys
 }
 
 // File is one rendered file.
@@ -115,8 +120,6 @@ type builder struct {
 	// localDirs are the other overlay directories a Flux unit applies
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
-	// dataKey encrypts this render's secret files, made on first use.
-	dataKey *sops.SharedKey
 }
 
 // Build renders the config's overlay in memory and validates it. f must be

@@ -5,8 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"filippo.io/age"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
@@ -57,5 +62,63 @@ func TestEncryptedFilesDecryptWithSops(t *testing.T) {
 	}
 	if n < 50 {
 		t.Errorf("only %d encrypted files in the fixture", n)
+	}
+}
+
+// TestDataKeyPerRecipientSet: secret files encrypted for different
+// recipients never share a data key, since a recipient of one could then
+// decrypt the other; files for the same recipients share one, in a plan and
+// across the plans of one render (Options.DataKeys).
+func TestDataKeyPerRecipientSet(t *testing.T) {
+	other, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml")
+	s := &f.Config.OpenCenter.GitOps.OverlayUnits.SOPS
+	narrow, wide := s.Rules[0], s.Rules[0]
+	narrow.PathRegex, narrow.AgeRecipients = `^services/loki/`, narrow.AgeRecipients[:1]
+	wide.AgeRecipients = append(slices.Clone(wide.AgeRecipients), other.Recipient().String())
+	s.Rules = []config.SOPSRule{narrow, wide}
+	ids, err := sops.LoadIdentities()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := &sops.DataKeys{}
+	byRecipients := map[string]map[string]bool{} // recipients -> data keys
+	for range 2 {
+		p, err := Build(f, Options{AllowPlaintextSecrets: true, DataKeys: keys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range p.Files {
+			if file.Fingerprint == "" {
+				continue
+			}
+			_, meta, err := sops.Decrypt(body(file.Data), ids)
+			if err != nil {
+				t.Fatalf("%s: %v", file.Path, err)
+			}
+			set := strings.Join(file.Recipients, ",")
+			if byRecipients[set] == nil {
+				byRecipients[set] = map[string]bool{}
+			}
+			byRecipients[set][string(meta.DataKey)] = true
+		}
+	}
+	if len(byRecipients) != 2 {
+		t.Fatalf("the files have %d sets of recipients, want 2 (a narrow and a wide rule)", len(byRecipients))
+	}
+	seen := map[string]bool{}
+	for set, dataKeys := range byRecipients {
+		if len(dataKeys) != 1 {
+			t.Errorf("files for %s have %d data keys, want one shared", set, len(dataKeys))
+		}
+		for k := range dataKeys {
+			if seen[k] {
+				t.Errorf("files for %s share a data key with files for other recipients", set)
+			}
+			seen[k] = true
+		}
 	}
 }

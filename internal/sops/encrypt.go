@@ -154,6 +154,10 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: the data key has %d bytes, want %d", len(key), DataKeySize)
 	}
 
+	gcm, err := newGCM(key)
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
+	}
 	dropEmptySequenceComments(doc, nil, match)
 	mac := newMAC(rules.MACOnlyEncrypted)
 	err = walk(doc, func(leaf any, path []string) (any, error) {
@@ -164,7 +168,7 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		if !encrypted {
 			return leaf, nil
 		}
-		return encryptValue(leaf, key, additionalData(path), rnd)
+		return encryptValue(leaf, gcm, additionalData(path), rnd)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
@@ -180,7 +184,7 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		Rules:        rules,
 		Version:      Version,
 	}}
-	meta.mac, err = encryptValue(macText(mac), key, meta.LastModified.Format(time.RFC3339), rnd)
+	meta.mac, err = encryptValue(macText(mac), gcm, meta.LastModified.Format(time.RFC3339), rnd)
 	if err != nil {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
 	}
@@ -254,7 +258,13 @@ func wrapDataKey(key []byte, r age.Recipient) (string, error) {
 // ParseRecipient parses an age public key: X25519 (age1...) or post-quantum
 // hybrid (age1pq1...). sops also takes SSH keys and plugin recipients; this
 // package does not.
-func ParseRecipient(s string) (age.Recipient, error) {
+func ParseRecipient(s string) (age.Recipient, error) { return recipients.get(s, parseRecipient) }
+
+// recipients holds parsed public keys by their text: every secret file of
+// a render names the same few, and parsing one decodes its bech32 text.
+var recipients = memo[string, age.Recipient]{max: 256}
+
+func parseRecipient(s string) (age.Recipient, error) {
 	switch {
 	case strings.HasPrefix(s, "age1pq1"):
 		return age.ParseHybridRecipient(s)
@@ -268,8 +278,10 @@ func ParseRecipient(s string) (age.Recipient, error) {
 
 // SharedKey is a data key shared by several files, with its age copy for
 // each recipient made once. Files encrypted with it decrypt with the same
-// identities as any other; each value keeps its own random IV. It is safe
-// for concurrent use.
+// identities as any other; each value keeps its own random IV. Share one
+// only among files with the same recipients (DataKeys does): whoever
+// decrypts one file holds the key of them all. It is safe for concurrent
+// use.
 type SharedKey struct {
 	key     []byte
 	mu      sync.Mutex
@@ -299,4 +311,38 @@ func (k *SharedKey) wrap(name string, r age.Recipient) (string, error) {
 		k.stanzas[name] = enc
 	}
 	return enc, err
+}
+
+// DataKeys hands out one SharedKey per set of recipients: files encrypted
+// for the same recipients share a data key, and files for different ones
+// never do, since a recipient of one file could otherwise decrypt the
+// other. It is safe for concurrent use.
+type DataKeys struct {
+	mu   sync.Mutex
+	keys map[string]*SharedKey // by the recipients, sorted and joined
+}
+
+// For returns the data key of files encrypted for recipients (in any
+// order), made on first use.
+func (d *DataKeys) For(recipients []string) (*SharedKey, error) {
+	set := make([]string, len(recipients))
+	for i, r := range recipients {
+		set[i] = strings.TrimSpace(r)
+	}
+	slices.Sort(set)
+	id := strings.Join(slices.Compact(set), "\n")
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if k, ok := d.keys[id]; ok {
+		return k, nil
+	}
+	k, err := NewSharedKey(nil)
+	if err != nil {
+		return nil, err
+	}
+	if d.keys == nil {
+		d.keys = map[string]*SharedKey{}
+	}
+	d.keys[id] = k
+	return k, nil
 }

@@ -60,7 +60,7 @@ func plainBytes(v any) ([]byte, string, error) {
 // encryptValue returns the ENC[...] form of v. Empty strings and empty
 // comments stay empty, unencrypted, as in sops: there is nothing to hide and
 // sops decrypts "" to "".
-func encryptValue(v any, key []byte, ad string, rand io.Reader) (string, error) {
+func encryptValue(v any, gcm cipher.AEAD, ad string, rand io.Reader) (string, error) {
 	plain, typ, err := plainBytes(v)
 	if err != nil {
 		return "", err
@@ -71,10 +71,6 @@ func encryptValue(v any, key []byte, ad string, rand io.Reader) (string, error) 
 	iv := make([]byte, ivSize)
 	if _, err := io.ReadFull(rand, iv); err != nil {
 		return "", fmt.Errorf("reading random IV: %w", err)
-	}
-	gcm, err := newGCM(key)
-	if err != nil {
-		return "", err
 	}
 	sealed := gcm.Seal(nil, iv, plain, []byte(ad))
 	data, tag := sealed[:len(sealed)-gcm.Overhead()], sealed[len(sealed)-gcm.Overhead():]
