@@ -61,7 +61,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 			resources = append(resources, LocalDir)
 		}
 		ns := b.namespace(s.u)
-		b.add(s.u, p, standardKustomization(ns, s.u.ValuesSecret, resources, components), false)
+		b.add(s.u, p, standardKustomization(b.start(s.u), ns, s.u.ValuesSecret, resources, components), false)
 		b.files[p].kustomization = &parsedKustomization{
 			file: kustomizationFile{Namespace: ns, Resources: resources},
 			refs: slices.Concat(resources, components, []string{valuesFile}),
@@ -70,7 +70,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 	for _, a := range aggregates {
 		p := joinRoot(a.u.Root, a.f.Path)
 		resources := b.filesIn(path.Dir(p))
-		b.add(a.u, p, kustomizationYAML("", resources), false)
+		b.add(a.u, p, kustomizationYAML(b.start(a.u), "", resources), false)
 		b.files[p].Aggregate = true
 		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
@@ -86,7 +86,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 			}
 		}
 		p := joinRoot(r.u.Root, r.f.Path)
-		b.add(r.u, p, kustomizationYAML("", resources), false)
+		b.add(r.u, p, kustomizationYAML(b.start(r.u), "", resources), false)
 		b.files[p].Aggregate = true
 		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
@@ -105,16 +105,33 @@ func (b *builder) filesIn(dir string) []string {
 	return out
 }
 
-func kustomizationYAML(ns string, resources []string) []byte {
-	list := make([]any, len(resources))
-	for i, r := range resources {
-		list[i] = r
-	}
-	k := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": list}
+// kustomizationYAML appends a kustomization.yaml listing resources to dst,
+// as yamlenc.Marshal writes it (TestKustomizationWriters).
+func kustomizationYAML(dst []byte, ns string, resources []string) []byte {
+	dst = append(dst, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"...)
 	if ns != "" {
-		k["namespace"] = ns
+		dst = appendKeyString(dst, "namespace", ns)
 	}
-	return yamlenc.Marshal(k)
+	return appendList(dst, "resources", resources)
+}
+
+// appendKeyString appends a top-level key and its string value.
+func appendKeyString(dst []byte, key, value string) []byte {
+	dst = append(append(dst, key...), ": "...)
+	return append(yamlenc.AppendString(dst, value, 2), '\n')
+}
+
+// appendList appends a top-level key and its list of strings.
+func appendList(dst []byte, key string, items []string) []byte {
+	dst = append(dst, key...)
+	if len(items) == 0 {
+		return append(dst, ": []\n"...)
+	}
+	dst = append(dst, ":\n"...)
+	for _, it := range items {
+		dst = append(yamlenc.AppendString(append(dst, "- "...), it, 2), '\n')
+	}
+	return dst
 }
 
 // valuesFile holds a standard unit's Helm values, relative to its directory.
@@ -123,29 +140,21 @@ const valuesFile = "helm-values/override-values.yaml"
 // standardKustomization is the kustomization of a standard unit: the
 // override Secret its base HelmRelease reads (valuesFrom, key override.yaml),
 // in its namespace, and the unit's other files.
-func standardKustomization(ns, secret string, resources, components []string) []byte {
-	list := make([]any, len(resources))
-	for i, r := range resources {
-		list[i] = r
-	}
-	k := map[string]any{
-		"apiVersion":       "kustomize.config.k8s.io/v1beta1",
-		"kind":             "Kustomization",
-		"namespace":        ns,
-		"generatorOptions": map[string]any{"disableNameSuffixHash": true},
-		"secretGenerator":  []any{map[string]any{"name": secret, "files": []any{catalog.OverrideValuesKey + "=" + valuesFile}}},
-	}
-	if len(list) > 0 {
-		k["resources"] = list
-	}
+// standardKustomization appends a standard unit's kustomization.yaml to
+// dst: its resources and components, and the Secret of its Helm values.
+func standardKustomization(dst []byte, ns, secret string, resources, components []string) []byte {
+	dst = append(dst, "apiVersion: kustomize.config.k8s.io/v1beta1\n"...)
 	if len(components) > 0 {
-		cs := make([]any, len(components))
-		for i, c := range components {
-			cs[i] = c
-		}
-		k["components"] = cs
+		dst = appendList(dst, "components", components)
 	}
-	return yamlenc.Marshal(k)
+	dst = append(dst, "generatorOptions:\n  disableNameSuffixHash: true\nkind: Kustomization\n"...)
+	dst = appendKeyString(dst, "namespace", ns)
+	if len(resources) > 0 {
+		dst = appendList(dst, "resources", resources)
+	}
+	dst = append(dst, "secretGenerator:\n- files:\n  - "...)
+	dst = append(yamlenc.AppendString(dst, catalog.OverrideValuesKey+"="+valuesFile, 4), "\n  name: "...)
+	return append(yamlenc.AppendString(dst, secret, 4), '\n')
 }
 
 // sops renders .sops.yaml from the sops rules.
@@ -158,7 +167,7 @@ func (b *builder) sops(u *catalog.Unit, p string) {
 		}
 		rules = append(rules, rule)
 	}
-	b.add(u, p, yamlenc.Marshal(map[string]any{"creation_rules": rules}), false)
+	b.add(u, p, yamlenc.Append(b.start(u), map[string]any{"creation_rules": rules}), false)
 }
 
 // customerManaged renders the customer Kustomizations into dir, and the
@@ -179,7 +188,7 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 		return
 	}
 	repo := sourcev1.GitRepository{
-		TypeMeta:   metav1.TypeMeta{APIVersion: sourcev1.GroupVersion.String(), Kind: sourcev1.GitRepositoryKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gitRepositoryAPIVersion, Kind: sourcev1.GitRepositoryKind},
 		ObjectMeta: b.objectMeta(cm.RepositoryName, u.Name),
 		Spec: sourcev1.GitRepositorySpec{
 			URL: fluxURL(cm.RepositoryURL), Interval: iv, Timeout: &timeout,
@@ -213,7 +222,7 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 			continue
 		}
 		k := kustomizev1.Kustomization{
-			TypeMeta:   metav1.TypeMeta{APIVersion: kustomizev1.GroupVersion.String(), Kind: kustomizev1.KustomizationKind},
+			TypeMeta:   metav1.TypeMeta{APIVersion: kustomizationAPIVersion, Kind: kustomizev1.KustomizationKind},
 			ObjectMeta: b.objectMeta(ck.Name, u.Name),
 		}
 		if err := b.fluxSpec(&k.Spec, cm.Interval); err != nil {
@@ -233,7 +242,7 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 }
 
 func (b *builder) addObject(u *catalog.Unit, p string, obj any, secret bool) {
-	out, err := marshal(obj)
+	out, err := marshal(b.start(u), obj)
 	if err != nil {
 		b.errorf(u, "rendering %s: %v", p, err)
 		return

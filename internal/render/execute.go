@@ -28,11 +28,12 @@ func staticFile(name string) ([]byte, error) {
 	return data, nil
 }
 
-// execute renders one overlay file of a unit: a static file as it is, a
-// template through its compiled function (zz_generated/templates.go).
-func (b *builder) execute(u *catalog.Unit, f catalog.File) ([]byte, error) {
+// execute appends one overlay file of a unit to dst: a static file as it
+// is, a template through its compiled function (zz_generated/templates.go).
+func (b *builder) execute(dst []byte, u *catalog.Unit, f catalog.File) ([]byte, error) {
 	if f.Render == nil {
-		return staticFile(f.Template)
+		data, err := staticFile(f.Template)
+		return append(dst, data...), err
 	}
 	info := catalog.Info{
 		Name:         u.Name,
@@ -42,5 +43,5 @@ func (b *builder) execute(u *catalog.Unit, f catalog.File) ([]byte, error) {
 		HelmRelease:  u.HelmRelease,
 		ValuesSecret: u.ValuesSecret,
 	}
-	return f.Render(nil, b.c, &info)
+	return f.Render(dst, b.c, &info)
 }

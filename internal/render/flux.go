@@ -54,8 +54,8 @@ func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
 	return metav1.ObjectMeta{Name: name, Namespace: flux_system, Labels: b.labels(part)}
 }
 
-// gitRepository builds a unit's GitRepository.
-func (b *builder) gitRepository(u *catalog.Unit, s catalog.Source) ([]byte, error) {
+// gitRepository appends a unit's GitRepository to dst.
+func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) ([]byte, error) {
 	g := &b.c.OpenCenter.GitOps
 	interval, err := duration(g.Flux.Interval)
 	if err != nil {
@@ -106,18 +106,18 @@ func (b *builder) gitRepository(u *catalog.Unit, s catalog.Source) ([]byte, erro
 		})
 	}
 	obj := &sourcev1.GitRepository{
-		TypeMeta:   metav1.TypeMeta{APIVersion: sourcev1.GroupVersion.String(), Kind: sourcev1.GitRepositoryKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: gitRepositoryAPIVersion, Kind: sourcev1.GitRepositoryKind},
 		ObjectMeta: b.objectMeta(s.Name, u.Name),
 		Spec:       spec,
 	}
-	return marshal(obj)
+	return marshal(dst, obj)
 }
 
-// kustomization builds a Flux Kustomization of a unit.
-func (b *builder) kustomization(fp *fluxPlan) ([]byte, error) {
+// kustomization appends a Flux Kustomization of a unit to dst.
+func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	u, fu := fp.u, fp.fu
 	k := kustomizev1.Kustomization{
-		TypeMeta:   metav1.TypeMeta{APIVersion: kustomizev1.GroupVersion.String(), Kind: kustomizev1.KustomizationKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: kustomizationAPIVersion, Kind: kustomizev1.KustomizationKind},
 		ObjectMeta: b.objectMeta(fu.Name, u.Name),
 	}
 	if err := b.fluxSpec(&k.Spec, ""); err != nil {
@@ -126,7 +126,9 @@ func (b *builder) kustomization(fp *fluxPlan) ([]byte, error) {
 	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
 	k.Spec.Path = "./" + strings.TrimPrefix(b.expand(u, fu.Path), "./")
 	k.Spec.TargetNamespace = b.expand(u, fu.TargetNamespace)
-	for _, d := range fp.dependsOn() {
+	deps := fp.dependsOn()
+	k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, len(deps))
+	for _, d := range deps {
 		k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
 	}
 	if b.decrypts(fp) {
@@ -138,7 +140,7 @@ func (b *builder) kustomization(fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	return marshal(&k)
+	return marshal(dst, &k)
 }
 
 // decryption is the spec.decryption of Flux units applying secret material.
@@ -174,24 +176,30 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// marshal renders a Kubernetes object as YAML without status and
+// The apiVersions of the Flux objects, formatted once.
+var (
+	kustomizationAPIVersion = kustomizev1.GroupVersion.String()
+	gitRepositoryAPIVersion = sourcev1.GroupVersion.String()
+)
+
+// marshal appends a Kubernetes object to dst as YAML without status and
 // creationTimestamp, keys sorted.
-func marshal(obj any) ([]byte, error) {
+func marshal(dst []byte, obj any) ([]byte, error) {
 	switch o := obj.(type) {
 	case *kustomizev1.Kustomization:
-		if b, ok := kustomizationYAMLOf(o); ok {
+		if b, ok := kustomizationYAMLOf(dst, o); ok {
 			return b, nil
 		}
 	case *sourcev1.GitRepository:
-		if b, ok := gitRepositoryYAMLOf(o); ok {
+		if b, ok := gitRepositoryYAMLOf(dst, o); ok {
 			return b, nil
 		}
 	}
-	return marshalGeneral(obj)
+	return marshalGeneral(dst, obj)
 }
 
 // marshalGeneral is marshal for any object.
-func marshalGeneral(obj any) ([]byte, error) {
+func marshalGeneral(dst []byte, obj any) ([]byte, error) {
 	// encoding/json gives the API types' exact serialization (omitempty,
 	// durations); yamlenc.ParseJSON is much cheaper than converting the typed
 	// object to an unstructured map by reflection.
@@ -208,5 +216,5 @@ func marshalGeneral(obj any) ([]byte, error) {
 	if m, ok := u["metadata"].(map[string]any); ok {
 		delete(m, "creationTimestamp")
 	}
-	return yamlenc.Marshal(u), nil
+	return yamlenc.Append(dst, u), nil
 }

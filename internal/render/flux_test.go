@@ -66,11 +66,11 @@ func TestMarshalMatchesReference(t *testing.T) {
 			if err := sigsyaml.UnmarshalStrict(body, obj); err != nil {
 				t.Fatalf("%s: %v", f.Path, err)
 			}
-			got, err := marshal(obj)
+			got, err := marshal(nil, obj)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if general, _ := marshalGeneral(obj); string(general) != string(got) {
+			if general, _ := marshalGeneral(nil, obj); string(general) != string(got) {
 				t.Errorf("%s: the direct writer and the general path differ:\n%s\ngeneral:\n%s", f.Path, got, general)
 			}
 			// Same document; same bytes except where yaml.v2 folds a long

@@ -19,6 +19,9 @@ import (
 
 type yw struct{ bytes.Buffer }
 
+// newYW returns a writer appending to dst.
+func newYW(dst []byte) *yw { return &yw{*bytes.NewBuffer(dst)} }
+
 func (w *yw) line(indent int, key, value string) {
 	w.WriteString("                "[:indent])
 	w.WriteString(key)
@@ -80,7 +83,7 @@ func boolText(b bool) string {
 // kustomizationYAMLOf writes a Flux Kustomization as built by kustomization
 // and customerManaged; ok is false for fields it does not know, and the caller
 // then uses marshal.
-func kustomizationYAMLOf(k *kustomizev1.Kustomization) ([]byte, bool) {
+func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization) ([]byte, bool) {
 	s := &k.Spec
 	if s.CommonMetadata != nil || s.KubeConfig != nil || s.PostBuild != nil || s.DeletionPolicy != "" || s.NamePrefix != "" || s.NameSuffix != "" ||
 		len(s.Patches) > 0 || len(s.Images) > 0 || s.ServiceAccountName != "" || s.Suspend || s.Force || len(s.BuildMetadata) > 0 || len(s.Components) > 0 ||
@@ -88,9 +91,8 @@ func kustomizationYAMLOf(k *kustomizev1.Kustomization) ([]byte, bool) {
 		len(k.Annotations) > 0 || (s.Decryption != nil && s.Decryption.ServiceAccountName != "") {
 		return nil, false
 	}
-	var w yw
-	w.Grow(1024)
-	w.meta(kustomizev1.GroupVersion.String(), kustomizev1.KustomizationKind, &k.ObjectMeta)
+	w := newYW(dst)
+	w.meta(kustomizationAPIVersion, kustomizev1.KustomizationKind, &k.ObjectMeta)
 	w.line(0, "spec", "")
 	if d := s.Decryption; d != nil {
 		w.line(2, "decryption", "")
@@ -145,7 +147,7 @@ func kustomizationYAMLOf(k *kustomizev1.Kustomization) ([]byte, bool) {
 
 // gitRepositoryYAMLOf writes a GitRepository as built by gitRepository and
 // customerManaged; ok is false for fields it does not know.
-func gitRepositoryYAMLOf(g *sourcev1.GitRepository) ([]byte, bool) {
+func gitRepositoryYAMLOf(dst []byte, g *sourcev1.GitRepository) ([]byte, bool) {
 	s := &g.Spec
 	if s.Provider != "" || s.ServiceAccountName != "" || s.Verification != nil || s.ProxySecretRef != nil || s.Ignore != nil ||
 		s.Suspend || s.RecurseSubmodules || len(s.SparseCheckout) > 0 || len(g.Annotations) > 0 {
@@ -154,9 +156,8 @@ func gitRepositoryYAMLOf(g *sourcev1.GitRepository) ([]byte, bool) {
 	if r := s.Reference; r != nil && (r.SemVer != "" || r.Name != "" || r.Commit != "") {
 		return nil, false
 	}
-	var w yw
-	w.Grow(768)
-	w.meta(sourcev1.GroupVersion.String(), sourcev1.GitRepositoryKind, &g.ObjectMeta)
+	w := newYW(dst)
+	w.meta(gitRepositoryAPIVersion, sourcev1.GitRepositoryKind, &g.ObjectMeta)
 	w.line(0, "spec", "")
 	if len(s.Include) > 0 {
 		w.line(2, "include", "")

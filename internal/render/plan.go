@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"errors"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"path"
@@ -306,9 +307,12 @@ func (b *builder) expand(u *catalog.Unit, s string) string {
 	return strings.ReplaceAll(s, "{namespace}", b.namespace(u))
 }
 
-// add puts a file into the plan, checking its path.
-func (b *builder) add(u *catalog.Unit, p string, body []byte, secret bool) {
-	b.addRendered(u, rendered{p, withHeader(b.cfgName(), u.Name, p, body), secret})
+// start begins a file of unit u: its header, to which the body is appended.
+func (b *builder) start(u *catalog.Unit) []byte { return startFile(b.cfgName(), u.Name, "", 896) }
+
+// add puts a file begun by start into the plan, checking its path.
+func (b *builder) add(u *catalog.Unit, p string, data []byte, secret bool) {
+	b.addRendered(u, rendered{p, sealFile(data), secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
@@ -385,12 +389,12 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
-	emit := func(p string, body []byte, secret bool) {
-		out.files = append(out.files, rendered{p, withHeader(b.cfgName(), u.Name, p, body), secret})
+	emit := func(p string, data []byte, secret bool) {
+		out.files = append(out.files, rendered{p, sealFile(data), secret})
 	}
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
-		obj, err := b.gitRepository(u, s)
+		obj, err := b.gitRepository(b.start(u), u, s)
 		if err != nil {
 			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
@@ -401,7 +405,7 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
 		}
-		body, err := b.execute(u, f)
+		data, err := b.execute(b.start(u), u, f)
 		if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
 			// A value its file cannot hold: point at the value in the config.
 			out.diags = append(out.diags, b.f.Diag(fe.Path, "%v, in %s (unit %s)", fe.Err, f.Template, u.Name))
@@ -411,10 +415,10 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 			errorf("unit %s: %s: %v", u.Name, f.Template, err)
 			continue
 		}
-		if len(strings.TrimSpace(string(body))) == 0 {
+		if len(bytes.TrimSpace(body(data))) == 0 {
 			continue // a template that renders empty writes no file
 		}
-		emit(joinRoot(u.Root, f.Path), body, f.Secret)
+		emit(joinRoot(u.Root, f.Path), data, f.Secret)
 	}
 	return out
 }
@@ -423,7 +427,7 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 // known.
 func (b *builder) fluxUnits(plans []*fluxPlan) {
 	for _, fp := range plans {
-		obj, err := b.kustomization(fp)
+		obj, err := b.kustomization(b.start(fp.u), fp)
 		if err != nil {
 			b.errorf(fp.u, "unit %s: flux unit %s: %v", fp.u.Name, fp.fu.Name, err)
 			continue

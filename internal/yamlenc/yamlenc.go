@@ -13,23 +13,38 @@ import (
 // Marshal encodes v. It panics on a type a JSON-shaped value cannot hold,
 // which is a programming error.
 func Marshal(v any) []byte {
-	var b bytes.Buffer
-	b.Grow(1024)
+	return Append(make([]byte, 0, 1024), v)
+}
+
+// Append appends the encoding of v to dst, as Marshal writes it.
+func Append(dst []byte, v any) []byte {
+	b := bytes.NewBuffer(dst)
 	switch x := v.(type) {
 	case map[string]any:
 		if len(x) == 0 {
-			return []byte("{}\n")
+			b.WriteString("{}\n")
+			break
 		}
-		mapping(&b, x, 0, false)
+		mapping(b, x, 0, false)
 	case []any:
 		if len(x) == 0 {
-			return []byte("[]\n")
+			b.WriteString("[]\n")
+			break
 		}
-		sequence(&b, x, 0)
+		sequence(b, x, 0)
 	default:
-		scalar(&b, v, 0)
+		scalar(b, v, 0)
 		b.WriteByte('\n')
 	}
+	return b.Bytes()
+}
+
+// AppendString appends s as Marshal writes a string value whose key or
+// sequence dash is at column depth-2: a literal block for multi-line text
+// that one can hold, else one line. The caller ends the line.
+func AppendString(dst []byte, s string, depth int) []byte {
+	b := bytes.NewBuffer(dst)
+	str(b, s, depth)
 	return b.Bytes()
 }
 
