@@ -18,8 +18,18 @@ type object struct {
 	group, kind, name, namespace string
 	// crdGroup is the group a CustomResourceDefinition defines.
 	crdGroup string
-	// file is where the object comes from: an overlay file, or a base directory.
-	file string
+	// file is where the object comes from: a file of the plan (overlay
+	// relative, inPlan set), or a base directory.
+	file   string
+	inPlan bool
+}
+
+// origin names where an object comes from, for messages.
+func (b *builder) origin(o object) string {
+	if o.inPlan {
+		return b.p.Overlay + "/" + o.file
+	}
+	return o.file
 }
 
 // key identifies an object in the cluster.
@@ -142,25 +152,27 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 	}
 	k := pk.file
 	ns = cmpOr(ns, k.Namespace)
+	var buf pathBuf
 	for _, r := range k.Resources {
 		if strings.Contains(r, "://") {
 			continue
 		}
-		t := joinClean(dir, r)
-		if rf, ok := b.files[t]; ok {
+		key := buf.join(dir, r)
+		if rf, ok := b.files[string(key)]; ok {
 			for _, o := range manifestObjects(rf.Data) {
-				o.file = b.p.Overlay + "/" + t
+				o.file, o.inPlan = rf.Path, true
 				if ns != "" && !catalog.ClusterScoped(o.kind) {
 					o.namespace = ns
 				}
 				a.objects = append(a.objects, o)
 			}
 			if rf.Secret {
-				a.secretFiles = append(a.secretFiles, t)
+				a.secretFiles = append(a.secretFiles, rf.Path)
 			}
 			continue
 		}
-		if _, ok := b.files[t+"/kustomization.yaml"]; ok {
+		t := string(key)
+		if _, ok := b.files[string(buf.append("/kustomization.yaml"))]; ok {
 			b.walk(a, t, ns, includes, srcUnit, u, seen)
 			continue
 		}
@@ -176,12 +188,37 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 // joinClean is path.Clean(path.Join(dir, r)), with one allocation instead
 // of two for the plain names kustomizations list.
 func joinClean(dir, r string) string {
-	if dir != "" && r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
-		r != "." && r != ".." && !strings.HasPrefix(r, "./") && !strings.HasPrefix(r, "../") &&
-		!strings.Contains(r, "/./") && !strings.Contains(r, "/../") && !strings.HasSuffix(r, "/.") && !strings.HasSuffix(r, "/..") {
+	if plainJoin(dir, r) {
 		return dir + "/" + r
 	}
 	return path.Clean(path.Join(dir, r))
+}
+
+// plainJoin reports whether dir + "/" + r is clean, for a clean dir.
+func plainJoin(dir, r string) bool {
+	return dir != "" && dir != "." && r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
+		r != "." && r != ".." && !strings.HasPrefix(r, "./") && !strings.HasPrefix(r, "../") &&
+		!strings.Contains(r, "/./") && !strings.Contains(r, "/../") && !strings.HasSuffix(r, "/.") && !strings.HasSuffix(r, "/..")
+}
+
+// pathBuf builds the paths a plan looks up, reusing its bytes: a lookup
+// with string(key) does not allocate.
+type pathBuf []byte
+
+// join sets the buffer to joinClean(dir, r).
+func (p *pathBuf) join(dir, r string) []byte {
+	if plainJoin(dir, r) {
+		*p = append(append(append((*p)[:0], dir...), '/'), r...)
+	} else {
+		*p = append((*p)[:0], path.Clean(path.Join(dir, r))...)
+	}
+	return *p
+}
+
+// append adds s to the buffer's path.
+func (p *pathBuf) append(s string) []byte {
+	*p = append(*p, s...)
+	return *p
 }
 
 // dirOf is path.Dir for a clean path, without cleaning it again.
@@ -446,7 +483,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 				if _, seen := missing[o.group]; !seen {
 					missing[o.group] = o.kind + " " + o.name
 					b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
-						fp.fu.Name, o.kind, o.name, o.file, o.group)
+						fp.fu.Name, o.kind, o.name, b.origin(o), o.group)
 				}
 			case p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
 				fp.extraDeps = append(fp.extraDeps, p)
@@ -459,7 +496,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			}
 			if prev, dup := owners[o.key()]; dup && prev.fu.Name != fp.fu.Name {
 				b.errorf(fp.u, "%s %s is applied by both %s (%s) and %s (%s): an object has one owner",
-					o.kind, strings.TrimPrefix(o.namespace+"/"+o.name, "/"), prev.fu.Name, prev.sourceOf(o.key()), fp.fu.Name, o.file)
+					o.kind, strings.TrimPrefix(o.namespace+"/"+o.name, "/"), prev.fu.Name, b.origin(prev.sourceOf(o.key())), fp.fu.Name, b.origin(o))
 				continue
 			}
 			owners[o.key()] = fp
@@ -468,14 +505,14 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	return plans
 }
 
-// sourceOf names the file an object of the plan comes from.
-func (fp *fluxPlan) sourceOf(k objectKey) string {
+// sourceOf returns the object of the plan with key k.
+func (fp *fluxPlan) sourceOf(k objectKey) object {
 	for _, o := range fp.applied.objects {
 		if o.key() == k {
-			return o.file
+			return o
 		}
 	}
-	return "?"
+	return object{file: "?"}
 }
 
 // dependsOn is the Flux unit's dependsOn: the descriptor's, then the CRD

@@ -121,6 +121,8 @@ type builder struct {
 	// localDirs are the other overlay directories a Flux unit applies
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
+	// slab holds the plan's files, allocated a chunk at a time.
+	slab []File
 }
 
 // Build renders the config's overlay in memory and validates it. f must be
@@ -154,6 +156,7 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
 	}
+	b.p.Files = make([]File, 0, len(b.files))
 	for _, f := range b.files {
 		b.p.Files = append(b.p.Files, *f)
 		if f.Secret && f.Recipients == nil {
@@ -171,8 +174,8 @@ func newBuilder(f *config.File, o Options) *builder {
 		f: f, c: f.Config, o: o,
 		p:         &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
 		status:    map[string]*UnitStatus{},
-		files:     map[string]*File{},
-		byDir:     map[string][]string{},
+		files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
+		byDir:     make(map[string][]string, 64),
 		flux:      map[string]bool{},
 		fluxOf:    map[string]*catalog.Unit{},
 		sources:   map[string]bool{flux_system: true},
@@ -336,7 +339,11 @@ func (b *builder) addRendered(u *catalog.Unit, r rendered) {
 		b.errorf(u, "unit %s would write secret material to %s in plaintext, because %s: cover it with a sops rule, pass --allow-plaintext-secrets, or remove the values under %s", u.Name, p, why, secretsPath(u))
 		return
 	}
-	b.files[p] = &File{Path: p, Data: r.data, Secret: secret, Unit: u.Name}
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]File, 0, 64)
+	}
+	b.slab = append(b.slab, File{Path: p, Data: r.data, Secret: secret, Unit: u.Name})
+	b.files[p] = &b.slab[len(b.slab)-1]
 	dir := dirOf(p) // p is clean: unsafePath checked it
 	b.byDir[dir] = append(b.byDir[dir], p)
 }

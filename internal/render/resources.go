@@ -1,7 +1,6 @@
 package render
 
 import (
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -37,21 +36,35 @@ func (b *builder) checkResources() {
 			dirs[d] = true
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(b.files)) {
-		if path.Base(p) != "kustomization.yaml" {
-			continue
+	var kustomizations []string
+	for p := range b.files {
+		if path.Base(p) == "kustomization.yaml" {
+			kustomizations = append(kustomizations, p)
 		}
+	}
+	slices.Sort(kustomizations)
+	var buf pathBuf
+	for _, p := range kustomizations {
 		f := b.files[p]
 		k, err := f.parsedKustomization()
 		if err != nil {
 			b.errorf(unitByName(f.Unit), "%s is not a valid kustomization: %v", p, err)
 			continue
 		}
-		refs := k.refs
 		dir := dirOf(p)
-		for _, r := range refs {
+		for _, r := range k.refs {
 			if strings.Contains(r, "://") {
 				continue // remote resources are kustomize's business
+			}
+			// What the plan renders, looked up without allocating.
+			key := buf.join(dir, r)
+			if _, ok := b.files[string(key)]; ok {
+				continue
+			}
+			if dirs[string(key)] {
+				if _, ok := b.files[string(buf.append("/kustomization.yaml"))]; ok {
+					continue
+				}
 			}
 			t := joinClean(dir, r)
 			if t == ".." || strings.HasPrefix(t, "../") || t == flux_system || strings.HasPrefix(t, flux_system+"/") {
@@ -59,14 +72,6 @@ func (b *builder) checkResources() {
 			}
 			if b.included(t) || b.withheld[t] {
 				continue
-			}
-			if _, ok := b.files[t]; ok {
-				continue
-			}
-			if dirs[t] {
-				if _, ok := b.files[t+"/kustomization.yaml"]; ok {
-					continue
-				}
 			}
 			b.errorf(unitByName(f.Unit), "%s lists %s, which this render does not produce", p, r)
 		}
