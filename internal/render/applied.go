@@ -142,7 +142,7 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 		return
 	}
 	seen[dir] = true
-	f, ok := b.files[dir+"/kustomization.yaml"]
+	f, ok := b.files[string(b.path.join(dir, "kustomization.yaml"))]
 	if !ok {
 		return
 	}
@@ -152,14 +152,14 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 	}
 	k := pk.file
 	ns = cmpOr(ns, k.Namespace)
-	var buf pathBuf
+	buf := &b.path // walk recurses only after its last use of a key
 	for _, r := range k.Resources {
 		if strings.Contains(r, "://") {
 			continue
 		}
 		key := buf.join(dir, r)
 		if rf, ok := b.files[string(key)]; ok {
-			for _, o := range manifestObjects(rf.Data) {
+			for _, o := range manifestObjects(rf.Data, b.words) {
 				o.file, o.inPlan = rf.Path, true
 				if ns != "" && !catalog.ClusterScoped(o.kind) {
 					o.namespace = ns
@@ -196,7 +196,12 @@ func joinClean(dir, r string) string {
 
 // plainJoin reports whether dir + "/" + r is clean, for a clean dir.
 func plainJoin(dir, r string) bool {
-	return dir != "" && dir != "." && r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
+	return dir != "" && dir != "." && plainRel(r)
+}
+
+// plainRel reports whether r is a clean relative path without "..".
+func plainRel(r string) bool {
+	return r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
 		r != "." && r != ".." && !strings.HasPrefix(r, "./") && !strings.HasPrefix(r, "../") &&
 		!strings.Contains(r, "/./") && !strings.Contains(r, "/../") && !strings.HasSuffix(r, "/.") && !strings.HasSuffix(r, "/..")
 }
@@ -207,9 +212,15 @@ type pathBuf []byte
 
 // join sets the buffer to joinClean(dir, r).
 func (p *pathBuf) join(dir, r string) []byte {
-	if plainJoin(dir, r) {
+	rest, dotted := strings.CutPrefix(r, "./") // kustomizations often write ./name
+	switch {
+	case plainJoin(dir, r):
 		*p = append(append(append((*p)[:0], dir...), '/'), r...)
-	} else {
+	case dotted && plainJoin(dir, rest):
+		*p = append(append(append((*p)[:0], dir...), '/'), rest...)
+	case dotted && dir == "." && plainRel(rest):
+		*p = append((*p)[:0], rest...)
+	default:
 		*p = append((*p)[:0], path.Clean(path.Join(dir, r))...)
 	}
 	return *p
@@ -240,8 +251,8 @@ type kustomizationFile struct {
 // renderer's own block-style YAML is read line by line, which costs a
 // fraction of a parse; anything else (flow style, anchors, escapes, tabs)
 // goes through the YAML parser.
-func manifestObjects(data []byte) []object {
-	if objs, ok := scanObjects(data); ok {
+func manifestObjects(data []byte, w words) []object {
+	if objs, ok := scanObjects(data, w); ok {
 		return objs
 	}
 	return parseObjects(data)
@@ -251,7 +262,7 @@ func manifestObjects(data []byte) []object {
 // spec.group of each document from block-style YAML whose identifying values
 // are plain or simply quoted scalars; ok is false when the file is not of
 // that shape.
-func scanObjects(data []byte) (objs []object, ok bool) {
+func scanObjects(data []byte, w words) (objs []object, ok bool) {
 	var cur *object
 	var apiVersion string
 	var section []byte // the top-level key whose children are being read
@@ -295,7 +306,7 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 			section, childIndent = key, 0
 			switch string(section) {
 			case "apiVersion", "kind":
-				v, ok := scalar(value)
+				v, ok := w.scalar(value)
 				if !ok {
 					return nil, false
 				}
@@ -322,7 +333,7 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 			continue
 		}
 		if inSpec && string(key) == "group" || !inSpec && (string(key) == "name" || string(key) == "namespace") {
-			v, ok := scalar(value)
+			v, ok := w.scalar(value)
 			if !ok {
 				return nil, false
 			}
@@ -345,31 +356,52 @@ func scanObjects(data []byte) (objs []object, ok bool) {
 	return objs, true
 }
 
+// words interns the strings read from a plan's manifests: kinds, API
+// versions, namespaces and names recur across its files. A nil words
+// interns nothing.
+type words map[string]string
+
 // scalar reads a plain or quoted scalar without escapes; ok is false for
 // anything else.
-func scalar(v []byte) (string, bool) {
+func (w words) scalar(v []byte) (string, bool) {
+	b, ok := scalarBytes(v)
+	if !ok {
+		return "", false
+	}
+	if s, ok := w[string(b)]; ok {
+		return s, true
+	}
+	s := string(b)
+	if w != nil {
+		w[s] = s
+	}
+	return s, true
+}
+
+// scalarBytes is words.scalar without the string.
+func scalarBytes(v []byte) ([]byte, bool) {
 	v = bytes.TrimSpace(v)
 	if i := bytes.Index(v, []byte(" #")); i >= 0 {
 		v = bytes.TrimSpace(v[:i])
 	}
 	if len(v) == 0 {
-		return "", false
+		return nil, false
 	}
 	switch v[0] {
 	case '"':
 		if len(v) < 2 || v[len(v)-1] != '"' || bytes.ContainsAny(v[1:len(v)-1], "\\\"") {
-			return "", false
+			return nil, false
 		}
-		return string(v[1 : len(v)-1]), true
+		return v[1 : len(v)-1], true
 	case '\'':
 		if len(v) < 2 || v[len(v)-1] != '\'' || bytes.IndexByte(v[1:len(v)-1], '\'') >= 0 {
-			return "", false
+			return nil, false
 		}
-		return string(v[1 : len(v)-1]), true
+		return v[1 : len(v)-1], true
 	case '{', '[', '&', '*', '!', '|', '>', '%', '@', '`':
-		return "", false
+		return nil, false
 	}
-	return string(v), true
+	return v, true
 }
 
 // parseObjects is manifestObjects through the YAML parser.

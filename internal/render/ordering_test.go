@@ -126,7 +126,7 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 	for _, n := range append(names, more...) {
 		p := plan(t, n)
 		for _, f := range p.Files {
-			got, ok := scanObjects(f.Data)
+			got, ok := scanObjects(f.Data, nil)
 			want := parseObjects(f.Data)
 			if !ok {
 				continue
@@ -147,7 +147,7 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &anchor x\n",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: tab\n",
 	} {
-		if _, ok := scanObjects([]byte(doc)); ok {
+		if _, ok := scanObjects([]byte(doc), nil); ok {
 			t.Errorf("scanned %q; want the parser", doc)
 		}
 	}

@@ -123,6 +123,10 @@ type builder struct {
 	localDirs map[string]bool
 	// slab holds the plan's files, allocated a chunk at a time.
 	slab []File
+	// path is the buffer of the plan's sequential path lookups.
+	path pathBuf
+	// words interns the identifying strings read from rendered manifests.
+	words map[string]string
 }
 
 // Build renders the config's overlay in memory and validates it. f must be
@@ -184,6 +188,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		rules:     compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
 		local:     map[string]local{},
 		localDirs: map[string]bool{},
+		words:     make(words, 128),
 	}
 }
 
@@ -413,12 +418,12 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 			continue
 		}
 		data, err := b.execute(b.start(u), u, f)
-		if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
-			// A value its file cannot hold: point at the value in the config.
-			out.diags = append(out.diags, b.f.Diag(fe.Path, "%v, in %s (unit %s)", fe.Err, f.Template, u.Name))
-			continue
-		}
 		if err != nil {
+			if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
+				// A value its file cannot hold: point at the value in the config.
+				out.diags = append(out.diags, b.f.Diag(fe.Path, "%v, in %s (unit %s)", fe.Err, f.Template, u.Name))
+				continue
+			}
 			errorf("unit %s: %s: %v", u.Name, f.Template, err)
 			continue
 		}

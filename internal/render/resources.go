@@ -43,7 +43,7 @@ func (b *builder) checkResources() {
 		}
 	}
 	slices.Sort(kustomizations)
-	var buf pathBuf
+	buf := &b.path
 	for _, p := range kustomizations {
 		f := b.files[p]
 		k, err := f.parsedKustomization()
