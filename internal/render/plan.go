@@ -160,15 +160,19 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
 	}
-	b.p.Files = make([]File, 0, len(b.files))
+	// Sorted as pointers: moving Files themselves costs a write barrier each.
+	sorted := make([]*File, 0, len(b.files))
 	for _, f := range b.files {
-		b.p.Files = append(b.p.Files, *f)
+		sorted = append(sorted, f)
+	}
+	slices.SortFunc(sorted, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
+	b.p.Files = make([]File, len(sorted))
+	for i, f := range sorted {
+		b.p.Files[i] = *f
 		if f.Secret && f.Recipients == nil {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
 	}
-	slices.SortFunc(b.p.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	slices.Sort(b.p.SecretFiles)
 	return b.p, nil
 }
 
