@@ -64,6 +64,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 	}
 	defer lock.Release()
 
+	tuneGC(len(files))
 	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
 	parallel(len(files), func(i int) {
