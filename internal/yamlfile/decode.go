@@ -152,7 +152,10 @@ func Decode(name string, data []byte, out any) (*Positions, error) {
 }
 
 // Parse reads one YAML document of at most MaxFileSize bytes and returns its
-// root node, for callers that change the tree before decoding it.
+// root node, for callers that change the tree before decoding it. Plain
+// block YAML is read by a scanner of its own (scanBlock), which keeps no
+// comments: callers may not rely on plaintext comments (an encrypted one,
+// #ENC[...], always goes through yaml.v3 and is kept).
 func Parse(name string, data []byte) (*yaml.Node, error) {
 	if len(data) > MaxFileSize {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
@@ -162,6 +165,9 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 	// follows a comma), so the largest accepted file parses in bounded memory.
 	if n := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte(",")); n > maxTokens {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
+	}
+	if root, ok := scanBlock(data); ok {
+		return root, nil
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
