@@ -2,7 +2,6 @@ package yamlfile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -211,16 +210,8 @@ func DecodeNode(name string, root *yaml.Node, out any) (*Positions, error) {
 	if len(w.diags) > 0 {
 		return nil, w.result()
 	}
-	var j bytes.Buffer
-	err := toJSON(&j, root)
-	if err == nil {
-		dec := json.NewDecoder(&j)
-		dec.DisallowUnknownFields()
-		err = dec.Decode(out)
-	}
-	if err != nil {
-		// The walker checked keys and types already; this is a safety net.
-		return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: err.Error()}}
+	if d := assign(name, root, reflect.ValueOf(out).Elem()); d != nil {
+		return nil, diag.List{*d}
 	}
 	return &Positions{File: name, m: w.pos}, nil
 }

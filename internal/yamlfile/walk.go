@@ -14,8 +14,8 @@ import (
 
 // The walker checks a YAML node tree against the Go types before decoding, so
 // that every unknown key, duplicate key and wrong type is reported with its
-// line, all at once. It reads types, never values: decoding itself is left to
-// sigs.k8s.io/yaml.
+// line, all at once. It reads types, never values: assign then stores the
+// values of a tree it accepted.
 
 type walker struct {
 	file  string
@@ -191,7 +191,8 @@ func describe(n *yaml.Node) string {
 
 type structFields struct {
 	byName map[string]reflect.Type
-	names  []string // sorted
+	index  map[string][]int // for reflect.Value.FieldByIndex
+	names  []string         // sorted
 }
 
 var fieldCache sync.Map // reflect.Type -> *structFields
@@ -202,16 +203,20 @@ func fieldsOf(t reflect.Type) *structFields {
 	if v, ok := fieldCache.Load(t); ok {
 		return v.(*structFields)
 	}
-	sf := &structFields{byName: map[string]reflect.Type{}}
-	var add func(t reflect.Type)
-	add = func(t reflect.Type) {
+	sf := &structFields{byName: map[string]reflect.Type{}, index: map[string][]int{}}
+	var add func(t reflect.Type, at []int)
+	add = func(t reflect.Type, at []int) {
 		for f := range t.Fields() {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "-" {
 				continue
 			}
+			index := append(slices.Clip(at), f.Index...)
 			if f.Anonymous && name == "" {
-				add(f.Type)
+				if f.Type.Kind() == reflect.Pointer {
+					panic("yamlfile: embedded struct pointers are not supported: " + t.String() + "." + f.Name)
+				}
+				add(f.Type, index)
 				continue
 			}
 			if !f.IsExported() {
@@ -221,10 +226,11 @@ func fieldsOf(t reflect.Type) *structFields {
 				name = f.Name
 			}
 			sf.byName[name] = f.Type
+			sf.index[name] = index
 			sf.names = append(sf.names, name)
 		}
 	}
-	add(t)
+	add(t, nil)
 	slices.Sort(sf.names)
 	v, _ := fieldCache.LoadOrStore(t, sf)
 	return v.(*structFields)

@@ -10,7 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// toJSON writes a node tree, already checked by the walker, as JSON, with the
+// toJSON is how DecodeNode decoded before assign: a node tree, already
+// checked by the walker, written as JSON for encoding/json, with the
 // walker's (YAML 1.2) reading of every scalar: what the walker accepted as a
 // string stays a string ("no", "on"), where a YAML 1.1 re-parse would make it
 // a bool. It also spares parsing the file a second time.
