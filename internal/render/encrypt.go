@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -50,32 +49,41 @@ var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
-	for _, p := range slices.Sorted(maps.Keys(b.files)) {
+	var secrets []string // the files to encrypt, in path order
+	rules := map[string]*config.SOPSRule{}
+	for p, f := range b.files {
 		for i, re := range b.rules {
-			if re != nil && re.MatchString(p) {
+			if re != nil && re.MatchString(p) { // the rule sops would pick: the first match
 				used[i] = true
+				if f.Secret {
+					secrets = append(secrets, p)
+					rules[p] = &s.Rules[i]
+				}
 				break
 			}
 		}
-		f := b.files[p]
-		rule := b.sopsRule(p)
-		if !f.Secret || rule == nil {
-			continue
+	}
+	slices.Sort(secrets)
+	var fingerprints *sops.Fingerprinter
+	if len(secrets) > 0 && !b.f.Encryption.Locked {
+		key := b.f.Encryption.DataKey
+		if key == nil {
+			key = plaintextKey
 		}
+		fingerprints = sops.NewFingerprinter(key)
+	}
+	for _, p := range secrets {
+		f, rule := b.files[p], rules[p]
 		f.Recipients = rule.AgeRecipients
 		if b.f.Encryption.Locked {
 			f.Unverified = true
 			continue
 		}
 		plain := body(f.Data)
-		key := b.f.Encryption.DataKey
-		if key == nil {
-			key = plaintextKey
-		}
 		// The recipients and selector are part of what is fingerprinted, so
 		// changing either re-encrypts.
 		what := fmt.Appendf(bytes.Clone(plain), "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
-		f.Fingerprint = sops.Fingerprint(key, what)
+		f.Fingerprint = fingerprints.Of(what)
 		if old := b.unchangedSecret(p, f.Fingerprint); old != nil {
 			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
 			continue // the file on disk already holds this plaintext: no encryption

@@ -17,12 +17,26 @@ const fingerprintInfo = "opencenter sops fingerprint v1"
 // without the data key nobody can compute one, so a fingerprint stored next
 // to the ciphertext does not let anyone test guesses of the secret.
 func Fingerprint(dataKey, plaintext []byte) string {
+	return NewFingerprinter(dataKey).Of(plaintext)
+}
+
+// Fingerprinter computes Fingerprint for one data key, deriving its key
+// once for the many files of a render.
+type Fingerprinter struct{ key []byte }
+
+// NewFingerprinter derives the fingerprint key of a data key.
+func NewFingerprinter(dataKey []byte) *Fingerprinter {
 	key, err := hkdf.Key(sha256.New, dataKey, nil, fingerprintInfo, sha256.Size)
 	if err != nil {
 		// hkdf.Key fails only for an output longer than 255 hashes.
 		panic(err)
 	}
-	mac := hmac.New(sha256.New, key)
+	return &Fingerprinter{key: key}
+}
+
+// Of returns the fingerprint of plaintext.
+func (f *Fingerprinter) Of(plaintext []byte) string {
+	mac := hmac.New(sha256.New, f.key)
 	mac.Write(plaintext)
 	return hex.EncodeToString(mac.Sum(nil))
 }
