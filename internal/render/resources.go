@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // kustomizeRefs is the part of a kustomization.yaml the renderer reads:
@@ -102,7 +102,14 @@ func parseKustomization(data []byte) (*parsedKustomization, error) {
 		return k, nil
 	}
 	var y kustomizeRefs
-	if err := yaml.Unmarshal(data, &y); err != nil {
+	// yamlfile.Parse reads the plain block YAML templates write without
+	// yaml.v3's parser (and the rest through it); the rendered files of a
+	// fleet differ per cluster, so this runs for every one.
+	root, err := yamlfile.Parse("", data)
+	if err != nil {
+		return nil, err
+	}
+	if err := root.Decode(&y); err != nil {
 		return nil, err
 	}
 	k = &parsedKustomization{file: kustomizationFile{Namespace: y.Namespace, Resources: y.Resources}}
