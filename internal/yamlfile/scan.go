@@ -55,6 +55,7 @@ type scanLine struct {
 
 type scanner struct {
 	lines []scanLine
+	slab  []yaml.Node
 	i     int
 	// unterminated: the last line has no line break.
 	unterminated bool
@@ -92,9 +93,18 @@ func isWordByte(c byte) bool {
 
 func isDash(text string) bool { return text == "-" || strings.HasPrefix(text, "- ") }
 
+// node returns a new node holding n; nodes are allocated a chunk at a time.
+func (s *scanner) node(n yaml.Node) *yaml.Node {
+	if len(s.slab) == cap(s.slab) {
+		s.slab = make([]yaml.Node, 0, 64)
+	}
+	s.slab = append(s.slab, n)
+	return &s.slab[len(s.slab)-1]
+}
+
 // plain makes the node of a plain scalar, its tag resolved as yaml.v3 does.
-func plain(value string, line, col int) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col}
+func (s *scanner) plain(value string, line, col int) *yaml.Node {
+	n := s.node(yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col})
 	n.Tag = n.ShortTag()
 	return n
 }
@@ -105,7 +115,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	first, _ := s.peek()
-	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.no, Column: indent + 1}
+	m := s.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.no, Column: indent + 1})
 	for {
 		l, ok := s.peek()
 		if !ok || l.indent < indent {
@@ -127,7 +137,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		m.Content = append(m.Content, plain(key, l.no, indent+1), v)
+		m.Content = append(m.Content, s.plain(key, l.no, indent+1), v)
 	}
 }
 
@@ -146,7 +156,7 @@ func (s *scanner) mapValue(rest string, no, colon, indent, depth int) (*yaml.Nod
 	case ok && l.indent == indent && isDash(l.text):
 		return s.sequence(indent, depth+1)
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: no, Column: colon + 2}, true
+	return s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: no, Column: colon + 2}), true
 }
 
 // sequence reads the items "- ..." at column indent.
@@ -155,7 +165,7 @@ func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	first, _ := s.peek()
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: first.no, Column: indent + 1}
+	seq := s.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: first.no, Column: indent + 1})
 	for {
 		l, ok := s.peek()
 		if !ok || l.indent < indent || (l.indent == indent && !isDash(l.text)) {
@@ -200,7 +210,7 @@ func (s *scanner) inline(v string, no, col, parent, depth int) (*yaml.Node, bool
 		if c == '\'' {
 			style = yaml.SingleQuotedStyle
 		}
-		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: style, Value: v[1:end], Line: no, Column: col + 1}
+		n = s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: style, Value: v[1:end], Line: no, Column: col + 1})
 	case c == '|':
 		return s.literal(strings.TrimRight(v, " "), no, col, parent)
 	case strings.IndexByte(">[]{}&*!%@`,?:#", c) >= 0, c == '-' && (len(v) == 1 || v[1] == ' '):
@@ -213,7 +223,7 @@ func (s *scanner) inline(v string, no, col, parent, depth int) (*yaml.Node, bool
 		if strings.Contains(v, ": ") || strings.HasSuffix(v, ":") || v == "<<" { // "<<" is a merge key
 			return nil, false
 		}
-		n = plain(v, no, col+1)
+		n = s.plain(v, no, col+1)
 	}
 	if l, ok := s.peek(); ok && l.indent > parent {
 		return nil, false
@@ -277,5 +287,5 @@ func (s *scanner) literal(header string, no, col, parent int) (*yaml.Node, bool)
 	if l, ok := s.peek(); ok && l.indent > parent {
 		return nil, false
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: value, Line: no, Column: col + 1}, true
+	return s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: value, Line: no, Column: col + 1}), true
 }
