@@ -96,3 +96,20 @@ func BenchmarkRender(b *testing.B) {
 	b.ReportMetric(float64(files)/sec, "files/s")
 	b.ReportMetric(float64(size)/sec, "bytes/s")
 }
+
+// BenchmarkPlanPlaintextCold is BenchmarkPlanPlaintext without the
+// process's kustomization cache, which BenchmarkPlan's later iterations
+// hit: the cost of a one-off plan, whose kustomizations are all parsed.
+func BenchmarkPlanPlaintextCold(b *testing.B) {
+	f := loadConfig(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
+	b.ReportAllocs()
+	for b.Loop() {
+		kustomizationsMu.Lock()
+		clear(kustomizations)
+		kustomizationsMu.Unlock()
+		if _, err := Build(f, Options{AllowPlaintextSecrets: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
