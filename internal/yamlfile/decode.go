@@ -1,7 +1,6 @@
 package yamlfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -156,20 +156,26 @@ func Decode(name string, data []byte, out any) (*Positions, error) {
 // comments: callers may not rely on plaintext comments (an encrypted one,
 // #ENC[...], always goes through yaml.v3 and is kept).
 func Parse(name string, data []byte) (*yaml.Node, error) {
+	return ParseText(name, string(data))
+}
+
+// ParseText is Parse for text already in a string: the scalars of the
+// nodes it returns share its memory, and so do values decoded from them.
+func ParseText(name, data string) (*yaml.Node, error) {
 	if len(data) > MaxFileSize {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
 	}
 	// Parsing costs memory per node, not per byte: bound the nodes before
 	// the parser builds them (each key, item and value starts a line or
 	// follows a comma), so the largest accepted file parses in bounded memory.
-	if n := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte(",")); n > maxTokens {
+	if n := strings.Count(data, "\n") + strings.Count(data, ","); n > maxTokens {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
 	}
 	if root, ok := scanBlock(data); ok {
 		return root, nil
 	}
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(strings.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
@@ -193,8 +199,8 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 // into out's type before (data is what it decoded from): the walk of
 // DecodeNode without the decoding, its problems ignored (values SOPS
 // encrypted in the file are not of their types yet).
-func PositionsOf(name string, data []byte, out any) (*Positions, error) {
-	root, err := Parse(name, data)
+func PositionsOf(name, data string, out any) (*Positions, error) {
+	root, err := ParseText(name, data)
 	if err != nil {
 		return nil, err
 	}

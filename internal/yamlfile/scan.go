@@ -1,7 +1,6 @@
 package yamlfile
 
 import (
-	"bytes"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,17 +15,17 @@ import (
 // tabs, CR, non-ASCII or control characters, "#ENC[" (an encrypted comment),
 // several documents; the caller then uses yaml.v3. TestScanBlockMatchesYAML
 // and FuzzScanBlock hold it to yaml.v3.
-func scanBlock(data []byte) (*yaml.Node, bool) {
-	for _, c := range data {
-		if (c < 0x20 && c != '\n') || c >= 0x7f {
+func scanBlock(data string) (*yaml.Node, bool) {
+	for i := range len(data) {
+		if c := data[i]; (c < 0x20 && c != '\n') || c >= 0x7f {
 			return nil, false
 		}
 	}
-	if bytes.Contains(data, []byte("#ENC[")) {
+	if strings.Contains(data, "#ENC[") {
 		return nil, false
 	}
 	s := &scanner{unterminated: len(data) > 0 && data[len(data)-1] != '\n'}
-	text := strings.TrimSuffix(string(data), "\n") // one copy; the lines and values are its substrings
+	text := strings.TrimSuffix(data, "\n") // the lines and values are its substrings
 	s.lines = make([]scanLine, 0, strings.Count(text, "\n")+1)
 	for l := range strings.SplitSeq(text, "\n") {
 		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") || strings.HasPrefix(l, "%") {

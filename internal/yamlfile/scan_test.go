@@ -50,7 +50,7 @@ func sameNodes(a, b *yaml.Node, path string) string {
 // checkScan: when scanBlock reads data, yaml.v3 reads the same tree.
 func checkScan(t *testing.T, name string, data []byte) bool {
 	t.Helper()
-	got, ok := scanBlock(data)
+	got, ok := scanBlock(string(data))
 	if !ok {
 		return false
 	}
