@@ -324,7 +324,7 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
 		return applyFresh(root, changes)
 	}
-	made := map[string]bool{}
+	made := dirMaker{}
 	for _, c := range changes {
 		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		switch c.Op {
@@ -347,20 +347,33 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		case OpUnchecked:
 			continue
 		}
-		if dir := filepath.Dir(full); !made[dir] {
-			if err := step("mkdir"); err != nil {
-				return err
-			}
-			if err := mkdirAll(dir); err != nil {
-				return err
-			}
-			made[dir] = true
+		if err := made.parentOf(full); err != nil {
+			return err
 		}
 		if err := writeAtomic(full, c.New, c.Mode); err != nil {
 			return err
 		}
 	}
 	return Tidy(root)
+}
+
+// dirMaker makes the directories of a write, each once.
+type dirMaker map[string]bool
+
+// parentOf makes the directory of the file full, with its parents.
+func (m dirMaker) parentOf(full string) error {
+	dir := filepath.Dir(full)
+	if m[dir] {
+		return nil
+	}
+	if err := step("mkdir"); err != nil {
+		return err
+	}
+	if err := mkdirAll(dir); err != nil {
+		return err
+	}
+	m[dir] = true
+	return nil
 }
 
 func allCreates(changes []Change) bool {
@@ -390,7 +403,7 @@ func applyFresh(root string, changes []Change) error {
 	if err != nil {
 		return err
 	}
-	made := map[string]bool{stage: true}
+	made := dirMaker{stage: true}
 	var top []string // the root's entries, in order
 	for _, c := range changes {
 		first, _, _ := strings.Cut(c.Path, "/")
@@ -398,14 +411,8 @@ func applyFresh(root string, changes []Change) error {
 			top = append(top, first)
 		}
 		full := stage + string(filepath.Separator) + filepath.FromSlash(c.Path)
-		if dir := filepath.Dir(full); !made[dir] {
-			if err := step("mkdir"); err != nil {
-				return err
-			}
-			if err := mkdirAll(dir); err != nil {
-				return err
-			}
-			made[dir] = true
+		if err := made.parentOf(full); err != nil {
+			return err
 		}
 		if err := writeNew(full, c.New, c.Mode); err != nil {
 			return err

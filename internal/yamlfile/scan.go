@@ -108,14 +108,20 @@ func (s *scanner) plain(value string, line, col int) *yaml.Node {
 	return n
 }
 
-// mapping reads the keys at column indent, starting at the current line.
-func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
+// open starts a mapping or sequence at column indent of the current line;
+// nil past maxScanDepth.
+func (s *scanner) open(kind yaml.Kind, tag string, indent, depth int) *yaml.Node {
 	if depth > maxScanDepth {
-		return nil, false
+		return nil
 	}
 	first, _ := s.peek()
-	m := s.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: first.no, Column: indent + 1})
-	for {
+	return s.node(yaml.Node{Kind: kind, Tag: tag, Line: first.no, Column: indent + 1})
+}
+
+// mapping reads the keys at column indent, starting at the current line.
+func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
+	m := s.open(yaml.MappingNode, "!!map", indent, depth)
+	for m != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent {
 			return m, true
@@ -138,6 +144,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		}
 		m.Content = append(m.Content, s.plain(key, l.no, indent+1), v)
 	}
+	return nil, false
 }
 
 // mapValue reads the value after "key:" (rest), the colon at 0-based
@@ -160,12 +167,8 @@ func (s *scanner) mapValue(rest string, no, colon, indent, depth int) (*yaml.Nod
 
 // sequence reads the items "- ..." at column indent.
 func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
-	if depth > maxScanDepth {
-		return nil, false
-	}
-	first, _ := s.peek()
-	seq := s.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: first.no, Column: indent + 1})
-	for {
+	seq := s.open(yaml.SequenceNode, "!!seq", indent, depth)
+	for seq != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent || (l.indent == indent && !isDash(l.text)) {
 			return seq, true
@@ -192,6 +195,7 @@ func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 		}
 		seq.Content = append(seq.Content, v)
 	}
+	return nil, false
 }
 
 // inline reads a scalar that starts on its key's or dash's line, at 0-based
