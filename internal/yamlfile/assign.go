@@ -11,10 +11,11 @@ import (
 )
 
 // assign stores a node tree the walker has accepted for v's type into v, a
-// zero value, as encoding/json stores the JSON toJSON would write for it
-// (TestAssignMatchesJSON): null leaves a value unset, and every scalar is
-// read as the walker read it. Its errors are the few the walker cannot see:
-// a number out of its field's range.
+// zero value, exactly as encoding/json stored the tree written as JSON
+// before (the tests keep that path as the reference: TestAssignMatchesJSON):
+// null leaves a value unset, and every scalar is read as the walker read it.
+// Its errors are the few the walker cannot see: a number out of its field's
+// range.
 func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
