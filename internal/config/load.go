@@ -16,17 +16,14 @@ type File struct {
 	Config *Config
 	// Encryption says how its values were stored.
 	Encryption Encryption
-	// pos holds the positions of its keys, or lazy how to find them again.
-	pos  *yamlfile.Positions
-	lazy *lazyPositions
-	// text is the file's text, which the config's values share.
-	text string
+	// pos finds the positions of its keys.
+	pos *lazyPositions
 }
 
-// lazyPositions finds the positions of a checked file's keys again, from
-// its text, when a diagnostic needs them. A checked file keeps its text
-// (13 KB, shared with its values) instead of 30 KB of positions: a fleet
-// render holds every config at once.
+// lazyPositions finds the positions of a file's keys, from its text, when
+// a diagnostic first needs them: most configs have no problem, and a file
+// keeps its text (13 KB, shared with its values) instead of 30 KB of
+// positions (a fleet render holds every config at once).
 type lazyPositions struct {
 	text string
 	once sync.Once
@@ -35,10 +32,10 @@ type lazyPositions struct {
 
 // positions returns the positions of the file's keys, nil if unknown.
 func (f *File) positions() *yamlfile.Positions {
-	if f.pos != nil || f.lazy == nil {
-		return f.pos
+	l := f.pos
+	if l == nil {
+		return nil
 	}
-	l := f.lazy
 	l.once.Do(func() { l.pos, _ = yamlfile.PositionsOf(f.Name, l.text, &Config{}) })
 	return l.pos
 }
@@ -65,7 +62,6 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	f.pos, f.lazy = nil, &lazyPositions{text: f.text}
 	return f, nil
 }
 
@@ -84,11 +80,10 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 		return nil, err
 	}
 	var c Config
-	pos, err := yamlfile.DecodeNode(name, root, &c)
-	if err != nil {
+	if err := yamlfile.DecodeValues(name, root, &c); err != nil {
 		return nil, err
 	}
-	return &File{Name: name, Config: &c, Encryption: enc, pos: pos, text: text}, nil
+	return &File{Name: name, Config: &c, Encryption: enc, pos: &lazyPositions{text: text}}, nil
 }
 
 // Check applies the defaults to a decoded file (which it changes, problems

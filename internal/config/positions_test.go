@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
-// TestLazyPositions: the positions a checked file finds again from its
-// bytes are those the load had, for every key of every fixture config.
+// TestLazyPositions: the positions a loaded file finds from its text when a
+// diagnostic needs them are those of the decrypted tree the load decoded,
+// for every key of every fixture config.
 func TestLazyPositions(t *testing.T) {
 	names, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
 	if len(names) == 0 {
@@ -35,7 +38,15 @@ func TestLazyPositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eager, err := Decode(name, data, LoadOptions{})
+		// The positions of the tree the load decodes, as decoding it finds them.
+		root, err := yamlfile.ParseText(name, string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := open(name, root, LoadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		eager, err := yamlfile.DecodeNode(name, root, &Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,14 +54,14 @@ func TestLazyPositions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if checked.pos != nil {
-			t.Fatalf("%s: a checked file keeps its positions", name)
+		if checked.pos.pos != nil {
+			t.Fatalf("%s: the positions were found before any diagnostic needed them", name)
 		}
 		lazy, n := checked.positions(), 0
 		if name == aliasedName && !eager.Has("opencenter.managed_services.alert-proxy.extra_labels.team") {
 			t.Fatal("the aliased config has no copy of the aliased key")
 		}
-		for p, want := range eager.pos.All() {
+		for p, want := range eager.All() {
 			n++
 			if !lazy.Has(p) || lazy.Of(p) != want {
 				t.Errorf("%s: %s at %v, found again at %v (present: %v)", name, p, want, lazy.Of(p), lazy.Has(p))

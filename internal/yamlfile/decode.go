@@ -211,15 +211,29 @@ func PositionsOf(name, data string, out any) (*Positions, error) {
 
 // DecodeNode strictly decodes a document's root node into out, as Decode does.
 func DecodeNode(name string, root *yaml.Node, out any) (*Positions, error) {
-	w := walker{file: name, pos: map[string]Pos{"": {1, 1}}}
+	pos := map[string]Pos{"": {1, 1}}
+	if err := decodeNode(name, root, out, pos); err != nil {
+		return nil, err
+	}
+	return &Positions{File: name, m: pos}, nil
+}
+
+// DecodeValues is DecodeNode without the positions, for a caller that finds
+// them again (PositionsOf) only when a problem needs them.
+func DecodeValues(name string, root *yaml.Node, out any) error {
+	return decodeNode(name, root, out, nil)
+}
+
+func decodeNode(name string, root *yaml.Node, out any, pos map[string]Pos) error {
+	w := walker{file: name, pos: pos}
 	w.walk(root, reflect.TypeOf(out).Elem(), "")
 	if len(w.diags) > 0 {
-		return nil, w.result()
+		return w.result()
 	}
 	if d := assign(name, root, reflect.ValueOf(out).Elem()); d != nil {
-		return nil, diag.List{*d}
+		return diag.List{*d}
 	}
-	return &Positions{File: name, m: w.pos}, nil
+	return nil
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -18,7 +18,8 @@ import (
 // values of a tree it accepted.
 
 type walker struct {
-	file  string
+	file string
+	// pos records the position of every key and item; nil records none.
 	pos   map[string]Pos
 	diags diag.List
 	// dropped counts the problems past maxDiags: counted, not kept, so a
@@ -101,7 +102,9 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int)
 		}
 		for i, item := range n.Content {
 			ip := fmt.Sprintf("%s[%d]", path, i)
-			w.pos[ip] = Pos{item.Line, item.Column}
+			if w.pos != nil {
+				w.pos[ip] = Pos{item.Line, item.Column}
+			}
 			w.walkDepth(item, t.Elem(), ip, depth+1)
 		}
 	case reflect.String:
@@ -152,7 +155,9 @@ func (w *walker) mapping(n *yaml.Node, path string, fn func(key, val *yaml.Node,
 			continue
 		}
 		seen[key.Value] = key.Line
-		w.pos[kpath] = Pos{key.Line, key.Column}
+		if w.pos != nil {
+			w.pos[kpath] = Pos{key.Line, key.Column}
+		}
 		fn(key, val, kpath)
 	}
 }
