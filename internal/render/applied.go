@@ -92,7 +92,7 @@ func (b *builder) sourceRepo(name string) (catalog.Repo, *catalog.Source, *catal
 // rendered files its kustomizations reach (and of the base directories a
 // source include brings in). Namespaces are resolved the way kustomize and
 // Flux do: the target namespace wins, then the outermost kustomization's.
-func (b *builder) appliedBy(u *catalog.Unit, fu catalog.FluxUnit) applied {
+func (b *builder) appliedBy(u *catalog.Unit, fu *catalog.FluxUnit) applied {
 	var a applied
 	target := b.expand(u, fu.TargetNamespace)
 	p := strings.TrimPrefix(b.expand(u, fu.Path), "./")
@@ -442,7 +442,7 @@ func parseObjects(data []byte) []object {
 // fluxPlan is an active Flux unit with what it applies.
 type fluxPlan struct {
 	u       *catalog.Unit
-	fu      catalog.FluxUnit
+	fu      *catalog.FluxUnit
 	applied applied
 	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
 	extraDeps []string
@@ -455,7 +455,8 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	var plans []*fluxPlan
 	byName := map[string]*fluxPlan{}
 	for _, u := range active {
-		for _, fu := range u.FluxUnits {
+		for i := range u.FluxUnits {
+			fu := &u.FluxUnits[i]
 			if !fu.When.Holds(b.c) {
 				continue
 			}
