@@ -483,8 +483,9 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			}
 		}
 	}
+	seen := map[string]bool{} // one set, cleared for each Flux unit
 	closure := func(fp *fluxPlan) map[string]bool {
-		seen := map[string]bool{}
+		clear(seen)
 		var visit func(n string)
 		visit = func(n string) {
 			if seen[n] {
@@ -502,10 +503,15 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 		}
 		return seen
 	}
-	owners := map[objectKey]*fluxPlan{}
+	n := 0
+	for _, fp := range plans {
+		n += len(fp.applied.objects)
+	}
+	owners := make(map[objectKey]*fluxPlan, n)
+	missing := map[string]bool{} // the groups without a CRD a Flux unit has been told of
 	for _, fp := range plans {
 		before := closure(fp)
-		missing := map[string]string{} // group -> first object
+		clear(missing)
 		for _, o := range fp.applied.objects {
 			if builtinGroups[o.group] {
 				continue
@@ -513,8 +519,8 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			p, ok := providers[o.group]
 			switch {
 			case !ok:
-				if _, seen := missing[o.group]; !seen {
-					missing[o.group] = o.kind + " " + o.name
+				if !missing[o.group] {
+					missing[o.group] = true
 					b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
 						fp.fu.Name, o.kind, o.name, b.origin(o), o.group)
 				}

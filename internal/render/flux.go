@@ -105,12 +105,16 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 			ToPath:           b.expand(u, inc.To),
 		})
 	}
-	obj := &sourcev1.GitRepository{
+	obj := sourcev1.GitRepository{
 		TypeMeta:   metav1.TypeMeta{APIVersion: gitRepositoryAPIVersion, Kind: sourcev1.GitRepositoryKind},
 		ObjectMeta: b.objectMeta(s.Name, u.Name),
 		Spec:       spec,
 	}
-	return marshal(dst, obj)
+	if out, ok := gitRepositoryYAMLOf(dst, &obj); ok {
+		return out, nil
+	}
+	general := obj // as in kustomization: only the general path's copy escapes
+	return marshalGeneral(dst, &general)
 }
 
 // kustomization appends a Flux Kustomization of a unit to dst.
@@ -140,7 +144,11 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	return marshal(dst, &k)
+	if out, ok := kustomizationYAMLOf(dst, &k); ok {
+		return out, nil
+	}
+	general := k // only this copy escapes to the general path's encoding, not every Kustomization
+	return marshalGeneral(dst, &general)
 }
 
 // decryption is the spec.decryption of Flux units applying secret material.
