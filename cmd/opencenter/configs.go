@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	"path/filepath"
 	"slices"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // configFiles returns the CONFIG arguments, or every .<cluster>-config.yaml

@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/config"
 	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/configedit"
 )
 
 // InitCmd writes a new cluster config.

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/config"
 	"path"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
 

@@ -2,11 +2,11 @@ package check
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/config"
 	"slices"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
 

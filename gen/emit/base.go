@@ -44,9 +44,9 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 		rels = append(rels, values(
 			jen.Id("Ref").Op(":").Lit(x.Ref),
 			jen.Id("Commit").Op(":").Lit(x.Commit),
-			jen.Id("Dirs").Op(":").Map(jen.String()).Index().Qual(TablePkg, "BaseObject").Values(append(entries, jen.Line())...),
+			jen.Id("Dirs").Op(":").Map(jen.String()).Index().Qual(CatalogPkg, "BaseObject").Values(append(entries, jen.Line())...),
 		))
 	}
-	f.Var().Id("BaseReleases").Op("=").Index().Qual(TablePkg, "BaseRelease").Add(values(rels...))
+	f.Var().Id("BaseReleases").Op("=").Index().Qual(CatalogPkg, "BaseRelease").Add(values(rels...))
 	return render(f)
 }

@@ -2,11 +2,11 @@ package emit
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/gen/check"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/opencenter-dev/opencenter/gen/check"
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
@@ -46,14 +46,14 @@ func Fields(cat *check.Catalog) ([]byte, error) {
 	}
 	visit(m.Root, nil, false)
 	f.Comment("Fields is the field index of the config: every path, in declaration order.")
-	f.Var().Id("Fields").Op("=").Index().Qual(TablePkg, "Field").Add(values(entries...))
+	f.Var().Id("Fields").Op("=").Index().Qual(CatalogPkg, "Field").Add(values(entries...))
 	return render(f)
 }
 
 func field(cat *check.Catalog, m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.Code {
 	ff := []jen.Code{
 		jen.Id("Path").Op(":").Lit(n.Path),
-		jen.Id("Kind").Op(":").Qual(TablePkg, kindConst[n.Kind]),
+		jen.Id("Kind").Op(":").Qual(CatalogPkg, kindConst[n.Kind]),
 		jen.Id("GoType").Op(":").Lit(m.GoTypeString(n.Type)),
 	}
 	if cat.Default(n) != "" {

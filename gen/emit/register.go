@@ -16,7 +16,7 @@ func Register() ([]byte, error) {
 			jen.Id("Check").Op(":").Func().Params(
 				jen.Id("v").Op("*").Qual(ConfigPkg, "Validator"), cfg(),
 			).Block(
-				jen.Qual(TablePkg, "Check").Call(jen.Id("v"), jen.Id("c"), jen.Id("Units"), jen.Id("Fields")),
+				jen.Qual(CatalogPkg, "Check").Call(jen.Id("v"), jen.Id("c"), jen.Id("Units"), jen.Id("Fields")),
 			),
 		))),
 	)

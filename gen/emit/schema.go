@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/opencenter-dev/opencenter/gen/check"
 	"strconv"
 	"strings"
 
+	"github.com/opencenter-dev/opencenter/gen/check"
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"

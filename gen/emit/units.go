@@ -39,7 +39,7 @@ func Units(units []*check.Unit) ([]byte, error) {
 		names = append(names, jen.Lit(u.Name))
 	}
 	f.Comment("Units is every overlay unit compiled from descriptors/, sorted by name.")
-	f.Var().Id("Units").Op("=").Index().Qual(TablePkg, "Unit").Add(values(entries...))
+	f.Var().Id("Units").Op("=").Index().Qual(CatalogPkg, "Unit").Add(values(entries...))
 	f.Line()
 	f.Comment("UnitNames lists the names of Units, sorted.")
 	f.Var().Id("UnitNames").Op("=").Index().String().Add(values(names...))
@@ -49,7 +49,7 @@ func Units(units []*check.Unit) ([]byte, error) {
 func unit(u *check.Unit) jen.Code {
 	fields := []jen.Code{
 		jen.Id("Name").Op(":").Lit(u.Name),
-		jen.Id("Layer").Op(":").Qual(TablePkg, layerConst[u.Layer]),
+		jen.Id("Layer").Op(":").Qual(CatalogPkg, layerConst[u.Layer]),
 		jen.Id("Descriptor").Op(":").Lit(u.D.File),
 	}
 	add := func(name string, v jen.Code) { fields = append(fields, jen.Id(name).Op(":").Add(v)) }
@@ -74,24 +74,24 @@ func unit(u *check.Unit) jen.Code {
 	if len(u.Sources) > 0 {
 		var ss []jen.Code
 		for _, s := range u.Sources {
-			sf := []jen.Code{jen.Id("Name").Op(":").Lit(s.Name), jen.Id("Repo").Op(":").Qual(TablePkg, repoConst[s.Repo])}
+			sf := []jen.Code{jen.Id("Name").Op(":").Lit(s.Name), jen.Id("Repo").Op(":").Qual(CatalogPkg, repoConst[s.Repo])}
 			if len(s.Include) > 0 {
 				var inc []jen.Code
 				for _, i := range s.Include {
 					inc = append(inc, jen.Values(jen.Id("Source").Op(":").Lit(i.Source), jen.Id("From").Op(":").Lit(i.From), jen.Id("To").Op(":").Lit(i.To)))
 				}
-				sf = append(sf, jen.Id("Include").Op(":").Index().Qual(TablePkg, "Include").Values(inc...))
+				sf = append(sf, jen.Id("Include").Op(":").Index().Qual(CatalogPkg, "Include").Values(inc...))
 			}
 			ss = append(ss, values(sf...))
 		}
-		add("Sources", jen.Index().Qual(TablePkg, "Source").Add(values(ss...)))
+		add("Sources", jen.Index().Qual(CatalogPkg, "Source").Add(values(ss...)))
 	}
 	if len(u.FluxUnits) > 0 {
 		var fs []jen.Code
 		for _, fu := range u.FluxUnits {
 			fs = append(fs, fluxUnit(fu))
 		}
-		add("FluxUnits", jen.Index().Qual(TablePkg, "FluxUnit").Add(values(fs...)))
+		add("FluxUnits", jen.Index().Qual(CatalogPkg, "FluxUnit").Add(values(fs...)))
 	}
 	if u.Root != "" {
 		add("Root", jen.Lit(u.Root))
@@ -110,7 +110,7 @@ func unit(u *check.Unit) jen.Code {
 				ff = append(ff, jen.Id("Render").Op(":").Id(f.Compiled.Func))
 			}
 			if f.Builtin != "" {
-				ff = append(ff, jen.Id("Builtin").Op(":").Qual(TablePkg, builtinConst[f.Builtin]))
+				ff = append(ff, jen.Id("Builtin").Op(":").Qual(CatalogPkg, builtinConst[f.Builtin]))
 			}
 			if f.Secret {
 				ff = append(ff, jen.Id("Secret").Op(":").True())
@@ -120,7 +120,7 @@ func unit(u *check.Unit) jen.Code {
 			}
 			fs = append(fs, values(ff...))
 		}
-		add("Files", jen.Index().Qual(TablePkg, "File").Add(values(fs...)))
+		add("Files", jen.Index().Qual(CatalogPkg, "File").Add(values(fs...)))
 	}
 	if u.HelmRelease != "" {
 		add("HelmRelease", jen.Lit(u.HelmRelease))
@@ -161,7 +161,7 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 				jen.Id("Namespace").Op(":").Lit(h.Namespace),
 			))
 		}
-		ff = append(ff, jen.Id("HealthChecks").Op(":").Index().Qual(TablePkg, "HealthCheck").Values(hs...))
+		ff = append(ff, jen.Id("HealthChecks").Op(":").Index().Qual(CatalogPkg, "HealthCheck").Values(hs...))
 	}
 	if fu.When != nil {
 		ff = append(ff, jen.Id("When").Op(":").Add(cond([]*check.Cond{fu.When})))
@@ -180,7 +180,7 @@ func cond(conds []*check.Cond) jen.Code {
 		}
 		text += k.Text
 	}
-	return jen.Qual(TablePkg, "Cond").Add(values(jen.Id("Text").Op(":").Lit(text), jen.Id("Eval").Op(":").Add(condFunc(conds))))
+	return jen.Qual(CatalogPkg, "Cond").Add(values(jen.Id("Text").Op(":").Lit(text), jen.Id("Eval").Op(":").Add(condFunc(conds))))
 }
 
 // selector builds c.OpenCenter.Services.X from a node path of struct fields.

@@ -17,8 +17,8 @@ import (
 
 // Import paths of the packages the generator reads.
 const (
-	ConfigPkg = "github.com/opencenter-dev/opencenter/internal/config"
-	TablePkg  = "github.com/opencenter-dev/opencenter/internal/catalog"
+	ConfigPkg  = "github.com/opencenter-dev/opencenter/internal/config"
+	CatalogPkg = "github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
 // Node is one field of the config tree.
@@ -129,7 +129,7 @@ func Load(dir string) (*Model, error) {
 		Dir:  dir,
 		Mode: packages.NeedName | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedImports,
 	}
-	pkgs, err := packages.Load(cfg, ConfigPkg, TablePkg)
+	pkgs, err := packages.Load(cfg, ConfigPkg, CatalogPkg)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", ConfigPkg, err)
 	}
@@ -142,7 +142,7 @@ func Load(dir string) (*Model, error) {
 		switch p.PkgPath {
 		case ConfigPkg:
 			m.Config = p.Types
-		case TablePkg:
+		case CatalogPkg:
 			m.Table = p.Types
 		}
 		m.collectDocs(p)

@@ -16,7 +16,7 @@ const (
 	// EscapePkg is the package of the escapers.
 	EscapePkg = "github.com/opencenter-dev/opencenter/internal/escape"
 	configPkg = model.ConfigPkg
-	tablePkg  = model.TablePkg
+	tablePkg  = model.CatalogPkg
 )
 
 // value is a compiled template expression.

@@ -1,10 +1,11 @@
 package fluxsim
 
 import (
-	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
 // objKey identifies an object in a cluster: two objects with one key are

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"errors"
-	"github.com/opencenter-dev/opencenter/internal/sops"
 	"path"
 	"regexp"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/escape"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
