@@ -110,11 +110,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		ObjectMeta: b.objectMeta(s.Name, u.Name),
 		Spec:       spec,
 	}
-	if out, ok := gitRepositoryYAMLOf(dst, &obj); ok {
-		return out, nil
-	}
-	general := obj // as in kustomization: only the general path's copy escapes
-	return marshalGeneral(dst, &general)
+	return marshalGitRepository(dst, &obj)
 }
 
 // kustomization appends a Flux Kustomization of a unit to dst.
@@ -144,11 +140,7 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	if out, ok := kustomizationYAMLOf(dst, &k); ok {
-		return out, nil
-	}
-	general := k // only this copy escapes to the general path's encoding, not every Kustomization
-	return marshalGeneral(dst, &general)
+	return marshalKustomization(dst, &k)
 }
 
 // decryption is the spec.decryption of Flux units applying secret material.
@@ -195,15 +187,31 @@ var (
 func marshal(dst []byte, obj any) ([]byte, error) {
 	switch o := obj.(type) {
 	case *kustomizev1.Kustomization:
-		if b, ok := kustomizationYAMLOf(dst, o); ok {
-			return b, nil
-		}
+		return marshalKustomization(dst, o)
 	case *sourcev1.GitRepository:
-		if b, ok := gitRepositoryYAMLOf(dst, o); ok {
-			return b, nil
-		}
+		return marshalGitRepository(dst, o)
 	}
 	return marshalGeneral(dst, obj)
+}
+
+// marshalKustomization is marshal for a Flux Kustomization: the direct
+// writer, else the general path on a copy, so that k itself need not
+// escape to the heap (the renderer builds about sixty per plan).
+func marshalKustomization(dst []byte, k *kustomizev1.Kustomization) ([]byte, error) {
+	if out, ok := kustomizationYAMLOf(dst, k); ok {
+		return out, nil
+	}
+	general := *k
+	return marshalGeneral(dst, &general)
+}
+
+// marshalGitRepository is marshalKustomization for a GitRepository.
+func marshalGitRepository(dst []byte, g *sourcev1.GitRepository) ([]byte, error) {
+	if out, ok := gitRepositoryYAMLOf(dst, g); ok {
+		return out, nil
+	}
+	general := *g
+	return marshalGeneral(dst, &general)
 }
 
 // marshalGeneral is marshal for any object.
