@@ -61,18 +61,17 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 			resources = append(resources, LocalDir)
 		}
 		ns := b.namespace(s.u)
-		b.add(s.u, p, standardKustomization(b.start(s.u), ns, s.u.ValuesSecret, resources, components), false)
-		b.files[p].kustomization = &parsedKustomization{
-			file: kustomizationFile{Namespace: ns, Resources: resources},
-			refs: slices.Concat(resources, components, []string{valuesFile}),
+		if f := b.add(s.u, p, standardKustomization(b.start(s.u), ns, s.u.ValuesSecret, resources, components), false); f != nil {
+			f.kustomization = &parsedKustomization{
+				file: kustomizationFile{Namespace: ns, Resources: resources},
+				refs: slices.Concat(resources, components, []string{valuesFile}),
+			}
 		}
 	}
 	for _, a := range aggregates {
 		p := joinRoot(a.u.Root, a.f.Path)
 		resources := b.filesIn(path.Dir(p))
-		b.add(a.u, p, kustomizationYAML(b.start(a.u), "", resources), false)
-		b.files[p].Aggregate = true
-		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
+		b.addAggregate(a.u, p, resources)
 	}
 	for _, r := range roots {
 		resources := []string{"./" + flux_system}
@@ -85,10 +84,15 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 				resources = append(resources, "./"+dir)
 			}
 		}
-		p := joinRoot(r.u.Root, r.f.Path)
-		b.add(r.u, p, kustomizationYAML(b.start(r.u), "", resources), false)
-		b.files[p].Aggregate = true
-		b.files[p].kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
+		b.addAggregate(r.u, joinRoot(r.u.Root, r.f.Path), resources)
+	}
+}
+
+// addAggregate adds the kustomization.yaml at p listing resources.
+func (b *builder) addAggregate(u *catalog.Unit, p string, resources []string) {
+	if f := b.add(u, p, kustomizationYAML(b.start(u), "", resources), false); f != nil {
+		f.Aggregate = true
+		f.kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
 }
 

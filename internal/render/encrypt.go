@@ -26,15 +26,16 @@ func compileRules(s *config.SOPS) []*regexp.Regexp {
 	return out
 }
 
-// sopsRule returns the rule sops would pick for a file at p (relative to the
-// overlay, where .sops.yaml is): the first whose path_regex matches.
-func (b *builder) sopsRule(p string) *config.SOPSRule {
+// sopsRule returns the index of the rule sops would pick for a file at p
+// (relative to the overlay, where .sops.yaml is): the first whose
+// path_regex matches; -1 for none.
+func (b *builder) sopsRule(p string) int {
 	for i, re := range b.rules {
 		if re != nil && re.MatchString(p) {
-			return &b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // plaintextKey keys the fingerprints of a config whose secrets are in
@@ -49,21 +50,20 @@ var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
-	var secrets []string // the files to encrypt, in path order
-	rules := map[string]*config.SOPSRule{}
+	type secret struct {
+		path string
+		rule *config.SOPSRule
+	}
+	var secrets []secret // the files to encrypt, in path order
 	for p, f := range b.files {
-		for i, re := range b.rules {
-			if re != nil && re.MatchString(p) { // the rule sops would pick: the first match
-				used[i] = true
-				if f.Secret {
-					secrets = append(secrets, p)
-					rules[p] = &s.Rules[i]
-				}
-				break
+		if i := b.sopsRule(p); i >= 0 {
+			used[i] = true
+			if f.Secret {
+				secrets = append(secrets, secret{p, &s.Rules[i]})
 			}
 		}
 	}
-	slices.Sort(secrets)
+	slices.SortFunc(secrets, func(a, b secret) int { return strings.Compare(a.path, b.path) })
 	var fingerprints *sops.Fingerprinter
 	if len(secrets) > 0 && !b.f.Encryption.Locked {
 		key := b.f.Encryption.DataKey
@@ -72,8 +72,8 @@ func (b *builder) encryptSecrets() {
 		}
 		fingerprints = sops.NewFingerprinter(key)
 	}
-	for _, p := range secrets {
-		f, rule := b.files[p], rules[p]
+	for _, sf := range secrets {
+		p, f, rule := sf.path, b.files[sf.path], sf.rule
 		f.Recipients = rule.AgeRecipients
 		if b.f.Encryption.Locked {
 			f.Unverified = true

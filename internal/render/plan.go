@@ -322,39 +322,42 @@ func (b *builder) expand(u *catalog.Unit, s string) string {
 // start begins a file of unit u: its header, to which the body is appended.
 func (b *builder) start(u *catalog.Unit) []byte { return startFile(b.cfgName(), u.Name, "", 896) }
 
-// add puts a file begun by start into the plan, checking its path.
-func (b *builder) add(u *catalog.Unit, p string, data []byte, secret bool) {
-	b.addRendered(u, rendered{p, sealFile(data), secret})
+// add puts a file begun by start into the plan, as addRendered does.
+func (b *builder) add(u *catalog.Unit, p string, data []byte, secret bool) *File {
+	return b.addRendered(u, rendered{p, sealFile(data), secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
-// is the only file at that path, and that secrets are allowed.
-func (b *builder) addRendered(u *catalog.Unit, r rendered) {
+// is the only file at that path, and that secrets are allowed; it returns
+// the file, nil when it was refused (the problem is reported).
+func (b *builder) addRendered(u *catalog.Unit, r rendered) *File {
 	p, secret := r.path, r.secret
 	if bad := unsafePath(p); bad != "" {
 		b.errorf(u, "unit %s renders %q, which %s", u.Name, p, bad)
-		return
+		return nil
 	}
 	if prev, dup := b.files[p]; dup {
 		b.errorf(u, "unit %s renders %s, which unit %s renders too", u.Name, p, prev.Unit)
-		return
+		return nil
 	}
-	if secret && !b.o.AllowPlaintextSecrets && b.sopsRule(p) == nil {
+	if secret && !b.o.AllowPlaintextSecrets && b.sopsRule(p) < 0 {
 		b.withheld[p] = true
 		why := "sops is not enabled (opencenter.gitops.overlay_units.sops)"
 		if b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled {
 			why = "no sops rule's path_regex matches it (rules match paths relative to the overlay, like " + p + ")"
 		}
 		b.errorf(u, "unit %s would write secret material to %s in plaintext, because %s: cover it with a sops rule, pass --allow-plaintext-secrets, or remove the values under %s", u.Name, p, why, secretsPath(u))
-		return
+		return nil
 	}
 	if len(b.slab) == cap(b.slab) {
 		b.slab = make([]File, 0, 64)
 	}
 	b.slab = append(b.slab, File{Path: p, Data: r.data, Secret: secret, Unit: u.Name})
-	b.files[p] = &b.slab[len(b.slab)-1]
+	f := &b.slab[len(b.slab)-1]
+	b.files[p] = f
 	dir := dirOf(p) // p is clean: unsafePath checked it
 	b.byDir[dir] = append(b.byDir[dir], p)
+	return f
 }
 
 func secretsPath(u *catalog.Unit) string {
