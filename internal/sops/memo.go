@@ -9,7 +9,9 @@ import (
 // for inputs that recur across the files of a render (rules, keys, the
 // sops: block's strings). It keeps at most max of them, so that no input
 // stream grows it without end; it is safe for concurrent use. Never memo
-// a function of secret values.
+// a function of decrypted values: the memo would keep them for the life of
+// the process (the age keys it holds parsed are what the process reads
+// anyway, to decrypt).
 type memo[K comparable, V any] struct {
 	max  int64
 	m    sync.Map // K -> V
