@@ -42,6 +42,9 @@ func (b *builder) readLocal(active []*catalog.Unit) {
 	if b.o.Repo == "" {
 		return
 	}
+	if _, err := os.Lstat(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay))); errors.Is(err, fs.ErrNotExist) {
+		return // a new overlay: one system call, not one per unit and directory
+	}
 	for _, u := range active {
 		if u.Root == "" {
 			continue

@@ -94,12 +94,15 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	// One checker from the repository down: the overlay path and every
 	// file's directory, each directory looked at once.
 	dirs := dirChecker{root: repo, state: map[string]dirState{}}
-	if _, err := dirs.check(p.Overlay); err != nil {
-		return nil, err
-	}
-	disk, err := ownedOnDisk(root)
+	exists, err := dirs.check(p.Overlay)
 	if err != nil {
 		return nil, err
+	}
+	var disk []diskFile
+	if exists { // a new overlay has nothing on disk to compare or delete
+		if disk, err = ownedOnDisk(root); err != nil {
+			return nil, err
+		}
 	}
 	var changes []Change
 	var refused []Refusal
@@ -319,10 +322,11 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		}
 	}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
-	if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
+	_, err := os.Lstat(root)
+	if errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
 		return applyFresh(root, changes)
 	}
-	made := dirMaker{}
+	made := dirMaker{root: err == nil}
 	for _, c := range changes {
 		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		switch c.Op {
@@ -355,20 +359,36 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	return Tidy(root)
 }
 
-// dirMaker makes the directories of a write, each once.
+// dirMaker makes the directories of a write, each once, parents first: it
+// starts from a directory known to exist, so no mkdir fails on a missing
+// parent and none is tried twice.
 type dirMaker map[string]bool
 
 // parentOf makes the directory of the file full, with its parents.
 func (m dirMaker) parentOf(full string) error {
-	dir := filepath.Dir(full)
+	return m.make(filepath.Dir(full))
+}
+
+func (m dirMaker) make(dir string) error {
 	if m[dir] {
 		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := m.make(parent); err != nil {
+			return err
+		}
 	}
 	if err := step("mkdir"); err != nil {
 		return err
 	}
-	if err := mkdirAll(dir); err != nil {
-		return err
+	switch err := syscall.Mkdir(dir, 0o755); err {
+	case nil:
+	case syscall.EEXIST:
+		if err := os.MkdirAll(dir, 0o755); err != nil { // not a directory?
+			return err
+		}
+	default:
+		return &fs.PathError{Op: "mkdir", Path: dir, Err: err}
 	}
 	m[dir] = true
 	return nil

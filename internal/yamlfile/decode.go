@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,30 +94,37 @@ func ReadFile(name string, out any) (*Positions, error) {
 // Regular returns an error unless name is a regular file (or a link to one):
 // a FIFO, device, socket or directory is refused before it is opened.
 func Regular(name string) error {
+	_, err := regular(name)
+	return err
+}
+
+// regular is Regular, also giving the file's size.
+func regular(name string) (int64, error) {
 	info, err := os.Stat(name)
 	if err != nil {
-		return fmt.Errorf("cannot read: %v", unwrapPath(err))
+		return 0, fmt.Errorf("cannot read: %v", unwrapPath(err))
 	}
 	m := info.Mode()
 	switch {
 	case m.IsRegular():
-		return nil
+		return info.Size(), nil
 	case m.IsDir():
-		return errors.New("is a directory, not a config file")
+		return 0, errors.New("is a directory, not a config file")
 	case m&os.ModeNamedPipe != 0:
-		return errors.New("is a FIFO (named pipe), not a regular file: refused unread")
+		return 0, errors.New("is a FIFO (named pipe), not a regular file: refused unread")
 	case m&os.ModeSocket != 0:
-		return errors.New("is a socket, not a regular file: refused unread")
+		return 0, errors.New("is a socket, not a regular file: refused unread")
 	case m&os.ModeDevice != 0:
-		return errors.New("is a device, not a regular file: refused unread")
+		return 0, errors.New("is a device, not a regular file: refused unread")
 	}
-	return fmt.Errorf("is not a regular file (%s): refused unread", m.Type())
+	return 0, fmt.Errorf("is not a regular file (%s): refused unread", m.Type())
 }
 
 // Read reads a regular file of at most MaxFileSize bytes (one byte more tells
 // Parse it is too large).
 func Read(name string) ([]byte, error) {
-	if err := Regular(name); err != nil {
+	size, err := regular(name)
+	if err != nil {
 		return nil, diag.List{{File: name, Msg: err.Error()}}
 	}
 	f, err := os.Open(name)
@@ -124,11 +132,32 @@ func Read(name string) ([]byte, error) {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := readAtMost(f, MaxFileSize+1, size)
 	if err != nil {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
 	return data, nil
+}
+
+// readAtMost reads r to its end or to limit bytes, into a buffer sized for
+// the size the file had when it was looked at: two reads, not one per
+// doubling as io.ReadAll does.
+func readAtMost(r io.Reader, limit, size int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 0), limit)+1)
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, cap(b))
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), limit)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 func unwrapPath(err error) error {
