@@ -99,7 +99,11 @@ func unit(u *check.Unit) jen.Code {
 	if len(u.Files) > 0 {
 		var fs []jen.Code
 		for _, f := range u.Files {
-			ff := []jen.Code{jen.Id("Path").Op(":").Lit(f.Out)}
+			full := f.Out
+			if u.Root != "" {
+				full = u.Root + "/" + f.Out
+			}
+			ff := []jen.Code{jen.Id("Path").Op(":").Lit(f.Out), jen.Id("OverlayPath").Op(":").Lit(full)}
 			if f.Template != "" {
 				ff = append(ff, jen.Id("Template").Op(":").Lit(f.Template))
 			}

@@ -198,6 +198,9 @@ type HealthCheck struct {
 type File struct {
 	// Path relative to the unit's Root (templates without their .tpl suffix).
 	Path string
+	// OverlayPath is Path joined to the unit's Root: the file's path
+	// relative to the overlay root, joined at generate time.
+	OverlayPath string
 	// Template is the path in descriptors.Files of its template or static file; "" for builtins.
 	Template string
 	// IsTemplate is true for .tpl files.

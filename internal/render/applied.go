@@ -92,10 +92,10 @@ func (b *builder) sourceRepo(name string) (catalog.Repo, *catalog.Source, *catal
 // rendered files its kustomizations reach (and of the base directories a
 // source include brings in). Namespaces are resolved the way kustomize and
 // Flux do: the target namespace wins, then the outermost kustomization's.
-func (b *builder) appliedBy(u *catalog.Unit, fu *catalog.FluxUnit) applied {
+func (b *builder) appliedBy(fp *fluxPlan) applied {
 	var a applied
-	target := b.expand(u, fu.TargetNamespace)
-	p := strings.TrimPrefix(b.expand(u, fu.Path), "./")
+	u, fu, target := fp.u, fp.fu, fp.target
+	p := strings.TrimPrefix(fp.path, "./")
 	repo, src, srcUnit := b.sourceRepo(fu.Source)
 	if fu.Source == flux_system {
 		repo = catalog.RepoCluster
@@ -441,9 +441,11 @@ func parseObjects(data []byte) []object {
 
 // fluxPlan is an active Flux unit with what it applies.
 type fluxPlan struct {
-	u       *catalog.Unit
-	fu      *catalog.FluxUnit
-	applied applied
+	u  *catalog.Unit
+	fu *catalog.FluxUnit
+	// path and target are its spec.path and spec.targetNamespace, expanded.
+	path, target string
+	applied      applied
 	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
 	extraDeps []string
 }
@@ -460,7 +462,8 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			if !fu.When.Holds(b.c) {
 				continue
 			}
-			fp := &fluxPlan{u: u, fu: fu, applied: b.appliedBy(u, fu)}
+			fp := &fluxPlan{u: u, fu: fu, path: b.expand(u, fu.Path), target: b.expand(u, fu.TargetNamespace)}
+			fp.applied = b.appliedBy(fp)
 			plans = append(plans, fp)
 			byName[fu.Name] = fp
 		}
@@ -552,12 +555,6 @@ func (fp *fluxPlan) sourceOf(k objectKey) object {
 		}
 	}
 	return object{file: "?"}
-}
-
-// dependsOn is the Flux unit's dependsOn: the descriptor's, then the CRD
-// providers it needs, sorted.
-func (fp *fluxPlan) dependsOn() []string {
-	return append(slices.Clone(fp.fu.DependsOn), fp.extraDeps...)
 }
 
 // decrypts reports whether the Flux unit gets spec.decryption: when sops is

@@ -32,15 +32,15 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 				continue
 			}
 			// Only what lists the Flux unit files waits for them.
-			late := f.Builtin == catalog.BuiltinRoot || (f.Builtin == catalog.BuiltinAggregate && path.Base(path.Dir(joinRoot(u.Root, f.Path))) == "fluxcd")
+			late := f.Builtin == catalog.BuiltinRoot || (f.Builtin == catalog.BuiltinAggregate && path.Base(path.Dir(f.OverlayPath)) == "fluxcd")
 			if late != aggregatesToo {
 				continue
 			}
 			switch f.Builtin {
 			case catalog.BuiltinCustomerManaged:
-				b.customerManaged(u, joinRoot(u.Root, f.Path))
+				b.customerManaged(u, f.OverlayPath)
 			case catalog.BuiltinSOPS:
-				b.sops(u, joinRoot(u.Root, f.Path))
+				b.sops(u, f.OverlayPath)
 			case catalog.BuiltinAggregate:
 				aggregates = append(aggregates, builtinFile{u, f})
 			case catalog.BuiltinStandard:
@@ -51,7 +51,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		}
 	}
 	for _, s := range standards {
-		p := joinRoot(s.u.Root, s.f.Path)
+		p := s.f.OverlayPath
 		resources := b.filesIn(path.Dir(p))
 		var components []string
 		switch l := b.local[s.u.Name]; {
@@ -69,7 +69,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		}
 	}
 	for _, a := range aggregates {
-		p := joinRoot(a.u.Root, a.f.Path)
+		p := a.f.OverlayPath
 		resources := b.filesIn(path.Dir(p))
 		b.addAggregate(a.u, p, resources)
 	}
@@ -84,7 +84,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 				resources = append(resources, "./"+dir)
 			}
 		}
-		b.addAggregate(r.u, joinRoot(r.u.Root, r.f.Path), resources)
+		b.addAggregate(r.u, r.f.OverlayPath, resources)
 	}
 }
 

@@ -124,12 +124,14 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 		return nil, err
 	}
 	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
-	k.Spec.Path = "./" + strings.TrimPrefix(b.expand(u, fu.Path), "./")
-	k.Spec.TargetNamespace = b.expand(u, fu.TargetNamespace)
-	deps := fp.dependsOn()
-	k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, len(deps))
-	for _, d := range deps {
-		k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
+	k.Spec.Path = "./" + strings.TrimPrefix(fp.path, "./")
+	k.Spec.TargetNamespace = fp.target
+	// The descriptor's dependsOn, then the CRD providers it needs, sorted.
+	k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, len(fu.DependsOn)+len(fp.extraDeps))
+	for _, deps := range [2][]string{fu.DependsOn, fp.extraDeps} {
+		for _, d := range deps {
+			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
+		}
 	}
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()

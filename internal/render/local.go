@@ -101,7 +101,7 @@ func (b *builder) appliedDirs(active []*catalog.Unit) map[string]*catalog.Unit {
 	for _, u := range active {
 		for _, f := range u.Files {
 			if f.Builtin == catalog.BuiltinStandard {
-				standard[path.Dir(joinRoot(u.Root, f.Path))] = true
+				standard[path.Dir(f.OverlayPath)] = true
 			}
 		}
 	}

@@ -437,7 +437,7 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 		if len(bytes.TrimSpace(body(data))) == 0 {
 			continue // a template that renders empty writes no file
 		}
-		emit(joinRoot(u.Root, f.Path), data, f.Secret)
+		emit(f.OverlayPath, data, f.Secret)
 	}
 	return out
 }
