@@ -61,7 +61,9 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 			resources = append(resources, LocalDir)
 		}
 		ns := b.namespace(s.u)
-		if f := b.add(s.u, p, standardKustomization(b.start(s.u), ns, s.u.ValuesSecret, resources, components), false); f != nil {
+		if f := b.write(s.u, p, false, func(dst []byte) ([]byte, error) {
+			return standardKustomization(dst, ns, s.u.ValuesSecret, resources, components), nil
+		}); f != nil {
 			f.kustomization = &parsedKustomization{
 				file: kustomizationFile{Namespace: ns, Resources: resources},
 				refs: slices.Concat(resources, components, []string{valuesFile}),
@@ -90,7 +92,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 
 // addAggregate adds the kustomization.yaml at p listing resources.
 func (b *builder) addAggregate(u *catalog.Unit, p string, resources []string) {
-	if f := b.add(u, p, kustomizationYAML(b.start(u), "", resources), false); f != nil {
+	if f := b.write(u, p, false, func(dst []byte) ([]byte, error) { return kustomizationYAML(dst, "", resources), nil }); f != nil {
 		f.Aggregate = true
 		f.kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
@@ -171,7 +173,9 @@ func (b *builder) sops(u *catalog.Unit, p string) {
 		}
 		rules = append(rules, rule)
 	}
-	b.add(u, p, yamlenc.Append(b.start(u), map[string]any{"creation_rules": rules}), false)
+	b.write(u, p, false, func(dst []byte) ([]byte, error) {
+		return yamlenc.Append(dst, map[string]any{"creation_rules": rules}), nil
+	})
 }
 
 // customerManaged renders the customer Kustomizations into dir, and the
@@ -246,10 +250,5 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 }
 
 func (b *builder) addObject(u *catalog.Unit, p string, obj any, secret bool) {
-	out, err := marshal(b.start(u), obj)
-	if err != nil {
-		b.errorf(u, "rendering %s: %v", p, err)
-		return
-	}
-	b.add(u, p, out, secret)
+	b.write(u, p, secret, func(dst []byte) ([]byte, error) { return marshal(dst, obj) })
 }

@@ -44,24 +44,75 @@ func withSOPSHeader(config, unit string, body []byte, fingerprint string) []byte
 // fills in once the body has been appended: a renderer writes each file
 // into one buffer, header first, with no copy. size is room for the body.
 func startFile(config, unit, fingerprint string, size int) []byte {
-	const (
-		from = headerStart
-		mid  = " (unit "
-		tail = "). DO NOT EDIT. sha256:"
-		hash = "0000000000000000"
-		sops = " sops:"
-	)
-	name := headerName(config)
-	n := len(from) + len(name) + len(mid) + len(unit) + len(tail) + len(hash) + 1 + size
+	return appendHeader(make([]byte, 0, headerLen(config, unit, fingerprint)+size), config, unit, fingerprint)
+}
+
+// The parts of an ownership header around the config's name and the unit's.
+const (
+	headerMid  = " (unit "
+	headerTail = "). DO NOT EDIT. sha256:"
+	headerHash = "0000000000000000"
+	headerSOPS = " sops:"
+)
+
+// headerLen is the length of the header appendHeader writes.
+func headerLen(config, unit, fingerprint string) int {
+	n := len(headerStart) + len(headerName(config)) + len(headerMid) + len(unit) + len(headerTail) + len(headerHash) + 1
 	if fingerprint != "" {
-		n += len(sops) + len(fingerprint)
+		n += len(headerSOPS) + len(fingerprint)
 	}
-	out := make([]byte, 0, n)
-	out = append(append(append(append(append(append(out, from...), name...), mid...), unit...), tail...), hash...)
+	return n
+}
+
+// appendHeader appends an ownership header whose hash sealFile fills in.
+func appendHeader(out []byte, config, unit, fingerprint string) []byte {
+	out = append(append(append(append(append(append(out, headerStart...), headerName(config)...), headerMid...), unit...), headerTail...), headerHash...)
 	if fingerprint != "" {
-		out = append(append(out, sops...), fingerprint...)
+		out = append(append(out, headerSOPS...), fingerprint...)
 	}
 	return append(out, '\n')
+}
+
+// A fileArena hands out the buffers files are written into from larger
+// chunks: a plan's files cost a few allocations instead of one each. Each
+// file it returns has its capacity trimmed to its length, so no later
+// append to one file can reach the next. It is not safe for concurrent use.
+type fileArena struct {
+	free []byte // where the next file begins (length 0)
+	busy bool   // a file is being written into free
+}
+
+const (
+	arenaChunk = 64 << 10
+	// arenaMinFree is the room below which a file starts a new chunk.
+	arenaMinFree = 4 << 10
+)
+
+// file writes one file of unit: its ownership header, then what body
+// appends, sealed with its hash. A file outgrowing the chunk moves to the
+// heap as any append does; a file begun while another is being written
+// (body writing a file itself) is given its own buffer.
+func (a *fileArena) file(config, unit string, body func(dst []byte) ([]byte, error)) ([]byte, error) {
+	if a.busy {
+		data, err := body(startFile(config, unit, "", 896))
+		if err != nil {
+			return nil, err
+		}
+		return sealFile(data[:len(data):len(data)]), nil
+	}
+	if cap(a.free) < arenaMinFree {
+		a.free = make([]byte, 0, arenaChunk)
+	}
+	a.busy = true
+	data, err := body(appendHeader(a.free, config, unit, ""))
+	a.busy = false
+	if err != nil {
+		return nil, err
+	}
+	if len(data) <= cap(a.free) && &data[:1][0] == &a.free[:1][0] { // still in the chunk
+		a.free = a.free[len(data):len(data)]
+	}
+	return sealFile(data[:len(data):len(data)]), nil
 }
 
 // sealFile writes the hash of a file's body into the header startFile

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -18,5 +20,48 @@ func TestHeaderNames(t *testing.T) {
 				t.Errorf("%q: %v %q, fingerprint %q\n%s", name, st, unit, headerFingerprint(data), data)
 			}
 		}
+	}
+}
+
+// TestFileArena: the files an arena hands out never share bytes, whatever
+// their sizes (some outgrow a chunk) or nesting, and each is what startFile
+// and sealFile give for the same body.
+func TestFileArena(t *testing.T) {
+	var a fileArena
+	var files, want [][]byte
+	for i := range 400 {
+		body := bytes.Repeat([]byte{'a' + byte(i%26)}, (i*i*37)%(3*arenaMinFree))
+		write := func(dst []byte) ([]byte, error) { return append(dst, body...), nil }
+		if i%7 == 0 { // a file written while another is being written
+			var inner []byte
+			outer, err := a.file("c.yaml", "u", func(dst []byte) ([]byte, error) {
+				var err error
+				inner, err = a.file("c.yaml", "inner", write)
+				return append(dst, body...), err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, outer, inner)
+			want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...)), sealFile(append(startFile("c.yaml", "inner", "", 0), body...)))
+			continue
+		}
+		f, err := a.file("c.yaml", "u", write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+		want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...)))
+	}
+	for i, f := range files {
+		if cap(f) != len(f) {
+			t.Errorf("file %d: capacity %d beyond its length %d: an append could reach the next file", i, cap(f), len(f))
+		}
+		if !bytes.Equal(f, want[i]) {
+			t.Fatalf("file %d changed after it was written (%d bytes, want %d)", i, len(f), len(want[i]))
+		}
+	}
+	if _, err := a.file("c.yaml", "u", func([]byte) ([]byte, error) { return nil, errors.New("boom") }); err == nil || a.busy {
+		t.Errorf("a failed body: err %v, busy %v", err, a.busy)
 	}
 }

@@ -123,6 +123,8 @@ type builder struct {
 	localDirs map[string]bool
 	// slab holds the plan's files, allocated a chunk at a time.
 	slab []File
+	// arena holds the files the builder writes itself (not renderUnit's).
+	arena fileArena
 	// path is the buffer of the plan's sequential path lookups.
 	path pathBuf
 	// words interns the identifying strings read from rendered manifests.
@@ -319,12 +321,17 @@ func (b *builder) expand(u *catalog.Unit, s string) string {
 	return strings.ReplaceAll(s, "{namespace}", b.namespace(u))
 }
 
-// start begins a file of unit u: its header, to which the body is appended.
-func (b *builder) start(u *catalog.Unit) []byte { return startFile(b.cfgName(), u.Name, "", 896) }
-
-// add puts a file begun by start into the plan, as addRendered does.
-func (b *builder) add(u *catalog.Unit, p string, data []byte, secret bool) *File {
-	return b.addRendered(u, rendered{p, sealFile(data), secret})
+// write adds the file p of unit u to the plan, written by body after its
+// ownership header into the builder's arena, as addRendered does; it
+// returns the file, nil when it was refused or body failed (the problem is
+// reported).
+func (b *builder) write(u *catalog.Unit, p string, secret bool, body func(dst []byte) ([]byte, error)) *File {
+	data, err := b.arena.file(b.cfgName(), u.Name, body)
+	if err != nil {
+		b.errorf(u, "rendering %s: %v", p, err)
+		return nil
+	}
+	return b.addRendered(u, rendered{p, data, secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
@@ -404,16 +411,17 @@ type unitOutput struct {
 
 // renderUnit renders one active unit's sources, Flux units and overlay files.
 // It only reads the builder, so units render concurrently.
-func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
+func (b *builder) renderUnit(u *catalog.Unit, a *fileArena) (out unitOutput) {
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
+	out.files = make([]rendered, 0, len(u.Sources)+len(u.Files))
 	emit := func(p string, data []byte, secret bool) {
-		out.files = append(out.files, rendered{p, sealFile(data), secret})
+		out.files = append(out.files, rendered{p, data, secret})
 	}
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
-		obj, err := b.gitRepository(b.start(u), u, s)
+		obj, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.gitRepository(dst, u, s) })
 		if err != nil {
 			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
@@ -424,7 +432,7 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
 		}
-		data, err := b.execute(b.start(u), u, f)
+		data, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.execute(dst, u, f) })
 		if err != nil {
 			if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
 				// A value its file cannot hold: point at the value in the config.
@@ -446,12 +454,12 @@ func (b *builder) renderUnit(u *catalog.Unit) (out unitOutput) {
 // known.
 func (b *builder) fluxUnits(plans []*fluxPlan) {
 	for _, fp := range plans {
-		obj, err := b.kustomization(b.start(fp.u), fp)
+		obj, err := b.arena.file(b.cfgName(), fp.u.Name, func(dst []byte) ([]byte, error) { return b.kustomization(dst, fp) })
 		if err != nil {
 			b.errorf(fp.u, "unit %s: flux unit %s: %v", fp.u.Name, fp.fu.Name, err)
 			continue
 		}
-		b.add(fp.u, fp.u.Layer.Dir()+"/fluxcd/"+fp.fu.Name+".yaml", obj, false)
+		b.addRendered(fp.u, rendered{fp.u.Layer.Dir() + "/fluxcd/" + fp.fu.Name + ".yaml", obj, false})
 	}
 }
 
@@ -512,8 +520,9 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(active)) {
 		wg.Go(func() {
+			var a fileArena
 			for i := int(next.Add(1)) - 1; i < len(active); i = int(next.Add(1)) - 1 {
-				outs[i] = b.renderUnit(active[i])
+				outs[i] = b.renderUnit(active[i], &a)
 			}
 		})
 	}
