@@ -102,8 +102,8 @@ func (b *builder) addAggregate(u *catalog.Unit, p string, resources []string) {
 // its kustomization.yaml, sorted.
 func (b *builder) filesIn(dir string) []string {
 	var out []string
-	for _, p := range b.byDir[dir] {
-		if base := path.Base(p); base != "kustomization.yaml" {
+	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
+		if base := path.Base(f.Path); base != "kustomization.yaml" {
 			out = append(out, base)
 		}
 	}

@@ -30,12 +30,17 @@ func staticFile(name string) ([]byte, error) {
 
 // execute appends one overlay file of a unit to dst: a static file as it
 // is, a template through its compiled function (zz_generated/templates.go).
-func (b *builder) execute(dst []byte, u *catalog.Unit, f catalog.File) ([]byte, error) {
+func (b *builder) execute(dst []byte, info *catalog.Info, f catalog.File) ([]byte, error) {
 	if f.Render == nil {
 		data, err := staticFile(f.Template)
 		return append(dst, data...), err
 	}
-	info := catalog.Info{
+	return f.Render(dst, b.c, info)
+}
+
+// info is what the templates of unit u see of it.
+func (b *builder) info(u *catalog.Unit) *catalog.Info {
+	return &catalog.Info{
 		Name:         u.Name,
 		Namespace:    b.namespace(u),
 		Overlay:      b.p.Overlay,
@@ -43,5 +48,4 @@ func (b *builder) execute(dst []byte, u *catalog.Unit, f catalog.File) ([]byte, 
 		HelmRelease:  u.HelmRelease,
 		ValuesSecret: u.ValuesSecret,
 	}
-	return f.Render(dst, b.c, &info)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -12,6 +13,7 @@ import (
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -42,6 +44,21 @@ func fluxURL(u string) string {
 	return u
 }
 
+// fluxDurations are gitops.flux's durations, parsed once per plan and shared
+// (read-only) by every Flux object that points at them.
+type fluxDurations struct {
+	interval, retry, timeout          metav1.Duration
+	intervalErr, retryErr, timeoutErr error
+}
+
+func parseFluxDurations(f *config.Flux) *fluxDurations {
+	d := &fluxDurations{}
+	d.interval, d.intervalErr = duration(f.Interval)
+	d.retry, d.retryErr = duration(f.RetryInterval)
+	d.timeout, d.timeoutErr = duration(f.Timeout)
+	return d
+}
+
 func duration(s string) (metav1.Duration, error) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
@@ -57,15 +74,11 @@ func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
 // gitRepository appends a unit's GitRepository to dst.
 func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) ([]byte, error) {
 	g := &b.c.OpenCenter.GitOps
-	interval, err := duration(g.Flux.Interval)
-	if err != nil {
+	d := b.durations
+	if err := cmp.Or(d.intervalErr, d.timeoutErr); err != nil {
 		return nil, err
 	}
-	timeout, err := duration(g.Flux.Timeout)
-	if err != nil {
-		return nil, err
-	}
-	spec := sourcev1.GitRepositorySpec{Interval: interval, Timeout: &timeout}
+	spec := sourcev1.GitRepositorySpec{Interval: d.interval, Timeout: &d.timeout}
 	switch s.Repo {
 	case catalog.RepoBase:
 		spec.URL = fluxURL(g.BaseRepo.URL)
@@ -153,21 +166,17 @@ func (b *builder) decryption() *kustomizev1.Decryption {
 // fluxSpec fills the reconciliation settings of gitops.flux (interval
 // overridden when interval is set).
 func (b *builder) fluxSpec(s *kustomizev1.KustomizationSpec, interval string) error {
-	f := &b.c.OpenCenter.GitOps.Flux
-	iv, err := duration(cmpOr(interval, f.Interval))
-	if err != nil {
+	d := b.durations
+	iv, err := d.interval, d.intervalErr
+	if interval != "" {
+		iv, err = duration(interval)
+	}
+	if err := cmp.Or(err, d.retryErr, d.timeoutErr); err != nil {
 		return err
 	}
-	retry, err := duration(f.RetryInterval)
-	if err != nil {
-		return err
-	}
-	timeout, err := duration(f.Timeout)
-	if err != nil {
-		return err
-	}
-	s.Interval, s.RetryInterval, s.Timeout = iv, &retry, &timeout
-	s.Prune = f.Prune == nil || *f.Prune
+	s.Interval, s.RetryInterval, s.Timeout = iv, &d.retry, &d.timeout
+	p := b.c.OpenCenter.GitOps.Flux.Prune
+	s.Prune = p == nil || *p
 	return nil
 }
 

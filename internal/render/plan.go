@@ -59,6 +59,8 @@ type File struct {
 	// kustomization is a computed kustomization.yaml as the plan reads it,
 	// known without parsing its text.
 	kustomization *parsedKustomization
+	// nextInDir links the plan's files in one directory (builder.byDir).
+	nextInDir *File
 }
 
 // UnitStatus says whether a unit is active in a plan, and why not.
@@ -104,8 +106,8 @@ type builder struct {
 	diags   diag.List
 	status  map[string]*UnitStatus
 	files   map[string]*File
-	byDir   map[string][]string // file paths by directory, for the aggregates
-	flux    map[string]bool     // active Flux unit names
+	byDir   map[string]*File // the last file added to each directory, for the aggregates
+	flux    map[string]bool  // active Flux unit names
 	fluxOf  map[string]*catalog.Unit
 	sources map[string]bool // active source names
 	include map[string]bool // overlay dirs provided by source includes
@@ -122,7 +124,8 @@ type builder struct {
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
 	// slab holds the plan's files, allocated a chunk at a time.
-	slab []File
+	slab      []File
+	durations *fluxDurations
 	// arena holds the files the builder writes itself (not renderUnit's).
 	arena fileArena
 	// path is the buffer of the plan's sequential path lookups.
@@ -171,6 +174,7 @@ func Build(f *config.File, o Options) (*Plan, error) {
 	b.p.Files = make([]File, len(sorted))
 	for i, f := range sorted {
 		b.p.Files[i] = *f
+		b.p.Files[i].nextInDir = nil // a link into the builder's files
 		if f.Secret && f.Recipients == nil {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
@@ -183,9 +187,10 @@ func newBuilder(f *config.File, o Options) *builder {
 	return &builder{
 		f: f, c: f.Config, o: o,
 		p:         &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
+		durations: parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux),
 		status:    map[string]*UnitStatus{},
 		files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
-		byDir:     make(map[string][]string, 64),
+		byDir:     make(map[string]*File, 128),
 		flux:      map[string]bool{},
 		fluxOf:    map[string]*catalog.Unit{},
 		sources:   map[string]bool{flux_system: true},
@@ -228,9 +233,11 @@ const flux_system = "flux-system"
 
 // selectUnits decides which units are active and why the others are not.
 func (b *builder) selectUnits() {
+	statuses := make([]UnitStatus, len(zz_generated.Units))
 	for i := range zz_generated.Units {
 		u := &zz_generated.Units[i]
-		st := &UnitStatus{Unit: u}
+		st := &statuses[i]
+		st.Unit = u
 		b.status[u.Name] = st
 		for _, fu := range u.FluxUnits {
 			b.fluxOf[fu.Name] = u
@@ -363,7 +370,7 @@ func (b *builder) addRendered(u *catalog.Unit, r rendered) *File {
 	f := &b.slab[len(b.slab)-1]
 	b.files[p] = f
 	dir := dirOf(p) // p is clean: unsafePath checked it
-	b.byDir[dir] = append(b.byDir[dir], p)
+	f.nextInDir, b.byDir[dir] = b.byDir[dir], f
 	return f
 }
 
@@ -428,11 +435,12 @@ func (b *builder) renderUnit(u *catalog.Unit, a *fileArena) (out unitOutput) {
 		}
 		emit(dir+"/sources/"+s.Name+".yaml", obj, false)
 	}
+	info := b.info(u)
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
 		}
-		data, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.execute(dst, u, f) })
+		data, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.execute(dst, info, f) })
 		if err != nil {
 			if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
 				// A value its file cannot hold: point at the value in the config.
