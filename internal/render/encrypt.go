@@ -82,8 +82,7 @@ func (b *builder) encryptSecrets() {
 		plain := body(f.Data)
 		// The recipients and selector are part of what is fingerprinted, so
 		// changing either re-encrypts.
-		what := fmt.Appendf(bytes.Clone(plain), "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
-		f.Fingerprint = fingerprints.Of(what)
+		f.Fingerprint = fingerprints.Of(plain, fingerprintSuffix(rule))
 		if old := b.unchangedSecret(p, f.Fingerprint); old != nil {
 			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
 			continue // the file on disk already holds this plaintext: no encryption
@@ -116,6 +115,12 @@ func (b *builder) encryptSecrets() {
 			b.p.Warnings = append(b.p.Warnings, fmt.Sprintf("%s: sops rule %d (path_regex %q) matches no file of the overlay: paths are relative to the overlay, where .sops.yaml is (services/loki/object-store-secret.yaml)", b.f.Name, i, s.Rules[i].PathRegex))
 		}
 	}
+}
+
+// fingerprintSuffix is what follows a secret's plaintext in its
+// fingerprint: the rule's recipients and selector.
+func fingerprintSuffix(rule *config.SOPSRule) []byte {
+	return fmt.Appendf(nil, "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
 }
 
 // cfgName is the config's name as headers record it.

@@ -84,15 +84,21 @@ func newMAC(onlyEncrypted bool) hash.Hash {
 // separators. Comments do not count, nor plaintext values under
 // mac_only_encrypted.
 func hashLeaf(h hash.Hash, r Rules, leaf any, encrypted bool) error {
+	_, err := hashLeafWith(nil, h, r, leaf, encrypted)
+	return err
+}
+
+// hashLeafWith is hashLeaf with a scratch buffer for the leaf's text.
+func hashLeafWith(scratch []byte, h hash.Hash, r Rules, leaf any, encrypted bool) ([]byte, error) {
 	if _, isComment := leaf.(comment); isComment || (r.MACOnlyEncrypted && !encrypted) {
-		return nil
+		return scratch, nil
 	}
-	b, _, err := plainBytes(leaf)
+	b, _, err := appendPlain(scratch[:0], leaf)
 	if err != nil {
-		return err
+		return scratch, err
 	}
 	h.Write(b)
-	return nil
+	return b[:0], nil
 }
 
 // macText is the MAC as sops stores it: upper-case hex, then encrypted like a
@@ -158,17 +164,19 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
+	e := &encrypter{gcm: gcm, rand: rnd}
 	dropEmptySequenceComments(doc, nil, match)
 	mac := newMAC(rules.MACOnlyEncrypted)
 	err = walk(doc, func(leaf any, path []string) (any, error) {
 		encrypted := match.encrypts(path)
-		if err := hashLeaf(mac, rules, leaf, encrypted); err != nil {
+		var err error
+		if e.buf, err = hashLeafWith(e.buf, mac, rules, leaf, encrypted); err != nil {
 			return nil, err
 		}
 		if !encrypted {
 			return leaf, nil
 		}
-		return encryptValue(leaf, gcm, additionalData(path), rnd)
+		return e.value(leaf, path)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
@@ -184,7 +192,8 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		Rules:        rules,
 		Version:      Version,
 	}}
-	meta.mac, err = encryptValue(macText(mac), gcm, meta.LastModified.Format(time.RFC3339), rnd)
+	e.ad = meta.LastModified.AppendFormat(e.ad[:0], time.RFC3339)
+	meta.mac, err = e.encrypt(macText(mac))
 	if err != nil {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 )
 
 // fingerprintInfo labels the HKDF derivation, so the fingerprint key is not
@@ -21,8 +22,8 @@ func Fingerprint(dataKey, plaintext []byte) string {
 }
 
 // Fingerprinter computes Fingerprint for one data key, deriving its key
-// once for the many files of a render.
-type Fingerprinter struct{ key []byte }
+// once for the many files of a render. It is not safe for concurrent use.
+type Fingerprinter struct{ mac hash.Hash }
 
 // NewFingerprinter derives the fingerprint key of a data key.
 func NewFingerprinter(dataKey []byte) *Fingerprinter {
@@ -31,12 +32,16 @@ func NewFingerprinter(dataKey []byte) *Fingerprinter {
 		// hkdf.Key fails only for an output longer than 255 hashes.
 		panic(err)
 	}
-	return &Fingerprinter{key: key}
+	return &Fingerprinter{mac: hmac.New(sha256.New, key)}
 }
 
-// Of returns the fingerprint of plaintext.
-func (f *Fingerprinter) Of(plaintext []byte) string {
-	mac := hmac.New(sha256.New, f.key)
-	mac.Write(plaintext)
-	return hex.EncodeToString(mac.Sum(nil))
+// Of returns the fingerprint of the plaintext made of parts, one after
+// the other.
+func (f *Fingerprinter) Of(parts ...[]byte) string {
+	f.mac.Reset()
+	for _, p := range parts {
+		f.mac.Write(p)
+	}
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(f.mac.Sum(sum[:0]))
 }

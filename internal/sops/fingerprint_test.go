@@ -38,3 +38,19 @@ func TestFingerprint(t *testing.T) {
 		t.Error("the fingerprint key is the data key itself")
 	}
 }
+
+// TestFingerprinterReuse: one Fingerprinter gives every file the fingerprint
+// a fresh one would, and the parts of a plaintext count as their
+// concatenation.
+func TestFingerprinterReuse(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, DataKeySize)
+	f := NewFingerprinter(key)
+	for _, p := range []string{"a", "", "hunter2", "a", "longer plaintext\n"} {
+		if got, want := f.Of([]byte(p)), Fingerprint(key, []byte(p)); got != want {
+			t.Errorf("%q: reused %s, fresh %s", p, got, want)
+		}
+		if got, want := f.Of([]byte(p), []byte("\x00age1x")), Fingerprint(key, []byte(p+"\x00age1x")); got != want {
+			t.Errorf("%q in parts: %s, want %s", p, got, want)
+		}
+	}
+}

@@ -26,59 +26,112 @@ const (
 // to it joined by ':' with a trailing ':'. Sequence indexes are not part of
 // it, so moving a value within a list keeps it valid; the MAC catches that.
 func additionalData(path []string) string {
-	return strings.Join(path, ":") + ":"
+	return string(appendAdditionalData(nil, path))
+}
+
+func appendAdditionalData(dst []byte, path []string) []byte {
+	if len(path) == 0 {
+		return append(dst, ':') // a comment above the first key: Join gives "", then ":"
+	}
+	for _, k := range path {
+		dst = append(append(dst, k...), ':')
+	}
+	return dst
 }
 
 // plainBytes is the text sops encrypts for a scalar and feeds to the MAC,
 // with the type tag it records. Floats use the shortest decimal form and
 // booleans are capitalised because the first, Python, sops did so.
 func plainBytes(v any) ([]byte, string, error) {
-	switch v := v.(type) {
-	case string:
-		return []byte(v), "str", nil
-	case int:
-		return []byte(strconv.Itoa(v)), "int", nil
-	case float64:
-		return []byte(strconv.FormatFloat(v, 'f', -1, 64)), "float", nil
-	case bool:
-		if v {
-			return []byte("True"), "bool", nil
-		}
-		return []byte("False"), "bool", nil
-	case time.Time:
-		b, err := v.MarshalText()
-		return b, "time", err
-	case comment:
-		return []byte(v.text), "comment", nil
-	case []byte:
-		// Only a decrypted "bytes" value is a []byte; it counts in the MAC.
-		return v, "bytes", nil
-	}
-	return nil, "", fmt.Errorf("a %T value cannot be encrypted", v)
+	return appendPlain(nil, v)
 }
 
-// encryptValue returns the ENC[...] form of v. Empty strings and empty
-// comments stay empty, unencrypted, as in sops: there is nothing to hide and
-// sops decrypts "" to "".
-func encryptValue(v any, gcm cipher.AEAD, ad string, rand io.Reader) (string, error) {
-	plain, typ, err := plainBytes(v)
+// appendPlain appends the plainBytes of v to dst.
+func appendPlain(dst []byte, v any) ([]byte, string, error) {
+	switch v := v.(type) {
+	case string:
+		return append(dst, v...), "str", nil
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), "int", nil
+	case float64:
+		return strconv.AppendFloat(dst, v, 'f', -1, 64), "float", nil
+	case bool:
+		if v {
+			return append(dst, "True"...), "bool", nil
+		}
+		return append(dst, "False"...), "bool", nil
+	case time.Time:
+		b, err := v.AppendText(dst)
+		return b, "time", err
+	case comment:
+		return append(dst, v.text...), "comment", nil
+	case []byte:
+		// Only a decrypted "bytes" value is a []byte; it counts in the MAC.
+		return append(dst, v...), "bytes", nil
+	}
+	return dst, "", fmt.Errorf("a %T value cannot be encrypted", v)
+}
+
+// An encrypter encrypts the values of one file with one data key, reusing
+// its buffers from value to value. It is not safe for concurrent use.
+type encrypter struct {
+	gcm  cipher.AEAD
+	rand io.Reader
+	iv   [ivSize]byte
+	buf  []byte // a value's plaintext, then its ciphertext in place
+	ad   []byte
+}
+
+// value returns the ENC[...] form of v, authenticated with the additional
+// data path leads to (additionalData). Empty strings and empty comments stay
+// empty, unencrypted, as in sops: there is nothing to hide and sops decrypts
+// "" to "".
+func (e *encrypter) value(v any, path []string) (string, error) {
+	e.ad = appendAdditionalData(e.ad[:0], path)
+	return e.encrypt(v)
+}
+
+// encrypt is value with e.ad as the additional data.
+func (e *encrypter) encrypt(v any) (string, error) {
+	plain, typ, err := appendPlain(e.buf[:0], v)
 	if err != nil {
 		return "", err
 	}
 	if len(plain) == 0 && (typ == "str" || typ == "comment") {
 		return "", nil
 	}
-	iv := make([]byte, ivSize)
-	if _, err := io.ReadFull(rand, iv); err != nil {
+	if _, err := io.ReadFull(e.rand, e.iv[:]); err != nil {
 		return "", fmt.Errorf("reading random IV: %w", err)
 	}
-	sealed := gcm.Seal(nil, iv, plain, []byte(ad))
-	data, tag := sealed[:len(sealed)-gcm.Overhead()], sealed[len(sealed)-gcm.Overhead():]
+	sealed := e.gcm.Seal(plain[:0], e.iv[:], plain, e.ad)
+	e.buf = sealed[:0]
+	data, tag := sealed[:len(sealed)-e.gcm.Overhead()], sealed[len(sealed)-e.gcm.Overhead():]
 	enc := base64.StdEncoding
-	return encPrefix + enc.EncodeToString(data) +
-		",iv:" + enc.EncodeToString(iv) +
-		",tag:" + enc.EncodeToString(tag) +
-		",type:" + typ + encSuffix, nil
+	var b strings.Builder
+	b.Grow(len(encPrefix) + enc.EncodedLen(len(data)) + len(",iv:") + enc.EncodedLen(ivSize) +
+		len(",tag:") + enc.EncodedLen(len(tag)) + len(",type:") + len(typ) + len(encSuffix))
+	b.WriteString(encPrefix)
+	writeBase64(&b, data)
+	b.WriteString(",iv:")
+	writeBase64(&b, e.iv[:])
+	b.WriteString(",tag:")
+	writeBase64(&b, tag)
+	b.WriteString(",type:")
+	b.WriteString(typ)
+	b.WriteString(encSuffix)
+	return b.String(), nil
+}
+
+// writeBase64 writes src to b in standard base64, through a buffer on the
+// stack rather than a string per part.
+func writeBase64(b *strings.Builder, src []byte) {
+	var chunk [768]byte // encodes 576 bytes: a multiple of 3, so no padding until the end
+	for len(src) > 0 {
+		n := min(len(src), 576)
+		base64.StdEncoding.Encode(chunk[:], src[:n])
+		b.Write(chunk[:base64.StdEncoding.EncodedLen(n)])
+		src = src[n:]
+	}
 }
 
 func newGCM(key []byte) (cipher.AEAD, error) {
