@@ -104,9 +104,17 @@ func (s *scanner) node(n yaml.Node) *yaml.Node {
 // plain makes the node of a plain scalar, its tag resolved as yaml.v3 does.
 func (s *scanner) plain(value string, line, col int) *yaml.Node {
 	n := s.node(yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col})
-	n.Tag = n.ShortTag()
+	if value != "" && strings.IndexByte(resolveHints, value[0]) < 0 {
+		n.Tag = "!!str" // what yaml.v3's resolve says without looking further
+	} else {
+		n.Tag = n.ShortTag()
+	}
 	return n
 }
+
+// resolveHints are the first bytes that make yaml.v3 look at a plain scalar
+// further (numbers, booleans, null, .inf): its resolve table's entries.
+const resolveHints = "+-0123456789yYnNtTfFoO~."
 
 // open starts a mapping or sequence at column indent of the current line;
 // nil past maxScanDepth.
