@@ -33,12 +33,13 @@ func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
 		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
 	}
 	mac := newMAC(meta.MACOnlyEncrypted)
+	dec := &decrypter{key: key}
 	err = walk(doc, func(leaf any, path []string) (any, error) {
 		encrypted := match.encrypts(path)
 		out := leaf
 		if encrypted {
 			var err error
-			if out, err = decryptLeaf(leaf, key, path); err != nil {
+			if out, err = decryptLeaf(leaf, dec, path); err != nil {
 				return nil, err
 			}
 		}
@@ -49,7 +50,7 @@ func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
 	if err != nil {
 		return nil, Metadata{}, fmt.Errorf("sops: %w", err)
 	}
-	if err := meta.verifyMAC(mac, key); err != nil {
+	if err := meta.verifyMAC(mac, dec); err != nil {
 		return nil, Metadata{}, err
 	}
 	plain, err := emitDocument(doc)
@@ -62,10 +63,11 @@ func Decrypt(data []byte, ids []age.Identity) ([]byte, Metadata, error) {
 
 // verifyMAC checks the MAC computed over the values against the one stored
 // in the metadata.
-func (m *fileMetadata) verifyMAC(mac hash.Hash, key []byte) error {
+func (m *fileMetadata) verifyMAC(mac hash.Hash, d *decrypter) error {
 	// sops binds the MAC to lastmodified as re-formatted after parsing, so
 	// fractional seconds would not count; files written by sops have none.
-	stored, err := decryptValue(m.mac, key, m.LastModified.Format(time.RFC3339))
+	d.ad = m.LastModified.AppendFormat(d.ad[:0], time.RFC3339)
+	stored, err := d.value(m.mac, d.ad)
 	if err != nil {
 		return fmt.Errorf("sops: %w: the stored MAC does not decrypt (the mac or lastmodified field was changed)", ErrMACMismatch)
 	}
@@ -76,11 +78,12 @@ func (m *fileMetadata) verifyMAC(mac hash.Hash, key []byte) error {
 }
 
 // decryptLeaf decrypts one leaf that the rules say is encrypted.
-func decryptLeaf(leaf any, key []byte, path []string) (any, error) {
-	ad := additionalData(path)
+func decryptLeaf(leaf any, d *decrypter, path []string) (any, error) {
+	d.ad = appendAdditionalData(d.ad[:0], path)
+	ad := d.ad
 	switch leaf := leaf.(type) {
 	case comment:
-		v, err := decryptValue(leaf.text, key, ad)
+		v, err := d.value(leaf.text, ad)
 		if err != nil {
 			// sops keeps a comment that does not decrypt: it was written
 			// in plaintext, by hand or by an older sops.
@@ -97,7 +100,7 @@ func decryptLeaf(leaf any, key []byte, path []string) (any, error) {
 		}
 		return nil, fmt.Errorf("%w: %s: a comment decrypted to a %T", ErrTamperedValue, pathString(path), v)
 	case string:
-		v, err := decryptValue(leaf, key, ad)
+		v, err := d.value(leaf, ad)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s %w", ErrTamperedValue, pathString(path), err)
 		}

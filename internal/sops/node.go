@@ -45,19 +45,19 @@ func DecryptNode(root *yaml.Node, ids []age.Identity) (Metadata, error) {
 	if err != nil {
 		return Metadata{}, fmt.Errorf("sops: %w", err)
 	}
-	d := &nodeDecrypter{key: key, match: match, metaKey: m.Content[at]}
+	d := &nodeDecrypter{dec: &decrypter{key: key}, match: match, metaKey: m.Content[at]}
 	err = d.document(root, m)
 	if errors.Is(err, errAlias) {
 		if err := expandAliases(root); err != nil {
 			return Metadata{}, fmt.Errorf("sops: invalid YAML: %w", err)
 		}
-		d = &nodeDecrypter{key: key, match: match, metaKey: m.Content[at]}
+		d = &nodeDecrypter{dec: d.dec, match: match, metaKey: m.Content[at]}
 		err = d.document(root, m)
 	}
 	if err != nil {
 		return Metadata{}, fmt.Errorf("sops: %w", err)
 	}
-	if err := meta.verifyMAC(d.mac, key); err != nil {
+	if err := meta.verifyMAC(d.mac, d.dec); err != nil {
 		return Metadata{}, err
 	}
 	if err := d.apply(); err != nil {
@@ -167,7 +167,7 @@ var errAlias = errors.New("alias")
 // in the same order. The walk changes nothing; it records what to write, and
 // apply writes it once the MAC matched.
 type nodeDecrypter struct {
-	key     []byte
+	dec     *decrypter
 	match   *matcher
 	metaKey *yaml.Node // the top-level sops: key, whose value is not part of the document
 	mac     hash.Hash
@@ -228,7 +228,7 @@ func (d *nodeDecrypter) comment(field *string, selected bool) error {
 		if line == "" {
 			continue
 		}
-		plain, err := decryptLeaf(comment{text: line[1:]}, d.key, d.path)
+		plain, err := decryptLeaf(comment{text: line[1:]}, d.dec, d.path)
 		if err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (d *nodeDecrypter) leaf(n, list *yaml.Node, selected bool) error {
 	}
 	encrypted := d.match.encryptsIf(selected)
 	if encrypted {
-		if v, err = decryptLeaf(v, d.key, d.path); err != nil {
+		if v, err = decryptLeaf(v, d.dec, d.path); err != nil {
 			return err
 		}
 		if c, ok := v.(comment); ok && list != nil {

@@ -1,6 +1,7 @@
 package sops
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/base64"
@@ -153,6 +154,24 @@ var (
 // decryptValue reverses encryptValue, returning the typed value recorded in
 // the type field. "" decrypts to "".
 func decryptValue(s string, key []byte, ad string) (any, error) {
+	return (&decrypter{key: key}).value(s, []byte(ad))
+}
+
+// A decrypter decrypts the values of one file with its data key, setting
+// up AES-GCM once and reusing its buffers from value to value. It is not
+// safe for concurrent use.
+type decrypter struct {
+	key   []byte
+	gcm   cipher.AEAD // for nonces of ivLen bytes
+	ivLen int
+	block cipher.Block
+	buf   []byte // ciphertext and tag, then the plaintext in place
+	iv    []byte
+	ad    []byte
+}
+
+// value reverses encrypter.value for the additional data ad.
+func (d *decrypter) value(s string, ad []byte) (any, error) {
 	if s == "" {
 		return "", nil
 	}
@@ -166,23 +185,29 @@ func decryptValue(s string, key []byte, ad string) (any, error) {
 	if !ok1 || !ok2 || !ok3 {
 		return nil, errNotEncrypted
 	}
-	enc := base64.StdEncoding
-	ciphertext, err1 := enc.DecodeString(data)
-	iv, err2 := enc.DecodeString(ivText)
-	tag, err3 := enc.DecodeString(tagText)
-	if err := errors.Join(err1, err2, err3); err != nil || len(iv) == 0 {
+	var err1, err2, err3 error
+	d.buf, err1 = appendBase64(d.buf[:0], data)
+	d.buf, err2 = appendBase64(d.buf, tagText)
+	d.iv, err3 = appendBase64(d.iv[:0], ivText)
+	if err := errors.Join(err1, err2, err3); err != nil || len(d.iv) == 0 {
 		return nil, errNotEncrypted
 	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, fmt.Errorf("data key: %w", err)
+	if d.block == nil {
+		block, err := aes.NewCipher(d.key)
+		if err != nil {
+			return nil, fmt.Errorf("data key: %w", err)
+		}
+		d.block = block
 	}
-	// sops reads the IV length from the value rather than assuming 32.
-	gcm, err := cipher.NewGCMWithNonceSize(block, len(iv))
-	if err != nil {
-		return nil, errNotEncrypted
+	if d.gcm == nil || d.ivLen != len(d.iv) {
+		// sops reads the IV length from the value rather than assuming 32.
+		gcm, err := cipher.NewGCMWithNonceSize(d.block, len(d.iv))
+		if err != nil {
+			return nil, errNotEncrypted
+		}
+		d.gcm, d.ivLen = gcm, len(d.iv)
 	}
-	plain, err := gcm.Open(nil, iv, append(ciphertext, tag...), []byte(ad))
+	plain, err := d.gcm.Open(d.buf[:0], d.iv, d.buf, ad)
 	if err != nil {
 		return nil, errAuthentication
 	}
@@ -192,6 +217,19 @@ func decryptValue(s string, key []byte, ad string) (any, error) {
 		return nil, fmt.Errorf("decrypted value does not parse as its recorded type %q", typ)
 	}
 	return v, nil
+}
+
+// appendBase64 appends the standard base64 decoding of s to dst: through a
+// buffer on the stack for the short strings of sops values, as DecodeString
+// for longer ones.
+func appendBase64(dst []byte, s string) ([]byte, error) {
+	if len(s) > 1024 {
+		b, err := base64.StdEncoding.DecodeString(s)
+		return append(dst, b...), err
+	}
+	var in [1024]byte
+	n := copy(in[:], s)
+	return base64.StdEncoding.AppendDecode(dst, in[:n])
 }
 
 func typedValue(plain []byte, typ string) (any, error) {
@@ -206,7 +244,7 @@ func typedValue(plain []byte, typ string) (any, error) {
 	case "bool":
 		return strconv.ParseBool(text)
 	case "bytes":
-		return plain, nil
+		return bytes.Clone(plain), nil // plain is a decrypter's buffer
 	case "time":
 		var t time.Time
 		err := t.UnmarshalText(plain)
