@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"strings"
 	"time"
 
 	"filippo.io/age"
-	"filippo.io/age/armor"
 )
 
 // Decrypt decrypts a sops YAML file with the given identities, verifies its
@@ -153,15 +151,11 @@ func (m *fileMetadata) unwrapDataKey(ids []age.Identity) ([]byte, error) {
 		if len(ids) == 0 {
 			break
 		}
-		r, err := age.Decrypt(armor.NewReader(strings.NewReader(s.enc)), ids...)
+		key, err := openDataKey(s.enc, ids)
 		var noMatch *age.NoIdentityMatchError
 		if errors.As(err, &noMatch) {
 			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("sops: the age entry for %s is damaged: %w", s.recipient, err)
-		}
-		key, err := io.ReadAll(r)
 		if err != nil {
 			return nil, fmt.Errorf("sops: the age entry for %s is damaged: %w", s.recipient, err)
 		}

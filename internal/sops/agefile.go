@@ -1,0 +1,105 @@
+package sops
+
+import (
+	"bytes"
+	"crypto/hkdf"
+	"crypto/sha256"
+	"encoding/base64"
+	"io"
+	"strings"
+
+	"filippo.io/age"
+	"filippo.io/age/armor"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// A data key is stored as an armored age file per recipient. age.Decrypt
+// reads the payload through a 64 KiB STREAM buffer, twice, to return 32
+// bytes: a config's load paid for more buffer than for all of its values.
+// openDataKey reads the one shape sops and opencenter write (canonical
+// armor, a DataKeySize payload in one final STREAM chunk, as the age
+// specification lays out) itself, after age has parsed the header and
+// unwrapped the file key, and hands every other file to age.Decrypt, so
+// age's own checks and errors decide anything unusual.
+
+const (
+	armorBegin = "-----BEGIN AGE ENCRYPTED FILE-----"
+	armorEnd   = "-----END AGE ENCRYPTED FILE-----"
+	// armorColumns is the length of every armored line but the last.
+	armorColumns = 64
+	// streamNonceSize is the payload nonce before the first STREAM chunk.
+	streamNonceSize = 16
+)
+
+// openDataKey decrypts the armored age file armored with ids and returns
+// what it holds. A file no identity opens gives age's NoIdentityMatchError.
+func openDataKey(armored string, ids []age.Identity) ([]byte, error) {
+	if bin, ok := dearmor(armored); ok {
+		if key, err, done := openSmall(bin, ids); done {
+			return key, err
+		}
+	}
+	r, err := age.Decrypt(armor.NewReader(strings.NewReader(armored)), ids...)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// dearmor decodes canonical armor: the begin line, full lines of
+// armorColumns base64 characters but the last, the end line, with
+// whitespace around it. ok is false for anything else.
+func dearmor(s string) ([]byte, bool) {
+	s = strings.TrimSpace(s)
+	body, ok1 := strings.CutPrefix(s, armorBegin+"\n")
+	body, ok2 := strings.CutSuffix(body, "\n"+armorEnd)
+	if !ok1 || !ok2 || body == "" {
+		return nil, false
+	}
+	var b64 [1024]byte // a data key's file is about 250 characters
+	n := 0
+	for rest := body; rest != ""; {
+		line, next, more := strings.Cut(rest, "\n")
+		if line == "" || len(line) > armorColumns || (more && len(line) != armorColumns) || n+len(line) > len(b64) {
+			return nil, false
+		}
+		n += copy(b64[n:], line)
+		rest = next
+	}
+	out, err := base64.StdEncoding.Strict().AppendDecode(nil, b64[:n])
+	return out, err == nil
+}
+
+// openSmall decrypts bin when it is an age file whose payload is one final
+// STREAM chunk of DataKeySize bytes; done is false when it is not, or when
+// the payload does not authenticate, for age.Decrypt to say why.
+func openSmall(bin []byte, ids []age.Identity) (key []byte, err error, done bool) {
+	header, err := age.ExtractHeader(bytes.NewReader(bin))
+	if err != nil || !bytes.HasPrefix(bin, header) {
+		return nil, nil, false
+	}
+	rest := bin[len(header):]
+	if len(rest) != streamNonceSize+DataKeySize+chacha20poly1305.Overhead {
+		return nil, nil, false
+	}
+	fileKey, err := age.DecryptHeader(header, ids...)
+	if err != nil {
+		return nil, err, true
+	}
+	nonce, payload := rest[:streamNonceSize], rest[streamNonceSize:]
+	payloadKey, err := hkdf.Key(sha256.New, fileKey, nonce, "payload", chacha20poly1305.KeySize)
+	if err != nil {
+		return nil, nil, false
+	}
+	aead, err := chacha20poly1305.New(payloadKey)
+	if err != nil {
+		return nil, nil, false
+	}
+	var chunkNonce [chacha20poly1305.NonceSize]byte // counter 0, then the last-chunk flag
+	chunkNonce[len(chunkNonce)-1] = 1
+	key, err = aead.Open(nil, chunkNonce[:], payload, nil)
+	if err != nil {
+		return nil, nil, false
+	}
+	return key, nil, true
+}
