@@ -94,21 +94,21 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	// One checker from the repository down: the overlay path and every
 	// file's directory, each directory looked at once.
 	dirs := dirChecker{root: repo, state: map[string]dirState{}}
-	exists, err := dirs.check(p.Overlay)
+	overlay, err := dirs.check(p.Overlay)
 	if err != nil {
 		return nil, err
 	}
 	var disk []diskFile
-	if exists { // a new overlay has nothing on disk to compare or delete
+	if overlay { // a new overlay has nothing on disk to compare or delete
 		if disk, err = ownedOnDisk(root); err != nil {
 			return nil, err
 		}
 	}
-	var changes []Change
+	changes := make([]Change, 0, len(p.Files))
 	var refused []Refusal
-	inScope := func(f File) bool { return o.Only == "" || f.Unit == o.Only || f.Aggregate }
-	for _, f := range p.Files {
-		if !inScope(f) {
+	for i := range p.Files {
+		f := &p.Files[i]
+		if o.Only != "" && f.Unit != o.Only && !f.Aggregate {
 			continue
 		}
 		mode := fs.FileMode(0o644)
@@ -118,6 +118,10 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		data := f.Data
 		if f.Unverified {
 			data = nil // placeholders: what would be written is not known
+		}
+		if !overlay {
+			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
+			continue
 		}
 		full := filepath.Join(root, filepath.FromSlash(f.Path))
 		exists, err := dirs.check(path.Join(p.Overlay, path.Dir(f.Path)))
