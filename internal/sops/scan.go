@@ -2,6 +2,7 @@ package sops
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -13,17 +14,18 @@ import (
 // other scalars, tags, comments after the first key, duplicate keys.
 // TestScanDocumentMatchesYAML holds the two to the same model.
 func scanDocument(data []byte) (m mapping, ok bool) {
-	s := &scanner{data: data}
+	s := &scanner{data: data, text: string(data)}
 	for {
 		line, ok := s.peek()
 		if !ok {
 			return nil, false // only comments: yaml.v3's
 		}
 		if len(line) > 0 && line[0] == '#' {
-			if !printableLine(string(line)) {
+			text := s.lineText(len(line))
+			if !printableLine(text) {
 				return nil, false
 			}
-			m = append(m, entry{key: comment{text: string(line[1:])}})
+			m = append(m, entry{key: comment{text: text[1:]}})
 			s.next()
 			continue
 		}
@@ -41,8 +43,12 @@ func scanDocument(data []byte) (m mapping, ok bool) {
 
 type scanner struct {
 	data []byte
-	pos  int // start of the next line
+	text string // data as a string, once: keys and values are its substrings
+	pos  int    // start of the next line
 }
+
+// lineText is the line of length n that peek returned, as a string.
+func (s *scanner) lineText(n int) string { return s.text[s.pos : s.pos+n] }
 
 // peek returns the next line that is not blank, without its line break;
 // ok is false at the end of the document.
@@ -75,8 +81,7 @@ func (s *scanner) next() {
 
 // mapping reads the entries whose keys are at column col.
 func (s *scanner) mapping(col int) (mapping, bool) {
-	var m mapping
-	seen := map[string]bool{}
+	m := make(mapping, 0, 8)
 	for {
 		line, more := s.peek()
 		if !more {
@@ -89,7 +94,7 @@ func (s *scanner) mapping(col int) (mapping, bool) {
 		if ind > col {
 			return nil, false
 		}
-		text := string(line[col:])
+		text := s.lineText(len(line))[col:]
 		key, rest := text, ""
 		if i := strings.Index(text, ": "); i >= 0 {
 			key, rest = text[:i], text[i+1:]
@@ -101,10 +106,9 @@ func (s *scanner) mapping(col int) (mapping, bool) {
 		if rest == "" {
 			key = text
 		}
-		if !plainString(key) || seen[key] {
+		if !plainString(key) || slices.ContainsFunc(m, func(e entry) bool { return e.key == key }) {
 			return nil, false
 		}
-		seen[key] = true
 		s.next()
 		var value any
 		switch {
