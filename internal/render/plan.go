@@ -124,7 +124,8 @@ type builder struct {
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
 	// slab holds the plan's files, allocated a chunk at a time.
-	slab      []File
+	slab []File
+	// durations are gitops.flux's, parsed once for the plan's Flux objects.
 	durations *fluxDurations
 	// arena holds the files the builder writes itself (not renderUnit's).
 	arena fileArena

@@ -539,13 +539,22 @@ func plainString(s string) bool {
 		return false
 	}
 	for i := range len(s) {
-		c := s[i]
-		if !isLetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("_-./+=,[]:", rune(c)) {
+		if !plainByte[s[i]] {
 			return false
 		}
 	}
 	return !yamlWord(s) && !yaml11Bool(s)
 }
+
+// plainByte marks the bytes plainString allows: letters, digits and
+// "_-./+=,[]:". A table, because ENC[...] values are long and every one is
+// checked.
+var plainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isLetter(byte(c)) || c >= '0' && c <= '9' || strings.IndexByte("_-./+=,[]:", byte(c)) >= 0
+	}
+	return t
+}()
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
