@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // BenchmarkPlan plans the 25-service k8s-dev fixture cluster in memory.
@@ -24,6 +26,23 @@ func BenchmarkPlan(b *testing.B) {
 	}
 	b.ReportMetric(float64(files), "files/plan")
 	b.ReportMetric(float64(bytes), "bytes/plan")
+}
+
+// BenchmarkPlanSharedKeys is BenchmarkPlan as render plans each cluster of
+// a fleet: the data keys, one per recipient set, are made and wrapped once
+// for the whole render, so a plan pays no X25519 wrap of its own.
+func BenchmarkPlanSharedKeys(b *testing.B) {
+	f := loadConfig(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	keys := &sops.DataKeys{}
+	if _, err := Build(f, Options{AllowPlaintextSecrets: true, DataKeys: keys}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build(f, Options{AllowPlaintextSecrets: true, DataKeys: keys}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkPlanRerender is BenchmarkPlan for a re-render: the overlay on
