@@ -117,16 +117,16 @@ func (w *docWriter) scalar(v any, block int) bool {
 		}
 		return true
 	case metaString:
-		return w.text(string(v), v, block)
+		return w.text(string(v), true, block)
 	case string:
-		return w.text(v, v, block)
+		return w.text(v, false, block)
 	}
 	return false
 }
 
-// text writes the string s; orig is s as the document holds it (a string,
-// or a metaString of the sops: block, whose form scalarNode may cache).
-func (w *docWriter) text(s string, orig any, block int) bool {
+// text writes the string s; meta is true for a metaString of the sops:
+// block, whose form scalarNode may cache.
+func (w *docWriter) text(s string, meta bool, block int) bool {
 	switch {
 	case plainString(s):
 		w.b = append(w.b, s...)
@@ -138,6 +138,10 @@ func (w *docWriter) text(s string, orig any, block int) bool {
 		}
 		return true
 	case oneWord(s):
+		var orig any = s
+		if meta {
+			orig = metaString(s)
+		}
 		n, err := scalarNode(orig) // how yaml.v3 writes it: plain, or quoted
 		if err != nil || n.Tag != "!!str" || n.Value != s {
 			return false

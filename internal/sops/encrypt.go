@@ -165,7 +165,7 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 	e := &encrypter{gcm: gcm, rand: rnd}
-	dropEmptySequenceComments(doc, nil, match)
+	dropEmptySequenceComments(doc, make([]string, 0, 16), match)
 	mac := newMAC(rules.MACOnlyEncrypted)
 	err = walk(doc, func(leaf any, path []string) (any, error) {
 		encrypted := match.encrypts(path)
@@ -226,7 +226,7 @@ func dropEmptySequenceComments(v any, path []string, match *matcher) any {
 	case mapping:
 		for i, e := range v {
 			if k, ok := e.key.(string); ok {
-				v[i].value = dropEmptySequenceComments(e.value, append(path[:len(path):len(path)], k), match)
+				v[i].value = dropEmptySequenceComments(e.value, append(path, k), match) // path is a stack: see walk
 			}
 		}
 	case []any:

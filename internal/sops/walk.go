@@ -8,13 +8,15 @@ import (
 
 // leafFunc maps one leaf (a scalar or a comment line) to its replacement.
 // path holds the mapping keys leading to it; sequence positions are not keys.
+// path is the walk's own stack, valid during the call only: a leafFunc
+// copies what it keeps of it.
 type leafFunc func(leaf any, path []string) (any, error)
 
 // walk visits the leaves of m in document order, which is the order the MAC
 // hashes them in. null values are not leaves: sops neither encrypts nor
 // hashes them.
 func walk(m mapping, fn leafFunc) error {
-	return walkMapping(m, nil, fn)
+	return walkMapping(m, make([]string, 0, 16), fn)
 }
 
 func walkMapping(m mapping, path []string, fn leafFunc) error {
@@ -35,8 +37,9 @@ func walkMapping(m mapping, path []string, fn leafFunc) error {
 			}
 			continue
 		}
-		// A fresh slice per key: leaves must not see a sibling's key.
-		sub := append(path[:len(path):len(path)], e.key.(string))
+		// One stack for the walk: a sibling's key replaces this one once
+		// its subtree is done, and no leafFunc keeps path.
+		sub := append(path, e.key.(string))
 		v, err := walkValue(e.value, sub, fn)
 		if err != nil {
 			return err
