@@ -1,7 +1,9 @@
 package sops
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -205,6 +207,61 @@ func literalBlock(s string) bool {
 		line = line[:len(line)-1] // s ends in a line break, so every line has one
 		if line == "" || line[0] == ' ' || line[len(line)-1] == ' ' || !printableLine(line) {
 			return false
+		}
+	}
+	return true
+}
+
+// metadata writes the top-level sops: entry of m as mapping writes
+// mapping{{metadataKey, m.block()}}, without building that mapping: its
+// keys in block's order, each value through text. ok is false where the
+// mapping writer would fail, for the caller to take block's way.
+// TestMetadataMatchesBlock holds the two to the same bytes.
+func (w *docWriter) metadata(m *fileMetadata) bool {
+	type field struct{ key, value string }
+	var fields [8]field // age, the selectors, lastmodified, mac, mac_only_encrypted, version
+	n := copy(fields[:], []field{{"age", ""}, {"lastmodified", m.LastModified.UTC().Format(time.RFC3339)}, {"mac", m.mac}, {"version", m.Version}})
+	for _, s := range m.selectors() {
+		if s[1] != "" {
+			fields[n] = field{s[0], s[1]}
+			n++
+		}
+	}
+	if m.MACOnlyEncrypted {
+		fields[n] = field{"mac_only_encrypted", ""}
+		n++
+	}
+	slices.SortFunc(fields[:n], func(a, b field) int { return strings.Compare(a.key, b.key) })
+	w.b = append(w.b, metadataKey+":\n"...)
+	for _, f := range fields[:n] {
+		w.spaces(4)
+		w.b = append(w.b, f.key...)
+		w.b = append(w.b, ':')
+		switch f.key {
+		case "age":
+			if len(m.age) == 0 {
+				return false
+			}
+			w.b = append(w.b, '\n')
+			for _, s := range m.age {
+				w.spaces(8)
+				w.b = append(w.b, "- enc: "...)
+				if !w.text(s.enc, true, 12) { // an item's literal block: as mapping and sequence indent it
+					return false
+				}
+				w.spaces(10)
+				w.b = append(w.b, "recipient: "...)
+				if !w.text(s.recipient, true, 12) {
+					return false
+				}
+			}
+		case "mac_only_encrypted":
+			w.b = append(w.b, " true\n"...)
+		default:
+			w.b = append(w.b, ' ')
+			if !w.text(f.value, true, 8) {
+				return false
+			}
 		}
 	}
 	return true

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"filippo.io/age"
 )
 
 // TestWriteDocumentMatchesYAML: wherever writeDocument writes a document, it
@@ -174,4 +177,55 @@ func randomSequence(r *rand.Rand, depth int) []any {
 		}
 	}
 	return s
+}
+
+// TestMetadataMatchesBlock: the sops: block written directly is, byte for
+// byte, what the document writer makes of the mapping block builds, for
+// one to three recipients, every selector, mac_only_encrypted, and
+// lastmodified times with a zone and fractions; and the direct way is taken
+// for what Encrypt writes.
+func TestMetadataMatchesBlock(t *testing.T) {
+	dataKey := bytes.Repeat([]byte{9}, DataKeySize)
+	var stanzas []ageStanza
+	for range 3 {
+		id, err := age.GenerateX25519Identity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := wrapDataKey(dataKey, id.Recipient())
+		if err != nil {
+			t.Fatal(err)
+		}
+		stanzas = append(stanzas, ageStanza{recipient: id.Recipient().String(), enc: enc})
+	}
+	rules := []Rules{
+		{EncryptedRegex: "^(data|stringData)$"},
+		{UnencryptedSuffix: "_unencrypted"},
+		{EncryptedSuffix: "_enc", MACOnlyEncrypted: true},
+		{UnencryptedRegex: "^(kind|apiVersion)$", MACOnlyEncrypted: true},
+		{EncryptedRegex: "a: b"}, // not plain: quoted, or yaml.v3's
+	}
+	times := []time.Time{time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2026, 11, 22, 23, 59, 59, 123456789, time.FixedZone("x", 3600))}
+	direct := 0
+	for n := 1; n <= len(stanzas); n++ {
+		for _, r := range rules {
+			for _, when := range times {
+				m := &fileMetadata{Metadata: Metadata{LastModified: when.UTC().Truncate(time.Second), Rules: r, Version: Version}, age: stanzas[:n],
+					mac: "ENC[AES256_GCM,data:AAAA,iv:BBBB,tag:CCCC,type:str]"}
+				var want docWriter
+				wantOK := want.mapping(mapping{{key: metadataKey, value: m.block()}}, 0, 0, false)
+				var got docWriter
+				if !got.metadata(m) {
+					continue
+				}
+				direct++
+				if !wantOK || !bytes.Equal(got.b, want.b) {
+					t.Fatalf("%d recipients, %+v, %v:\n--- direct\n%s--- block (ok %v)\n%s", n, r, when, got.b, wantOK, want.b)
+				}
+			}
+		}
+	}
+	if direct < 20 {
+		t.Errorf("only %d of 30 blocks were written directly", direct)
+	}
 }

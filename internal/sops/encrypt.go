@@ -210,6 +210,12 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		}
 		meta.age = append(meta.age, ageStanza{recipient: names[i], enc: enc})
 	}
+	if out, ok := writeDocument(doc); ok {
+		w := docWriter{b: out}
+		if w.metadata(meta) { // the sops: block written as the document's last entry, with no mapping built
+			return w.b, nil
+		}
+	}
 	doc = append(doc, entry{key: metadataKey, value: meta.block()})
 	out, err := emitDocument(doc)
 	if err != nil {
