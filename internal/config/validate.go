@@ -199,12 +199,12 @@ func validateSOPS(v *Validator, s *SOPS) {
 	for i, r := range s.Rules {
 		rp := fmt.Sprintf("%s.rules[%d]", p, i)
 		if v.Required(rp+".path_regex", r.PathRegex, "a regular expression selecting the files to encrypt") {
-			if _, err := regexp.Compile(r.PathRegex); err != nil {
+			if _, err := sops.Pattern(r.PathRegex); err != nil {
 				v.Errorf(rp+".path_regex", "does not compile: %v", err)
 			}
 		}
 		if r.EncryptedRegex != "" {
-			if _, err := regexp.Compile(r.EncryptedRegex); err != nil {
+			if _, err := sops.Pattern(r.EncryptedRegex); err != nil {
 				v.Errorf(rp+".encrypted_regex", "does not compile: %v", err)
 			}
 		}

@@ -21,7 +21,7 @@ func compileRules(s *config.SOPS) []*regexp.Regexp {
 	}
 	out := make([]*regexp.Regexp, len(s.Rules))
 	for i, r := range s.Rules {
-		out[i], _ = regexp.Compile(r.PathRegex)
+		out[i], _ = sops.Pattern(r.PathRegex)
 	}
 	return out
 }

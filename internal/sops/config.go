@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -200,7 +199,7 @@ func (c *Config) FindRule(configDir, filePath string) (*CreationRule, error) {
 	for i := range c.CreationRules {
 		r := &c.CreationRules[i]
 		if r.PathRegex != "" {
-			re, err := regexp.Compile(r.PathRegex)
+			re, err := Pattern(r.PathRegex)
 			if err != nil {
 				return nil, fmt.Errorf("creation_rules[%d]: path_regex: %w", i, err)
 			}

@@ -1,6 +1,7 @@
 package sops
 
 import (
+	"regexp"
 	"sync"
 	"sync/atomic"
 )
@@ -29,4 +30,16 @@ func (c *memo[K, V]) get(k K, f func(K) (V, error)) (V, error) {
 		c.m.Store(k, v)
 	}
 	return v, err
+}
+
+// patterns are the compiled regular expressions of sops rules.
+var patterns = memo[string, *regexp.Regexp]{max: 256}
+
+// Pattern compiles a regular expression of a sops rule (path_regex,
+// encrypted_regex, unencrypted_regex) once for the process: the configs of
+// a fleet, their rendered files and the secrets they encrypt share a few
+// patterns. The result is shared: a Regexp is safe for concurrent use, and
+// none of its callers may call Longest on it.
+func Pattern(expr string) (*regexp.Regexp, error) {
+	return patterns.get(expr, regexp.Compile)
 }

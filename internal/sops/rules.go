@@ -84,12 +84,12 @@ func (r Rules) compileNew() (*matcher, error) {
 	// sops ignores a regular expression that does not compile, so a typo in
 	// encrypted_regex would leave everything in plaintext; refuse instead.
 	if r.UnencryptedRegex != "" {
-		if m.unencrypted, err = regexp.Compile(r.UnencryptedRegex); err != nil {
+		if m.unencrypted, err = Pattern(r.UnencryptedRegex); err != nil {
 			return nil, fmt.Errorf("unencrypted_regex: %w", err)
 		}
 	}
 	if r.EncryptedRegex != "" {
-		if m.encrypted, err = regexp.Compile(r.EncryptedRegex); err != nil {
+		if m.encrypted, err = Pattern(r.EncryptedRegex); err != nil {
 			return nil, fmt.Errorf("encrypted_regex: %w", err)
 		}
 	}
