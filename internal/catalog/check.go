@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -116,15 +115,6 @@ func what(f *Field) string {
 	return doc
 }
 
-// formats are the compiled patterns of config.Formats.
-var formats = func() map[string]*regexp.Regexp {
-	m := map[string]*regexp.Regexp{}
-	for k, p := range config.Formats {
-		m[k] = regexp.MustCompile(p)
-	}
-	return m
-}()
-
 // checkFormats reports every set string field whose value does not match its
 // format (a quantity, a hostname, a URL...), unless a problem is already
 // reported at its path: the field's own rule says it better. Fields in list
@@ -155,7 +145,7 @@ func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 		default:
 			continue
 		}
-		if s == "" || formats[f.Format].MatchString(s) {
+		if s == "" || config.MatchFormat(f.Format, s) {
 			continue
 		}
 		v.Errorf(f.Path, "%q is not %s", s, config.FormatDocs[f.Format])

@@ -13,8 +13,6 @@ import (
 )
 
 var (
-	dns1123Label = regexp.MustCompile(PatternDNSLabel)
-	fluxDuration = regexp.MustCompile(PatternDuration)
 	gitURL       = regexp.MustCompile(PatternGitURL)
 	repoPath     = regexp.MustCompile(PatternRepoPath)
 	ageRecipient = regexp.MustCompile(`^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$`)
@@ -63,7 +61,7 @@ func (v *Validator) Required(p, s, what string) bool {
 // IsDNSLabel reports whether s is a DNS-1123 label: at most 63 lowercase
 // letters, digits or '-', starting and ending with a letter or digit. The
 // generator, the CLI and validation all ask this one function.
-func IsDNSLabel(s string) bool { return len(s) <= 63 && dns1123Label.MatchString(s) }
+func IsDNSLabel(s string) bool { return len(s) <= 63 && dnsLabel(s) }
 
 // DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
 func (v *Validator) DNSLabel(p, s string) {
@@ -82,7 +80,7 @@ func (v *Validator) RepoURL(p, s string) {
 
 // Duration checks a Flux duration such as 15m or 1h30m.
 func (v *Validator) Duration(p, s string) {
-	if s != "" && !fluxDuration.MatchString(s) {
+	if s != "" && !MatchFormat("duration", s) {
 		v.Errorf(p, "%q is not a duration: expected a number and unit ms, s, m or h, such as 10m or 1h30m", s)
 	}
 }

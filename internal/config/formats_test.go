@@ -1,0 +1,63 @@
+package config
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestMatchFormatMatchesPatterns: for every format, MatchFormat says what
+// the format's pattern says, over hand-picked edge cases and 200,000 random
+// strings drawn from the characters that matter to the formats.
+func TestMatchFormatMatchesPatterns(t *testing.T) {
+	edge := []string{"", "a", "-", "a-", "-a", "a-b", "a..b", "a.", ".a", "*.", "*.a", "*.*.a", "a.*.b", "A", "a_b",
+		strings.Repeat("a", 64), "0", "00", "1.", ".5", "1.5", "1.5Gi", "10Gi", "10gi", "1Ki", "1K", "1e3", "1m", "1ms", "1mss", "1msm",
+		"1h30m", "1.5h", "1.h", "h", "15d", "2w", "1y", "1.5d", "10", "1m1", "é", "a\n", "1m\n", "1s ", " 1s"}
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "abz09-.*_AKMGTPEikmsdhwy "
+	tokens := []string{"0", "9", "12", ".", ".5", "ms", "s", "m", "h", "d", "w", "y", "Ki", "Gi", "Ei", "k", "M", "E",
+		"a", "z", "ab", "-", "a-b", "*.", ".", "..", "x.y", "A"}
+	for f, p := range Formats {
+		re := regexp.MustCompile(p)
+		check := func(s string) {
+			if got, want := MatchFormat(f, s), re.MatchString(s); got != want {
+				t.Fatalf("%s %q: MatchFormat %v, pattern %v", f, s, got, want)
+			}
+		}
+		for _, s := range edge {
+			check(s)
+		}
+		for range 200_000 / len(Formats) {
+			b := make([]byte, r.IntN(10))
+			for i := range b {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			}
+			check(string(b))
+			// Strings made of the formats' own parts, so that many match.
+			var w strings.Builder
+			for range 1 + r.IntN(5) {
+				w.WriteString(tokens[r.IntN(len(tokens))])
+			}
+			check(w.String())
+		}
+	}
+	matched := 0
+	for _, f := range []string{"dns-label", "dns-subdomain", "wildcard-hostname", "quantity", "duration", "retention"} {
+		for range 1000 {
+			var w strings.Builder
+			for range 1 + r.IntN(5) {
+				w.WriteString(tokens[r.IntN(len(tokens))])
+			}
+			if MatchFormat(f, w.String()) {
+				matched++
+			}
+		}
+	}
+	if matched < 600 {
+		t.Errorf("only %d of 6,000 generated strings match their format: the comparison sees too few matches", matched)
+	}
+	if MatchFormat("no-such-format", "x") {
+		t.Error("an unknown format matched")
+	}
+}
