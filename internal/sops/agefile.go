@@ -23,8 +23,6 @@ import (
 // age's own checks and errors decide anything unusual.
 
 const (
-	armorBegin = "-----BEGIN AGE ENCRYPTED FILE-----"
-	armorEnd   = "-----END AGE ENCRYPTED FILE-----"
 	// armorColumns is the length of every armored line but the last.
 	armorColumns = 64
 	// streamNonceSize is the payload nonce before the first STREAM chunk.
@@ -51,8 +49,8 @@ func openDataKey(armored string, ids []age.Identity) ([]byte, error) {
 // whitespace around it. ok is false for anything else.
 func dearmor(s string) ([]byte, bool) {
 	s = strings.TrimSpace(s)
-	body, ok1 := strings.CutPrefix(s, armorBegin+"\n")
-	body, ok2 := strings.CutSuffix(body, "\n"+armorEnd)
+	body, ok1 := strings.CutPrefix(s, armor.Header+"\n")
+	body, ok2 := strings.CutSuffix(body, "\n"+armor.Footer)
 	if !ok1 || !ok2 || body == "" {
 		return nil, false
 	}

@@ -23,13 +23,10 @@ const (
 	encSuffix = "]"
 )
 
-// additionalData is what every value is authenticated with: the keys leading
-// to it joined by ':' with a trailing ':'. Sequence indexes are not part of
-// it, so moving a value within a list keeps it valid; the MAC catches that.
-func additionalData(path []string) string {
-	return string(appendAdditionalData(nil, path))
-}
-
+// appendAdditionalData appends what every value is authenticated with: the
+// keys leading to it joined by ':' with a trailing ':'. Sequence indexes are
+// not part of it, so moving a value within a list keeps it valid; the MAC
+// catches that.
 func appendAdditionalData(dst []byte, path []string) []byte {
 	if len(path) == 0 {
 		return append(dst, ':') // a comment above the first key: Join gives "", then ":"
@@ -40,14 +37,9 @@ func appendAdditionalData(dst []byte, path []string) []byte {
 	return dst
 }
 
-// plainBytes is the text sops encrypts for a scalar and feeds to the MAC,
-// with the type tag it records. Floats use the shortest decimal form and
-// booleans are capitalised because the first, Python, sops did so.
-func plainBytes(v any) ([]byte, string, error) {
-	return appendPlain(nil, v)
-}
-
-// appendPlain appends the plainBytes of v to dst.
+// appendPlain appends the text sops encrypts for a scalar and feeds to the
+// MAC, and returns the type tag it records. Floats use the shortest decimal
+// form and booleans are capitalised because the first, Python, sops did so.
 func appendPlain(dst []byte, v any) ([]byte, string, error) {
 	switch v := v.(type) {
 	case string:
@@ -84,7 +76,7 @@ type encrypter struct {
 }
 
 // value returns the ENC[...] form of v, authenticated with the additional
-// data path leads to (additionalData). Empty strings and empty comments stay
+// data path leads to (appendAdditionalData). Empty strings and empty comments stay
 // empty, unencrypted, as in sops: there is nothing to hide and sops decrypts
 // "" to "".
 func (e *encrypter) value(v any, path []string) (string, error) {
@@ -151,12 +143,6 @@ var (
 	errAuthentication = errors.New("does not authenticate with the data key (changed, moved to another key, or encrypted with another data key)")
 )
 
-// decryptValue reverses encryptValue, returning the typed value recorded in
-// the type field. "" decrypts to "".
-func decryptValue(s string, key []byte, ad string) (any, error) {
-	return (&decrypter{key: key}).value(s, []byte(ad))
-}
-
 // A decrypter decrypts the values of one file with its data key, setting
 // up AES-GCM once and reusing its buffers from value to value. It is not
 // safe for concurrent use.
@@ -170,7 +156,8 @@ type decrypter struct {
 	ad    []byte
 }
 
-// value reverses encrypter.value for the additional data ad.
+// value reverses encrypter.value for the additional data ad, returning the
+// typed value recorded in the type field. "" decrypts to "".
 func (d *decrypter) value(s string, ad []byte) (any, error) {
 	if s == "" {
 		return "", nil

@@ -48,7 +48,7 @@ func TestEncrypterValue(t *testing.T) {
 			}
 			continue
 		}
-		if got[i], err = d.value(enc, []byte(additionalData(path))); err != nil {
+		if got[i], err = d.value(enc, appendAdditionalData(nil, path)); err != nil {
 			t.Fatalf("%v: %v", v, err)
 		}
 	}
@@ -56,8 +56,8 @@ func TestEncrypterValue(t *testing.T) {
 		if v == "" {
 			continue
 		}
-		want, _, _ := plainBytes(v)
-		have, _, _ := plainBytes(got[i])
+		want, _, _ := appendPlain(nil, v)
+		have, _, _ := appendPlain(nil, got[i])
 		if !bytes.Equal(have, want) {
 			t.Errorf("%v (%T) came back as %v (%T)", v, v, got[i], got[i])
 		}
