@@ -11,29 +11,30 @@ import (
 // pattern. TestMatchFormatMatchesPatterns holds each hand-written matcher to
 // its pattern.
 func MatchFormat(format, s string) bool {
-	switch format {
-	case "dns-label":
-		return dnsLabel(s)
-	case "dns-subdomain":
-		return dnsSubdomain(s)
-	case "wildcard-hostname":
-		return dnsSubdomain(strings.TrimPrefix(s, "*."))
-	case "quantity":
-		return quantity(s)
-	case "duration":
-		return unitNumbers(s, true, "ms", "s", "m", "h")
-	case "retention":
-		return unitNumbers(s, false, "ms", "s", "m", "h", "d", "w", "y")
+	if match, ok := handMatched[format]; ok {
+		return match(s)
 	}
 	re, ok := formatPatterns[format]
 	return ok && re.MatchString(s)
 }
 
-// formatPatterns are the compiled Formats.
+// handMatched are the formats matched byte by byte.
+var handMatched = map[string]func(string) bool{
+	"dns-label":         dnsLabel,
+	"dns-subdomain":     dnsSubdomain,
+	"wildcard-hostname": func(s string) bool { return dnsSubdomain(strings.TrimPrefix(s, "*.")) },
+	"quantity":          quantity,
+	"duration":          func(s string) bool { return unitNumbers(s, true, "ms", "s", "m", "h") },
+	"retention":         func(s string) bool { return unitNumbers(s, false, "ms", "s", "m", "h", "d", "w", "y") },
+}
+
+// formatPatterns are the compiled Formats that are not hand-matched.
 var formatPatterns = func() map[string]*regexp.Regexp {
 	m := make(map[string]*regexp.Regexp, len(Formats))
 	for k, p := range Formats {
-		m[k] = regexp.MustCompile(p)
+		if _, ok := handMatched[k]; !ok {
+			m[k] = regexp.MustCompile(p)
+		}
 	}
 	return m
 }()

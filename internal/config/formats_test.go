@@ -43,7 +43,7 @@ func TestMatchFormatMatchesPatterns(t *testing.T) {
 		}
 	}
 	matched := 0
-	for _, f := range []string{"dns-label", "dns-subdomain", "wildcard-hostname", "quantity", "duration", "retention"} {
+	for f := range handMatched {
 		for range 1000 {
 			var w strings.Builder
 			for range 1 + r.IntN(5) {
@@ -54,8 +54,8 @@ func TestMatchFormatMatchesPatterns(t *testing.T) {
 			}
 		}
 	}
-	if matched < 600 {
-		t.Errorf("only %d of 6,000 generated strings match their format: the comparison sees too few matches", matched)
+	if matched < 100*len(handMatched) {
+		t.Errorf("only %d of %d generated strings match their format: the comparison sees too few matches", matched, 1000*len(handMatched))
 	}
 	if MatchFormat("no-such-format", "x") {
 		t.Error("an unknown format matched")

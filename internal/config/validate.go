@@ -13,8 +13,6 @@ import (
 )
 
 var (
-	gitURL       = regexp.MustCompile(PatternGitURL)
-	repoPath     = regexp.MustCompile(PatternRepoPath)
 	ageRecipient = regexp.MustCompile(`^age1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{58}$`)
 	configName   = regexp.MustCompile(`^\.(.+)-config\.yaml$`)
 )
@@ -72,7 +70,7 @@ func (v *Validator) DNSLabel(p, s string) {
 
 // RepoURL checks a Git URL: ssh://, https:// or scp-style git@host:path.
 func (v *Validator) RepoURL(p, s string) {
-	if s == "" || gitURL.MatchString(s) {
+	if s == "" || MatchFormat("git-url", s) {
 		return
 	}
 	v.Errorf(p, "%q is not a Git URL Flux can fetch: expected ssh://..., https://... or git@host:path", s)
@@ -136,7 +134,7 @@ func (v *Validator) SourceOverride(p string, s *SourceOverride) {
 
 // IsSSH reports whether a Git URL is fetched over ssh (ssh:// or scp-style).
 func IsSSH(url string) bool {
-	return strings.HasPrefix(url, "ssh://") || (gitURL.MatchString(url) && !strings.HasPrefix(url, "https://"))
+	return strings.HasPrefix(url, "ssh://") || (MatchFormat("git-url", url) && !strings.HasPrefix(url, "https://"))
 }
 
 // SSHIdentity reports an ssh URL at p whose GitRepository would have no
@@ -174,7 +172,7 @@ func validateCustomerManaged(v *Validator, c *Config) {
 			switch {
 			case !strings.HasPrefix(k.Path, "/"):
 				v.Errorf(kp+".path", "%q must start with \"/\" (a path from the root of the customer repository)", k.Path)
-			case !repoPath.MatchString(k.Path):
+			case !MatchFormat("repo-path", k.Path):
 				v.Errorf(kp+".path", "%q is not a clean path inside the customer repository: expected /dir/dir, segments of letters, digits, '.', '_' or '-' not starting with a dot (no .., no //, no trailing /)", k.Path)
 			}
 		}
