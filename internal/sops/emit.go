@@ -1,9 +1,7 @@
 package sops
 
 import (
-	"slices"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -213,27 +211,14 @@ func literalBlock(s string) bool {
 }
 
 // metadata writes the top-level sops: entry of m as mapping writes
-// mapping{{metadataKey, m.block()}}, without building that mapping: its
-// keys in block's order, each value through text. ok is false where the
+// mapping{{metadataKey, m.block()}}, without building that mapping: the
+// same fields, each value through text. ok is false where the
 // mapping writer would fail, for the caller to take block's way.
 // TestMetadataMatchesBlock holds the two to the same bytes.
 func (w *docWriter) metadata(m *fileMetadata) bool {
-	type field struct{ key, value string }
-	var fields [8]field // age, the selectors, lastmodified, mac, mac_only_encrypted, version
-	n := copy(fields[:], []field{{"age", ""}, {"lastmodified", m.LastModified.UTC().Format(time.RFC3339)}, {"mac", m.mac}, {"version", m.Version}})
-	for _, s := range m.selectors() {
-		if s[1] != "" {
-			fields[n] = field{s[0], s[1]}
-			n++
-		}
-	}
-	if m.MACOnlyEncrypted {
-		fields[n] = field{"mac_only_encrypted", ""}
-		n++
-	}
-	slices.SortFunc(fields[:n], func(a, b field) int { return strings.Compare(a.key, b.key) })
+	var buf [8]metaField // age, the selectors, lastmodified, mac, mac_only_encrypted, version
 	w.b = append(w.b, metadataKey+":\n"...)
-	for _, f := range fields[:n] {
+	for _, f := range m.fields(buf[:0]) {
 		w.spaces(4)
 		w.b = append(w.b, f.key...)
 		w.b = append(w.b, ':')

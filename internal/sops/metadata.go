@@ -152,28 +152,45 @@ func parseMetadata(block mapping) (*fileMetadata, error) {
 	return m, nil
 }
 
-// block renders the sops: mapping. sops builds it from a Go map and sorts the
-// keys, so they come alphabetically (age, encrypted_regex, lastmodified, mac,
-// ..., version), and each age entry has enc before recipient.
-func (m *fileMetadata) block() mapping {
-	var age []any
-	for _, s := range m.age {
-		age = append(age, mapping{{key: "enc", value: metaString(s.enc)}, {key: "recipient", value: metaString(s.recipient)}})
-	}
-	b := mapping{
-		{key: "age", value: age},
-		{key: "lastmodified", value: metaString(m.LastModified.UTC().Format(time.RFC3339))},
-		{key: "mac", value: metaString(m.mac)},
-		{key: "version", value: metaString(m.Version)},
-	}
+// metaField is a key of the sops: block and its value when that is a
+// string ("" for age, a list, and mac_only_encrypted, a boolean).
+type metaField struct{ key, value string }
+
+// fields appends the keys of the sops: block to dst in the order sops
+// writes them: it builds the block from a Go map and sorts the keys, so
+// they come alphabetically (age, encrypted_regex, lastmodified, mac, ...,
+// version).
+func (m *fileMetadata) fields(dst []metaField) []metaField {
+	dst = append(dst, metaField{"age", ""}, metaField{"lastmodified", m.LastModified.UTC().Format(time.RFC3339)},
+		metaField{"mac", m.mac}, metaField{"version", m.Version})
 	for _, s := range m.selectors() {
 		if s[1] != "" {
-			b = append(b, entry{key: s[0], value: metaString(s[1])})
+			dst = append(dst, metaField{s[0], s[1]})
 		}
 	}
 	if m.MACOnlyEncrypted {
-		b = append(b, entry{key: "mac_only_encrypted", value: true})
+		dst = append(dst, metaField{"mac_only_encrypted", ""})
 	}
-	slices.SortFunc(b, func(x, y entry) int { return cmp.Compare(x.key.(string), y.key.(string)) })
+	slices.SortFunc(dst, func(x, y metaField) int { return cmp.Compare(x.key, y.key) })
+	return dst
+}
+
+// block renders the sops: mapping; each age entry has enc before recipient.
+func (m *fileMetadata) block() mapping {
+	var b mapping
+	for _, f := range m.fields(nil) {
+		switch f.key {
+		case "age":
+			var age []any
+			for _, s := range m.age {
+				age = append(age, mapping{{key: "enc", value: metaString(s.enc)}, {key: "recipient", value: metaString(s.recipient)}})
+			}
+			b = append(b, entry{key: f.key, value: age})
+		case "mac_only_encrypted":
+			b = append(b, entry{key: f.key, value: true})
+		default:
+			b = append(b, entry{key: f.key, value: metaString(f.value)})
+		}
+	}
 	return b
 }
