@@ -50,16 +50,20 @@ var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
+	suffixes := make([][]byte, len(b.rules)) // fingerprintSuffix, once per rule
+	for i := range b.rules {
+		suffixes[i] = fingerprintSuffix(&s.Rules[i])
+	}
 	type secret struct {
 		path string
-		rule *config.SOPSRule
+		rule int
 	}
 	var secrets []secret // the files to encrypt, in path order
 	for p, f := range b.files {
 		if i := b.sopsRule(p); i >= 0 {
 			used[i] = true
 			if f.Secret {
-				secrets = append(secrets, secret{p, &s.Rules[i]})
+				secrets = append(secrets, secret{p, i})
 			}
 		}
 	}
@@ -73,7 +77,7 @@ func (b *builder) encryptSecrets() {
 		fingerprints = sops.NewFingerprinter(key)
 	}
 	for _, sf := range secrets {
-		p, f, rule := sf.path, b.files[sf.path], sf.rule
+		p, f, rule := sf.path, b.files[sf.path], &s.Rules[sf.rule]
 		f.Recipients = rule.AgeRecipients
 		if b.f.Encryption.Locked {
 			f.Unverified = true
@@ -82,7 +86,7 @@ func (b *builder) encryptSecrets() {
 		plain := body(f.Data)
 		// The recipients and selector are part of what is fingerprinted, so
 		// changing either re-encrypts.
-		f.Fingerprint = fingerprints.Of(plain, fingerprintSuffix(rule))
+		f.Fingerprint = fingerprints.Of(plain, suffixes[sf.rule])
 		if old := b.unchangedSecret(p, f.Fingerprint); old != nil {
 			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
 			continue // the file on disk already holds this plaintext: no encryption
