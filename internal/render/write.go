@@ -330,7 +330,7 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	if errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
 		return applyFresh(root, changes)
 	}
-	made := dirMaker{root: err == nil}
+	made := newDirMaker(root, err == nil)
 	for _, c := range changes {
 		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		switch c.Op {
@@ -366,15 +366,34 @@ func Apply(repo string, p *Plan, changes []Change) error {
 // dirMaker makes the directories of a write, each once, parents first: it
 // starts from a directory known to exist, so no mkdir fails on a missing
 // parent and none is tried twice.
-type dirMaker map[string]bool
-
-// parentOf makes the directory of the file full, with its parents.
-func (m dirMaker) parentOf(full string) error {
-	return m.make(filepath.Dir(full))
+type dirMaker struct {
+	made map[string]bool
+	// last is the directory of the previous file: files come in path
+	// order, so most share it, and a string comparison answers.
+	last string
 }
 
-func (m dirMaker) make(dir string) error {
-	if m[dir] {
+// newDirMaker returns a dirMaker that knows dir exists when exists is set.
+func newDirMaker(dir string, exists bool) *dirMaker {
+	return &dirMaker{made: map[string]bool{dir: exists}}
+}
+
+// parentOf makes the directory of the file full, a clean path, with its
+// parents.
+func (m *dirMaker) parentOf(full string) error {
+	dir := full[:max(strings.LastIndexByte(full, filepath.Separator), 1)]
+	if dir == m.last {
+		return nil
+	}
+	if err := m.make(dir); err != nil {
+		return err
+	}
+	m.last = dir
+	return nil
+}
+
+func (m *dirMaker) make(dir string) error {
+	if m.made[dir] {
 		return nil
 	}
 	if parent := filepath.Dir(dir); parent != dir {
@@ -394,7 +413,7 @@ func (m dirMaker) make(dir string) error {
 	default:
 		return &fs.PathError{Op: "mkdir", Path: dir, Err: err}
 	}
-	m[dir] = true
+	m.made[dir] = true
 	return nil
 }
 
@@ -425,7 +444,7 @@ func applyFresh(root string, changes []Change) error {
 	if err != nil {
 		return err
 	}
-	made := dirMaker{stage: true}
+	made := newDirMaker(stage, true)
 	var top []string // the root's entries, in order
 	for _, c := range changes {
 		first, _, _ := strings.Cut(c.Path, "/")
