@@ -224,21 +224,10 @@ func (w *docWriter) metadata(m *fileMetadata) bool {
 		w.b = append(w.b, ':')
 		switch f.key {
 		case "age":
-			if len(m.age) == 0 {
+			if m.ageText != nil {
+				w.b = append(w.b, m.ageText...)
+			} else if !w.ageEntries(m.age) {
 				return false
-			}
-			w.b = append(w.b, '\n')
-			for _, s := range m.age {
-				w.spaces(8)
-				w.b = append(w.b, "- enc: "...)
-				if !w.text(s.enc, true, 12) { // an item's literal block: as mapping and sequence indent it
-					return false
-				}
-				w.spaces(10)
-				w.b = append(w.b, "recipient: "...)
-				if !w.text(s.recipient, true, 12) {
-					return false
-				}
 			}
 		case "mac_only_encrypted":
 			w.b = append(w.b, " true\n"...)
@@ -247,6 +236,28 @@ func (w *docWriter) metadata(m *fileMetadata) bool {
 			if !w.text(f.value, true, 8) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// ageEntries writes the value of the age: key, from the line break after
+// the key: one list item per stanza.
+func (w *docWriter) ageEntries(age []ageStanza) bool {
+	if len(age) == 0 {
+		return false
+	}
+	w.b = append(w.b, '\n')
+	for _, s := range age {
+		w.spaces(8)
+		w.b = append(w.b, "- enc: "...)
+		if !w.text(s.enc, true, 12) { // an item's literal block: as mapping and sequence indent it
+			return false
+		}
+		w.spaces(10)
+		w.b = append(w.b, "recipient: "...)
+		if !w.text(s.recipient, true, 12) {
+			return false
 		}
 	}
 	return true

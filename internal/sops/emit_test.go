@@ -207,10 +207,18 @@ func TestMetadataMatchesBlock(t *testing.T) {
 	}
 	times := []time.Time{time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2026, 11, 22, 23, 59, 59, 123456789, time.FixedZone("x", 3600))}
 	direct := 0
+	var shared SharedKey
+	// Prefixes and suffixes of the stanzas: lists that share a first or a
+	// last recipient.
+	var lists [][]ageStanza
 	for n := 1; n <= len(stanzas); n++ {
+		lists = append(lists, stanzas[:n], stanzas[len(stanzas)-n:])
+	}
+	for _, list := range lists {
+		n := len(list)
 		for _, r := range rules {
 			for _, when := range times {
-				m := &fileMetadata{Metadata: Metadata{LastModified: when.UTC().Truncate(time.Second), Rules: r, Version: Version}, age: stanzas[:n],
+				m := &fileMetadata{Metadata: Metadata{LastModified: when.UTC().Truncate(time.Second), Rules: r, Version: Version}, age: list,
 					mac: "ENC[AES256_GCM,data:AAAA,iv:BBBB,tag:CCCC,type:str]"}
 				var want docWriter
 				wantOK := want.mapping(mapping{{key: metadataKey, value: m.block()}}, 0, 0, false)
@@ -221,6 +229,12 @@ func TestMetadataMatchesBlock(t *testing.T) {
 				direct++
 				if !wantOK || !bytes.Equal(got.b, want.b) {
 					t.Fatalf("%d recipients, %+v, %v:\n--- direct\n%s--- block (ok %v)\n%s", n, r, when, got.b, wantOK, want.b)
+				}
+				// The age: list a SharedKey keeps for its files.
+				m.ageText = shared.ageText(m.age)
+				var cached docWriter
+				if !cached.metadata(m) || !bytes.Equal(cached.b, want.b) {
+					t.Fatalf("%d recipients, with the SharedKey's age: list:\n--- direct\n%s--- block\n%s", n, cached.b, want.b)
 				}
 			}
 		}

@@ -210,6 +210,9 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		}
 		meta.age = append(meta.age, ageStanza{recipient: names[i], enc: enc})
 	}
+	if opts.Key != nil {
+		meta.ageText = opts.Key.ageText(meta.age)
+	}
 	if out, ok := writeDocument(doc); ok {
 		w := docWriter{b: out}
 		if w.metadata(meta) { // the sops: block written as the document's last entry, with no mapping built
@@ -310,6 +313,10 @@ type SharedKey struct {
 	key     []byte
 	mu      sync.Mutex
 	stanzas map[string]string // recipient -> armored age file of the key
+	// ageTexts are the age: lists of the sops: blocks written with the
+	// key, by their recipients in order: every file of a rule has the
+	// same.
+	ageTexts map[string][]byte
 }
 
 // NewSharedKey makes a random data key (from crypto/rand when rnd is nil).
@@ -335,6 +342,30 @@ func (k *SharedKey) wrap(name string, r age.Recipient) (string, error) {
 		k.stanzas[name] = enc
 	}
 	return enc, err
+}
+
+// ageText returns age as docWriter.ageEntries writes it, written once
+// per list of recipients; nil when it cannot be written that way.
+func (k *SharedKey) ageText(age []ageStanza) []byte {
+	var buf [512]byte // two X25519 recipients; more spill to the heap
+	id := buf[:0]
+	for _, s := range age {
+		id = append(append(id, s.recipient...), '\n')
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if text, ok := k.ageTexts[string(id)]; ok {
+		return text
+	}
+	var w docWriter
+	if !w.ageEntries(age) {
+		return nil
+	}
+	if k.ageTexts == nil {
+		k.ageTexts = map[string][]byte{}
+	}
+	k.ageTexts[string(id)] = w.b
+	return w.b
 }
 
 // DataKeys hands out one SharedKey per set of recipients: files encrypted

@@ -43,7 +43,10 @@ type ageStanza struct {
 type fileMetadata struct {
 	Metadata
 	age []ageStanza
-	mac string
+	// ageText, when set, is age written as docWriter.ageEntries writes it
+	// (SharedKey keeps it for its files).
+	ageText []byte
+	mac     string
 }
 
 // otherKeyTypes are the metadata keys of key types other than age.
