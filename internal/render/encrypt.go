@@ -133,9 +133,9 @@ func (b *builder) cfgName() string { return path.Base(b.f.Name) }
 // unchangedSecret returns the encrypted body of the owned file at overlay
 // path p on disk when its header records the fingerprint fp, so a re-render
 // keeps its bytes without encrypting again; nil otherwise, or without a
-// repository.
+// repository or for a new overlay.
 func (b *builder) unchangedSecret(p, fp string) []byte {
-	if b.o.Repo == "" {
+	if b.o.Repo == "" || b.newOverlay {
 		return nil
 	}
 	old, err := readFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))

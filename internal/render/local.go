@@ -43,6 +43,7 @@ func (b *builder) readLocal(active []*catalog.Unit) {
 		return
 	}
 	if _, err := os.Lstat(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay))); errors.Is(err, fs.ErrNotExist) {
+		b.newOverlay = true
 		return // a new overlay: one system call, not one per unit and directory
 	}
 	for _, u := range active {

@@ -129,6 +129,9 @@ type builder struct {
 	durations *fluxDurations
 	// arena holds the files the builder writes itself (not renderUnit's).
 	arena fileArena
+	// newOverlay: the overlay does not exist on disk yet (readLocal looked),
+	// so there is nothing of it to read back.
+	newOverlay bool
 	// path is the buffer of the plan's sequential path lookups.
 	path pathBuf
 	// words interns the identifying strings read from rendered manifests.
