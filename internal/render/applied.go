@@ -279,6 +279,9 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 		cur, apiVersion, section = &object{}, "", nil
 	}
 	flush()
+	if bytes.IndexByte(data, '\t') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+		return nil, false
+	}
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -286,8 +289,8 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 		} else {
 			data = nil
 		}
-		if bytes.IndexByte(line, '\t') >= 0 || bytes.IndexByte(line, '\r') >= 0 {
-			return nil, false
+		if len(line) > 0 && line[0] == ' ' && !bytes.Equal(section, []byte("metadata")) && !bytes.Equal(section, []byte("spec")) {
+			continue // inside a section whose children do not name the object
 		}
 		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
 			flush()
@@ -298,6 +301,9 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 			continue
 		}
 		indent := len(line) - len(trimmed)
+		if indent > 0 && childIndent > 0 && indent != childIndent {
+			continue // deeper than the section's children
+		}
 		key, value, isKey := bytes.Cut(trimmed, []byte(":"))
 		if indent == 0 {
 			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {

@@ -152,3 +152,15 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScanObjects reads the objects of every rendered file of the
+// k8s-dev fixture cluster with the line scanner.
+func BenchmarkScanObjects(b *testing.B) {
+	p := plan(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range p.Files {
+			scanObjects(f.Data, nil)
+		}
+	}
+}
