@@ -99,7 +99,8 @@ func (b *builder) encryptSecrets() {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
 			continue
 		}
-		out, err := sops.Encrypt(plain, sops.EncryptOptions{
+		header := startFile(b.cfgName(), f.Unit, f.Fingerprint, 0)
+		out, err := sops.AppendEncrypt(header, plain, sops.EncryptOptions{
 			Recipients: rule.AgeRecipients,
 			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
 			Key:        dataKey, // one age operation per recipient per render, not per file
@@ -108,11 +109,11 @@ func (b *builder) encryptSecrets() {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))
 			continue
 		}
-		if !bytes.Contains(out, []byte("ENC[AES256_GCM,")) {
+		if !bytes.Contains(out[len(header):], []byte("ENC[AES256_GCM,")) {
 			b.errorf(unitByName(f.Unit), "the sops rule for %s (path_regex %q) encrypts none of its values (encrypted_regex %q): widen encrypted_regex, such as ^(data|stringData)$", p, rule.PathRegex, rule.EncryptedRegex)
 			continue
 		}
-		f.Data = withSOPSHeader(b.cfgName(), f.Unit, out, f.Fingerprint)
+		f.Data = sealFile(out[:len(out):len(out)]) // the header, then the file sops would write
 	}
 	for i, ok := range used {
 		if !ok {

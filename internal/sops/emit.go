@@ -14,7 +14,13 @@ import (
 // emitDocument then writes; yaml.v3's emitter is a tenth of the speed, and
 // TestWriteDocumentMatchesYAML holds the two to the same bytes.
 func writeDocument(m mapping) (out []byte, ok bool) {
-	w := docWriter{b: make([]byte, 0, 2048)}
+	return appendDocument(make([]byte, 0, 2048), m)
+}
+
+// appendDocument is writeDocument appending to dst; out is nil when it
+// cannot write m.
+func appendDocument(dst []byte, m mapping) (out []byte, ok bool) {
+	w := docWriter{b: dst}
 	i := 0
 	for ; i < len(m); i++ {
 		c, isComment := m[i].key.(comment)

@@ -2,6 +2,7 @@ package sops
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -119,6 +120,12 @@ func macText(h hash.Hash) string {
 // And a bare '#' line inside an encrypted list is dropped, because sops
 // would decrypt it into an extra "" item.
 func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
+	return AppendEncrypt(nil, plain, opts)
+}
+
+// AppendEncrypt is Encrypt appending the file to dst (such as a header of
+// the caller's), which it grows once to about the file's size.
+func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 	if len(opts.Recipients) == 0 {
 		return nil, errors.New("sops: no age recipients to encrypt for")
 	}
@@ -160,8 +167,11 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: the data key has %d bytes, want %d", len(key), DataKeySize)
 	}
 
-	gcm, err := newGCM(key)
-	if err != nil {
+	var gcm cipher.AEAD
+	if opts.Key != nil {
+		gcm = opts.Key.gcm()
+		defer opts.Key.gcms.Put(gcm)
+	} else if gcm, err = newGCM(key); err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 	e := &encrypter{gcm: gcm, rand: rnd}
@@ -213,7 +223,10 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 	if opts.Key != nil {
 		meta.ageText = opts.Key.ageText(meta.age)
 	}
-	if out, ok := writeDocument(doc); ok {
+	// Values grow by a third in base64, plus about 65 bytes of ENC[...]
+	// each; the sops: block is about 1 KB with its age: list.
+	dst = slices.Grow(dst, 2*len(plain)+1024+len(meta.ageText)+512*len(meta.age))
+	if out, ok := appendDocument(dst, doc); ok {
 		w := docWriter{b: out}
 		if w.metadata(meta) { // the sops: block written as the document's last entry, with no mapping built
 			return w.b, nil
@@ -224,7 +237,7 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	return out, nil
+	return append(dst, out...), nil
 }
 
 // dropEmptySequenceComments removes bare '#' lines from lists whose values
@@ -317,6 +330,21 @@ type SharedKey struct {
 	// key, by their recipients in order: every file of a rule has the
 	// same.
 	ageTexts map[string][]byte
+	// gcms hold AES-GCM ciphers of the key, set up once and reused by the
+	// files encrypted one after another.
+	gcms sync.Pool
+}
+
+// gcm returns an AES-GCM cipher of the key, to be put back in k.gcms.
+func (k *SharedKey) gcm() cipher.AEAD {
+	if g, ok := k.gcms.Get().(cipher.AEAD); ok {
+		return g
+	}
+	g, err := newGCM(k.key)
+	if err != nil {
+		panic(err) // the key is DataKeySize bytes: NewSharedKey made it
+	}
+	return g
 }
 
 // NewSharedKey makes a random data key (from crypto/rand when rnd is nil).

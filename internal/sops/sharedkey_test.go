@@ -2,7 +2,9 @@ package sops
 
 import (
 	"bytes"
+	mathrand "math/rand/v2"
 	"testing"
+	"time"
 
 	"filippo.io/age"
 )
@@ -36,5 +38,38 @@ func TestSharedKey(t *testing.T) {
 	}
 	if len(k.stanzas) != 1 {
 		t.Errorf("%d wrapped copies for one recipient", len(k.stanzas))
+	}
+}
+
+// TestAppendEncrypt: AppendEncrypt appends to what dst holds exactly the
+// file Encrypt writes (the same SharedKey, whose age copy is made once, and
+// the same IVs and time), for documents the direct writer takes and for
+// one it leaves to yaml.v3 (flow style).
+func TestAppendEncrypt(t *testing.T) {
+	id, _ := age.GenerateX25519Identity()
+	k, _ := NewSharedKey(nil)
+	docs := []string{
+		"kind: Secret\nstringData:\n    a: one\n    b: two\n",
+		"apiVersion: v1\nkind: Secret\ndata:\n    x: eA==\n# the end\n",
+		"stringData: {a: [1, 2]}\nkind: Secret # flow style and a line comment\n",
+	}
+	when := time.Date(2026, 11, 23, 1, 2, 3, 0, time.UTC)
+	for _, d := range docs {
+		opts := func() EncryptOptions {
+			return EncryptOptions{Recipients: []string{id.Recipient().String()}, Key: k,
+				LastModified: when, Rand: mathrand.NewChaCha8([32]byte{1})}
+		}
+		want, err := Encrypt([]byte(d), opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := []byte("# a header of the caller's\n")
+		got, err := AppendEncrypt(head[:len(head):len(head)], []byte(d), opts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, append(head, want...)) {
+			t.Errorf("%q:\n--- AppendEncrypt\n%s--- header + Encrypt\n%s%s", d, got, head, want)
+		}
 	}
 }
