@@ -104,7 +104,7 @@ func (s *scanner) node(n yaml.Node) *yaml.Node {
 // plain makes the node of a plain scalar, its tag resolved as yaml.v3 does.
 func (s *scanner) plain(value string, line, col int) *yaml.Node {
 	n := s.node(yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col})
-	if value != "" && strings.IndexByte(resolveHints, value[0]) < 0 {
+	if plainString(value) {
 		n.Tag = "!!str" // what yaml.v3's resolve says without looking further
 	} else {
 		n.Tag = n.ShortTag()
@@ -115,6 +115,41 @@ func (s *scanner) plain(value string, line, col int) *yaml.Node {
 // resolveHints are the first bytes that make yaml.v3 look at a plain scalar
 // further (numbers, booleans, null, .inf): its resolve table's entries.
 const resolveHints = "+-0123456789yYnNtTfFoO~."
+
+// numberBytes are the bytes of every plain scalar starting with a digit, a
+// sign or a dot that yaml.v3 resolves to other than a string: integers in
+// any base, with underscores; floats; timestamps (with their T, Z and
+// space).
+const numberBytes = "0123456789abcdefABCDEF+-_.xXoObB:tTzZ "
+
+// plainString reports whether yaml.v3 resolves the plain scalar value to a
+// string, for the values it can tell without resolving: those whose first
+// byte is not a resolve hint; those starting with a letter hint (or ~) that
+// are longer than the words of its table (true, false, null and their
+// cases: at most five bytes); and number-like starts, other than the
+// table's .inf and .nan words, with a byte no number or timestamp has
+// (50Gi, 10m, 10.0.0.0/8).
+func plainString(value string) bool {
+	if value == "" {
+		return false
+	}
+	switch c := value[0]; {
+	case strings.IndexByte(resolveHints, c) < 0:
+		return true
+	case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.':
+		if v := strings.TrimLeft(value, "+-"); len(v) > 1 && v[0] == '.' && (v[1] < '0' || v[1] > '9') {
+			return false // .inf, -.Inf, .NaN: words of the table
+		}
+		for i := 1; i < len(value); i++ {
+			if strings.IndexByte(numberBytes, value[i]) < 0 {
+				return true
+			}
+		}
+		return false
+	default:
+		return len(value) > len("false")
+	}
+}
 
 // open starts a mapping or sequence at column indent of the current line;
 // nil past maxScanDepth.

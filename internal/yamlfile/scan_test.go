@@ -118,6 +118,10 @@ var scanScalars = []string{
 	"'q'", "'it''s'", "\"d\"", "\"a\\nb\"", "\"a # b\"", "'a: b'", "\"\"", "''", "\"x\" # c", "'x' #c", "\"x\"#c", "[a]", "{a: 1}", "&a x", "*a", "!t x",
 	"|", "|-", "|+", ">", "| # c", "%x", "@x", "`x", ",x", "x,", "a]", "a}", "x  ", "x # c", "ENC[AES256_GCM,data:Zm9v,iv:YmFy,tag:YmF6,type:str]",
 	"^(data|stringData)$", "age1abc", "10.0.0.0/8", "a\"b", "a'b", "=x", "<<", "x:y:z",
+	// Number-like and word-like starts that resolve to strings, and some that do not.
+	"50Gi", "10m", "1.30", "3d", "0xfg", "2026-01-02T03:04:05Z", "2001-12-14 21:59:43.10 -5", "2001-12-14 21:59:43.10", "2001-12-14t21:59:43.10-05:00", "0b101", "-0b1",
+	"+12_3", "1e5x", "1E5", ".5", ".5x", "0o17x", "-.inf", "+.INF", ".NaN", "1:20", "0x1p-2", "1_0.5", "yesterday", "nullable", "Truely",
+	"falsehood", "FALSE", "on_call", "TRUEx", "~x", "Nullx", "-", "+", ".", "-x", "+x", "0.", "-0", "1.5e+3", "1.5e+3i", "12:30:45",
 }
 
 var scanKeys = []string{"a", "b", "key", "k8s", "app.kubernetes.io/name", "x_y", "x-y", "1", "true", "null", "on", "A", "_u", "-k", "k:k", "'q'", "\"d\"", "k k", ".k", "~"}
