@@ -62,6 +62,16 @@ func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 	case reflect.String:
 		v.SetString(n.Value)
 	case reflect.Bool:
+		if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Tag == "!!bool" {
+			switch n.Value { // the words yaml.v3 resolves to a boolean: no decoder needed
+			case "true", "True", "TRUE":
+				v.SetBool(true)
+				return nil
+			case "false", "False", "FALSE":
+				v.SetBool(false)
+				return nil
+			}
+		}
 		var b bool
 		if err := n.Decode(&b); err != nil {
 			return fail("%v", err)
