@@ -1,7 +1,6 @@
 package sops
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -111,14 +110,21 @@ func userConfigDir() (string, error) {
 // space-separated, for SOPS_AGE_KEY), skipping blank lines and '#' comments.
 // Errors name the line, never its content.
 func parseIdentities(r io.Reader, manyPerLine bool) ([]age.Identity, error) {
-	br := bufio.NewReader(r)
-	if head, _ := br.Peek(14); string(head) == "age-encryption" || string(head) == "-----BEGIN AGE" {
+	// A keys file is a few lines: read whole, without bufio's two 4 KiB
+	// buffers, since a fleet render reads it once per config.
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	text := string(data)
+	if strings.HasPrefix(text, "age-encryption") || strings.HasPrefix(text, "-----BEGIN AGE") {
 		return nil, errors.New("passphrase-protected key files are not supported")
 	}
 	var ids []age.Identity
-	sc := bufio.NewScanner(br)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
+	n := 0
+	for line := range strings.Lines(text) {
+		n++
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -134,7 +140,7 @@ func parseIdentities(r io.Reader, manyPerLine bool) ([]age.Identity, error) {
 			ids = append(ids, id)
 		}
 	}
-	return ids, sc.Err()
+	return ids, nil
 }
 
 // errMalformedKey replaces age's parse errors, which may quote key material.

@@ -42,6 +42,15 @@ func TestLoadIdentities(t *testing.T) {
 			t.Fatalf("LoadIdentities = %d identities, %v; want 4", len(ids), err)
 		}
 	})
+	t.Run("CRLF lines and no final line break", func(t *testing.T) {
+		clearKeyEnv(t)
+		file := filepath.Join(t.TempDir(), "keys.txt")
+		writeFile(t, file, []byte("# created: on Windows\r\n"+a.id.String()+"\r\n\r\n"+b.id.String()))
+		t.Setenv(KeyFileEnv, file)
+		if ids, err := LoadIdentities(); err != nil || len(ids) != 2 {
+			t.Errorf("LoadIdentities = %d identities, %v; want 2", len(ids), err)
+		}
+	})
 	t.Run("default file follows XDG_CONFIG_HOME", func(t *testing.T) {
 		clearKeyEnv(t)
 		xdg := t.TempDir()
