@@ -5,6 +5,7 @@ import (
 	"crypto/hkdf"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"io"
 	"strings"
 
@@ -23,6 +24,8 @@ import (
 // age's own checks and errors decide anything unusual.
 
 const (
+	// ageVersionLine begins every age file.
+	ageVersionLine = "age-encryption.org/v1\n"
 	// armorColumns is the length of every armored line but the last.
 	armorColumns = 64
 	// streamNonceSize is the payload nonce before the first STREAM chunk.
@@ -72,17 +75,31 @@ func dearmor(s string) ([]byte, bool) {
 // STREAM chunk of DataKeySize bytes; done is false when it is not, or when
 // the payload does not authenticate, for age.Decrypt to say why.
 func openSmall(bin []byte, ids []age.Identity) (key []byte, err error, done bool) {
-	header, err := age.ExtractHeader(bytes.NewReader(bin))
-	if err != nil || !bytes.HasPrefix(bin, header) {
+	// The header ends with its MAC line, the first to begin "--- " (stanza
+	// lines begin "-> " or are base64); age.DecryptHeader parses and checks
+	// it.
+	if !bytes.HasPrefix(bin, []byte(ageVersionLine)) {
 		return nil, nil, false
 	}
-	rest := bin[len(header):]
+	mac := bytes.Index(bin, []byte("\n--- "))
+	if mac < 0 {
+		return nil, nil, false
+	}
+	end := bytes.IndexByte(bin[mac+1:], '\n')
+	if end < 0 {
+		return nil, nil, false
+	}
+	header, rest := bin[:mac+1+end+1], bin[mac+1+end+1:]
 	if len(rest) != streamNonceSize+DataKeySize+chacha20poly1305.Overhead {
 		return nil, nil, false
 	}
 	fileKey, err := age.DecryptHeader(header, ids...)
-	if err != nil {
+	var noMatch *age.NoIdentityMatchError
+	switch {
+	case errors.As(err, &noMatch):
 		return nil, err, true
+	case err != nil:
+		return nil, nil, false // malformed: age.Decrypt says how
 	}
 	nonce, payload := rest[:streamNonceSize], rest[streamNonceSize:]
 	payloadKey, err := hkdf.Key(sha256.New, fileKey, nonce, "payload", chacha20poly1305.KeySize)
