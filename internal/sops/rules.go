@@ -1,9 +1,11 @@
 package sops
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 )
@@ -60,6 +62,10 @@ func (r Rules) withDefault() Rules {
 type matcher struct {
 	Rules
 	unencrypted, encrypted *regexp.Regexp
+	// keys, when set, are the only keys the selector's regular expression
+	// matches: it is ^key$ or ^(key|key...)$, as most rules are, and a key
+	// is looked up instead of run through the regexp.
+	keys []string
 }
 
 // compile compiles r, once per distinct Rules in the process: a render
@@ -93,6 +99,7 @@ func (r Rules) compileNew() (*matcher, error) {
 			return nil, fmt.Errorf("encrypted_regex: %w", err)
 		}
 	}
+	m.keys = exactKeys(cmp.Or(r.UnencryptedRegex, r.EncryptedRegex))
 	return m, nil
 }
 
@@ -108,12 +115,50 @@ func (m *matcher) selects(k string) bool {
 		return strings.HasSuffix(k, m.UnencryptedSuffix)
 	case m.EncryptedSuffix != "":
 		return strings.HasSuffix(k, m.EncryptedSuffix)
+	case m.keys != nil:
+		return slices.Contains(m.keys, k)
 	case m.unencrypted != nil:
 		return m.unencrypted.MatchString(k)
 	case m.encrypted != nil:
 		return m.encrypted.MatchString(k)
 	}
 	return false
+}
+
+// exactKeys returns the keys a regular expression of the form ^key$ or
+// ^(key|key...)$ matches, and nil for any other form (flags, classes,
+// repetition, a prefix the parser factored out of the alternatives).
+func exactKeys(expr string) []string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) != 3 ||
+		re.Sub[0].Op != syntax.OpBeginText || re.Sub[2].Op != syntax.OpEndText {
+		return nil
+	}
+	body := re.Sub[1]
+	if body.Op == syntax.OpCapture {
+		body = body.Sub[0]
+	}
+	literal := func(r *syntax.Regexp) (string, bool) {
+		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
+			return "", false
+		}
+		return string(r.Rune), true
+	}
+	if k, ok := literal(body); ok {
+		return []string{k}
+	}
+	if body.Op != syntax.OpAlternate {
+		return nil
+	}
+	keys := make([]string, 0, len(body.Sub))
+	for _, alt := range body.Sub {
+		k, ok := literal(alt)
+		if !ok {
+			return nil
+		}
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // encryptsIf reports whether a value is encrypted given whether the

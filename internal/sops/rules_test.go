@@ -1,6 +1,9 @@
 package sops
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestPattern: a rule's pattern is compiled once and shared, and a pattern
 // that does not compile is an error every time (errors are not kept).
@@ -20,4 +23,40 @@ func TestPattern(t *testing.T) {
 			t.Error("a pattern that does not compile gave no error")
 		}
 	}
+}
+
+// TestExactKeys: a selector read as a list of keys matches exactly the keys
+// its regular expression matches, and the list is used for the common
+// forms.
+func TestExactKeys(t *testing.T) {
+	exprs := []string{
+		"^secrets$", "^(data|stringData)$", "^(?:data|stringData)$", "^(password|token|key)$", "^data$|^x$",
+		"^(a|b)$", "^(data|database)$", "^(?i)secrets$", "(?m)^secrets$", "^secrets", "secrets$", "^se.rets$",
+		"^(data|stringData)", "^$", "^(|x)$", `^a\.b$`, "^a\nb$", `^é$`, "^(data|stringData)$|^y$", "^(x)+$",
+	}
+	keys := []string{"", "secrets", "Secrets", "SECRETS", "secrets\n", "\nsecrets", "xsecrets", "secretsx", "data", "stringData",
+		"stringdata", "database", "datab", "password", "token", "key", "keys", "a", "b", "ab", "x", "y", "a.b", "axb", "a\nb", "é",
+		"serets", "sexrets", "secrets_unencrypted"}
+	literal := 0
+	for _, expr := range exprs {
+		m, err := Rules{EncryptedRegex: expr}.compileNew()
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		re := regexp.MustCompile(expr)
+		if m.keys != nil {
+			literal++
+		}
+		for _, k := range keys {
+			if got, want := m.selects(k), re.MatchString(k); got != want {
+				t.Errorf("%q against %q: selects %v, the regexp %v (keys %q)", expr, k, got, want, m.keys)
+			}
+		}
+	}
+	for _, expr := range []string{"^secrets$", "^(data|stringData)$", "^(?:data|stringData)$", "^(password|token|key)$"} {
+		if exactKeys(expr) == nil {
+			t.Errorf("%q is not read as a list of keys", expr)
+		}
+	}
+	t.Logf("%d of %d selectors read as keys", literal, len(exprs))
 }
