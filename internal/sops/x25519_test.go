@@ -13,24 +13,19 @@ import (
 
 // ageKeyPair is an age-made X25519 key and the same key as parsed here.
 type ageKeyPair struct {
-	age    *age.X25519Identity
-	id     *x25519Identity
-	to     *x25519Recipient
-	ageTo  *age.X25519Recipient
-	public string
+	testKey // age's
+	ours    *x25519Identity
+	oursTo  *x25519Recipient
 }
 
 func newAgeKeyPair(t *testing.T) ageKeyPair {
 	t.Helper()
-	a, err := age.GenerateX25519Identity()
+	k := newKey(t)
+	id, err := parseIdentityNew(k.id.String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := parseIdentityNew(a.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	to, err := parseRecipient(a.Recipient().String())
+	to, err := parseRecipient(k.recipient)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +34,7 @@ func newAgeKeyPair(t *testing.T) ageKeyPair {
 	if !ok1 || !ok2 {
 		t.Fatalf("the keys were parsed as %T and %T, not by this package's X25519 types", id, to)
 	}
-	return ageKeyPair{age: a, id: fastID, to: fastTo, ageTo: a.Recipient(), public: a.Recipient().String()}
+	return ageKeyPair{testKey: k, ours: fastID, oursTo: fastTo}
 }
 
 // sameUnwrap fails unless two identities unwrap stanzas alike: the same
@@ -65,42 +60,42 @@ func TestX25519MatchesAge(t *testing.T) {
 		fileKey := make([]byte, fileKeySize)
 		rand.Read(fileKey)
 
-		ours, err := k.to.Wrap(fileKey)
+		ours, err := k.oursTo.Wrap(fileKey)
 		if err != nil {
 			t.Fatal(err)
 		}
-		theirs, err := k.ageTo.Wrap(fileKey)
+		theirs, err := k.id.Recipient().Wrap(fileKey)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range [][]*age.Stanza{ours, theirs} {
-			for _, id := range []age.Identity{k.age, k.id} {
+			for _, id := range []age.Identity{k.id, k.ours} {
 				if got, err := id.Unwrap(s); err != nil || !bytes.Equal(got, fileKey) {
 					t.Fatalf("%T unwraps a %s stanza to %x, %v; want %x", id, s[0].Type, got, err, fileKey)
 				}
 			}
-			sameUnwrap(t, "another key's identity", other.age, other.id, s)
+			sameUnwrap(t, "another key's identity", other.id, other.ours, s)
 		}
 		// Another key's stanza first, then ours; then a foreign type first.
-		sameUnwrap(t, "two stanzas", k.age, k.id, append(wrap(t, other.ageTo, fileKey), ours...))
-		sameUnwrap(t, "a foreign stanza", k.age, k.id, []*age.Stanza{{Type: "scrypt", Args: []string{"x", "10"}, Body: make([]byte, 32)}, ours[0]})
+		sameUnwrap(t, "two stanzas", k.id, k.ours, append(wrap(t, other.id.Recipient(), fileKey), ours...))
+		sameUnwrap(t, "a foreign stanza", k.id, k.ours, []*age.Stanza{{Type: "scrypt", Args: []string{"x", "10"}, Body: make([]byte, 32)}, ours[0]})
 
 		for _, m := range stanzaMutations(theirs[0]) {
-			sameUnwrap(t, m.name, k.age, k.id, []*age.Stanza{m.s})
+			sameUnwrap(t, m.name, k.id, k.ours, []*age.Stanza{m.s})
 			// A malformed X25519 stanza before a good one stops both.
-			sameUnwrap(t, m.name+", then a good stanza", k.age, k.id, []*age.Stanza{m.s, ours[0]})
+			sameUnwrap(t, m.name+", then a good stanza", k.id, k.ours, []*age.Stanza{m.s, ours[0]})
 		}
 
 		// Whole files, with age's own Encrypt and Decrypt around them.
 		plain := []byte("a data key's worth of bytes, 32.")
 		var buf bytes.Buffer
-		w, err := age.Encrypt(&buf, k.to)
+		w, err := age.Encrypt(&buf, k.oursTo)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.Write(plain)
 		w.Close()
-		r, err := age.Decrypt(bytes.NewReader(buf.Bytes()), k.age)
+		r, err := age.Decrypt(bytes.NewReader(buf.Bytes()), k.id)
 		if err != nil {
 			t.Fatalf("age cannot decrypt a file wrapped by this package: %v", err)
 		}
@@ -169,27 +164,27 @@ func stanzaMutations(s *age.Stanza) []stanzaMutation {
 func TestBech32Bytes(t *testing.T) {
 	for range 20 {
 		k := newAgeKeyPair(t)
-		if !bytes.Equal(k.id.pub, k.to.pub.Bytes()) {
-			t.Fatalf("the identity's public key %x is not its recipient's %x", k.id.pub, k.to.pub.Bytes())
+		if !bytes.Equal(k.ours.pub, k.oursTo.pub.Bytes()) {
+			t.Fatalf("the identity's public key %x is not its recipient's %x", k.ours.pub, k.oursTo.pub.Bytes())
 		}
-		for _, s := range []string{k.public, strings.ToUpper(k.public)} {
-			if got, ok := bech32Bytes(s, "age"); !ok || !bytes.Equal(got, k.id.pub) {
+		for _, s := range []string{k.recipient, strings.ToUpper(k.recipient)} {
+			if got, ok := bech32Bytes(s, "age"); !ok || !bytes.Equal(got, k.ours.pub) {
 				t.Fatalf("bech32Bytes(%q) = %x, %v", s, got, ok)
 			}
 		}
-		mixed := strings.ToUpper(k.public[:10]) + k.public[10:]
+		mixed := strings.ToUpper(k.recipient[:10]) + k.recipient[10:]
 		if _, ok := bech32Bytes(mixed, "age"); ok {
 			t.Errorf("bech32Bytes reads the mixed-case %q", mixed)
 		}
-		if _, ok := bech32Bytes(k.public, "age1"); ok {
+		if _, ok := bech32Bytes(k.recipient, "age1"); ok {
 			t.Error("bech32Bytes reads an age key as another human-readable part")
 		}
-		for i := len("age1"); i < len(k.public); i++ {
+		for i := len("age1"); i < len(k.recipient); i++ {
 			for _, c := range bech32Charset + "bio" {
-				if byte(c) == k.public[i] {
+				if byte(c) == k.recipient[i] {
 					continue
 				}
-				s := k.public[:i] + string(c) + k.public[i+1:]
+				s := k.recipient[:i] + string(c) + k.recipient[i+1:]
 				_, ageErr := age.ParseX25519Recipient(s)
 				if _, ok := bech32Bytes(s, "age"); ok && ageErr != nil {
 					t.Fatalf("bech32Bytes reads %q, which age refuses: %v", s, ageErr)
