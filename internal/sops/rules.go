@@ -8,6 +8,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // DefaultUnencryptedSuffix is what sops writes as unencrypted_suffix when no
@@ -139,7 +140,8 @@ func exactKeys(expr string) []string {
 		body = body.Sub[0]
 	}
 	literal := func(r *syntax.Regexp) (string, bool) {
-		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
+		// U+FFFD also matches each invalid byte of a key: leave it to the regexp.
+		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 || slices.Contains(r.Rune, utf8.RuneError) {
 			return "", false
 		}
 		return string(r.Rune), true

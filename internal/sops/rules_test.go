@@ -32,11 +32,11 @@ func TestExactKeys(t *testing.T) {
 	exprs := []string{
 		"^secrets$", "^(data|stringData)$", "^(?:data|stringData)$", "^(password|token|key)$", "^data$|^x$",
 		"^(a|b)$", "^(data|database)$", "^(?i)secrets$", "(?m)^secrets$", "^secrets", "secrets$", "^se.rets$",
-		"^(data|stringData)", "^$", "^(|x)$", `^a\.b$`, "^a\nb$", `^é$`, "^(data|stringData)$|^y$", "^(x)+$",
+		"^(data|stringData)", "^$", "^(|x)$", `^a\.b$`, "^a\nb$", `^é$`, "^(data|stringData)$|^y$", "^(x)+$", "^a\uFFFDb$",
 	}
 	keys := []string{"", "secrets", "Secrets", "SECRETS", "secrets\n", "\nsecrets", "xsecrets", "secretsx", "data", "stringData",
 		"stringdata", "database", "datab", "password", "token", "key", "keys", "a", "b", "ab", "x", "y", "a.b", "axb", "a\nb", "é",
-		"serets", "sexrets", "secrets_unencrypted"}
+		"serets", "sexrets", "secrets_unencrypted", "a\xffb", "a\uFFFDb"}
 	literal := 0
 	for _, expr := range exprs {
 		m, err := Rules{EncryptedRegex: expr}.compileNew()
