@@ -72,8 +72,9 @@ func dearmor(s string) ([]byte, bool) {
 }
 
 // openSmall decrypts bin when it is an age file whose payload is one final
-// STREAM chunk of DataKeySize bytes; done is false when it is not, or when
-// the payload does not authenticate, for age.Decrypt to say why.
+// STREAM chunk of DataKeySize bytes; done is false when it is not, when age
+// refuses the header for another reason than that no identity matches, or
+// when the payload does not authenticate, for age.Decrypt to say why.
 func openSmall(bin []byte, ids []age.Identity) (key []byte, err error, done bool) {
 	// The header ends with its MAC line, the first to begin "--- " (stanza
 	// lines begin "-> " or are base64); age.DecryptHeader parses and checks
