@@ -131,7 +131,7 @@ func (w *docWriter) scalar(v any, block int) bool {
 }
 
 // text writes the string s; meta is true for a metaString of the sops:
-// block, whose form scalarNode may cache.
+// block, whose form stringStyle may cache.
 func (w *docWriter) text(s string, meta bool, block int) bool {
 	switch {
 	case plainString(s):
@@ -144,15 +144,11 @@ func (w *docWriter) text(s string, meta bool, block int) bool {
 		}
 		return true
 	case oneWord(s):
-		var orig any = s
-		if meta {
-			orig = metaString(s)
-		}
-		n, err := scalarNode(orig) // how yaml.v3 writes it: plain, or quoted
-		if err != nil || n.Tag != "!!str" || n.Value != s {
+		style, err := stringStyle(s, meta) // how yaml.v3 writes it: plain, or quoted
+		if err != nil {
 			return false
 		}
-		switch n.Style {
+		switch style {
 		case 0:
 			w.b = append(w.b, s...)
 		case yaml.DoubleQuotedStyle:

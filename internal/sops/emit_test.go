@@ -204,6 +204,10 @@ func TestMetadataMatchesBlock(t *testing.T) {
 		{EncryptedSuffix: "_enc", MACOnlyEncrypted: true},
 		{UnencryptedRegex: "^(kind|apiVersion)$", MACOnlyEncrypted: true},
 		{EncryptedRegex: "a: b"}, // not plain: quoted, or yaml.v3's
+		// One word that yaml.v3 quotes.
+		{EncryptedRegex: "null"},
+		{EncryptedRegex: "0x1F"},
+		{UnencryptedSuffix: "on"},
 	}
 	times := []time.Time{time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2026, 11, 22, 23, 59, 59, 123456789, time.FixedZone("x", 3600))}
 	direct := 0
@@ -229,6 +233,11 @@ func TestMetadataMatchesBlock(t *testing.T) {
 				direct++
 				if !wantOK || !bytes.Equal(got.b, want.b) {
 					t.Fatalf("%d recipients, %+v, %v:\n--- direct\n%s--- block (ok %v)\n%s", n, r, when, got.b, wantOK, want.b)
+				}
+				// And as yaml.v3's emitter writes it.
+				ref, err := emitYAML(mapping{{key: metadataKey, value: m.block()}})
+				if err != nil || !bytes.Equal(got.b, ref) {
+					t.Fatalf("%d recipients, %+v, %v:\n--- direct\n%s--- yaml.v3 (%v)\n%s", n, r, when, got.b, err, ref)
 				}
 				// The age: list a SharedKey keeps for its files.
 				m.ageText = shared.ageText(m.age)

@@ -382,6 +382,38 @@ func encodeNode(v any) (yaml.Node, error) {
 	return n, err
 }
 
+// stringStyle returns the style yaml.v3 writes the string s in, and an
+// error when it does not write s as that string (another tag or value).
+// The strings of the sops: block (meta) are looked at once per process;
+// others, which may be decrypted secrets, are not kept.
+func stringStyle(s string, meta bool) (yaml.Style, error) {
+	switch {
+	case plainNode(s):
+		return 0, nil
+	case meta:
+		return metaStyles.get(s, encodeStyle)
+	}
+	return encodeStyle(s)
+}
+
+// metaStyles holds the styles of the sops: block's strings that are not
+// plain (stringStyle).
+var metaStyles = memo[string, yaml.Style]{max: 4096}
+
+// errNotString: yaml.v3 does not write a string as itself.
+var errNotString = errors.New("yaml.v3 does not write the string as a string scalar")
+
+func encodeStyle(s string) (yaml.Style, error) {
+	n, err := encodeNode(s)
+	switch {
+	case err != nil:
+		return 0, err
+	case n.Tag != "!!str" || n.Value != s:
+		return 0, errNotString
+	}
+	return n.Style, nil
+}
+
 // metaString is a string of the sops: block: a timestamp, a selector, an
 // age stanza, a version, never secret.
 type metaString string
