@@ -247,7 +247,10 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, r *result) {
 			fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
 		}
 	}
-	diffs := render.Differences(changes)
+	var diffs []render.Change // what --check and --diff report; a render needs none
+	if c.Check || c.Diff {
+		diffs = render.Differences(changes)
+	}
 	switch {
 	case c.Check:
 		for _, ch := range diffs {

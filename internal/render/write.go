@@ -547,7 +547,7 @@ func Tidy(root string) error {
 // Differences drops the changes that only restore a mode: what --check and
 // --diff report.
 func Differences(changes []Change) []Change {
-	out := changes[:0:0]
+	out := make([]Change, 0, len(changes))
 	for _, c := range changes {
 		if c.Op != OpMode && c.Op != OpUnchecked {
 			out = append(out, c)
