@@ -223,6 +223,7 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, r *result) {
 		r.code = exitBadInput
 		return
 	}
+	defer plan.Release() // the next cluster's files are written into its memory
 	changes, err := render.Diff(c.Repo, plan, render.WriteOptions{Force: c.Force, Only: c.Only})
 	if err != nil {
 		fmt.Fprintln(&r.err, "opencenter:", err)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Every file the renderer writes starts with one header line that records who
@@ -80,6 +81,25 @@ func appendHeader(out []byte, config, unit, fingerprint string) []byte {
 type fileArena struct {
 	free []byte // where the next file begins (length 0)
 	busy bool   // a file is being written into free
+	// chunks are the chunks it has written into, for Plan.Release.
+	chunks []*[]byte
+}
+
+// arenaChunks holds the chunks of released plans (Plan.Release) for the
+// arenas of the next: a fleet render writes each cluster into memory the
+// previous ones used, warm in the cache, instead of into fresh memory
+// the collector then has to reclaim.
+var arenaChunks sync.Pool
+
+// newChunk starts a chunk, a released one when there is one.
+func (a *fileArena) newChunk() {
+	c, _ := arenaChunks.Get().(*[]byte)
+	if c == nil {
+		b := make([]byte, 0, arenaChunk)
+		c = &b
+	}
+	a.chunks = append(a.chunks, c)
+	a.free = (*c)[:0]
 }
 
 const (
@@ -101,7 +121,7 @@ func (a *fileArena) file(config, unit string, body func(dst []byte) ([]byte, err
 		return sealFile(data[:len(data):len(data)]), nil
 	}
 	if cap(a.free) < arenaMinFree {
-		a.free = make([]byte, 0, arenaChunk)
+		a.newChunk()
 	}
 	a.busy = true
 	data, err := body(appendHeader(a.free, config, unit, ""))

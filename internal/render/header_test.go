@@ -65,3 +65,35 @@ func TestFileArena(t *testing.T) {
 		t.Errorf("a failed body: err %v, busy %v", err, a.busy)
 	}
 }
+
+// TestPlanRelease: a released plan's files have no data left, and plans
+// built after it, into the memory it gave back, are the same bytes as the
+// first (the encrypted files, whose IVs are random, aside).
+func TestPlanRelease(t *testing.T) {
+	const cfg = "../../testdata/fixture/.k8s-dev-config.yaml"
+	first := plan(t, cfg)
+	want := map[string][]byte{}
+	for _, f := range first.Files {
+		if f.Fingerprint == "" {
+			want[f.Path] = bytes.Clone(f.Data)
+		}
+	}
+	if len(first.chunks) == 0 {
+		t.Fatal("the plan's files were not written into arena chunks")
+	}
+	first.Release()
+	for _, f := range first.Files {
+		if f.Data != nil {
+			t.Fatalf("%s keeps its data after Release", f.Path)
+		}
+	}
+	for range 3 {
+		p := plan(t, cfg)
+		for _, f := range p.Files {
+			if w, ok := want[f.Path]; ok && !bytes.Equal(f.Data, w) {
+				t.Fatalf("%s differs in a plan built after a release:\n%s\n--- want\n%s", f.Path, f.Data, w)
+			}
+		}
+		p.Release()
+	}
+}

@@ -87,6 +87,22 @@ type Plan struct {
 	// Warnings are problems that do not stop a render, such as a sops rule
 	// that matches no rendered file.
 	Warnings []string
+	// chunks hold the files' data (fileArena), for Release.
+	chunks []*[]byte
+}
+
+// Release gives the memory of the plan's files to the plans built after it
+// and clears their Data. Nothing may read the plan's file data afterwards,
+// nor the Old and New of changes made from it: a caller that writes a plan
+// and drops it (a fleet render) releases it last.
+func (p *Plan) Release() {
+	for i := range p.Files {
+		p.Files[i].Data = nil
+	}
+	for _, c := range p.chunks {
+		arenaChunks.Put(c)
+	}
+	p.chunks = nil
 }
 
 // File returns the plan's file at path p.
@@ -183,6 +199,7 @@ func Build(f *config.File, o Options) (*Plan, error) {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
 	}
+	b.p.chunks = append(b.p.chunks, b.arena.chunks...)
 	return b.p, nil
 }
 
@@ -530,15 +547,19 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 	outs := make([]unitOutput, len(active))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(active)) {
+	arenas := make([]fileArena, min(runtime.GOMAXPROCS(0), len(active)))
+	for w := range arenas {
 		wg.Go(func() {
-			var a fileArena
+			a := &arenas[w]
 			for i := int(next.Add(1)) - 1; i < len(active); i = int(next.Add(1)) - 1 {
-				outs[i] = b.renderUnit(active[i], &a)
+				outs[i] = b.renderUnit(active[i], a)
 			}
 		})
 	}
 	wg.Wait()
+	for _, a := range arenas {
+		b.p.chunks = append(b.p.chunks, a.chunks...)
+	}
 	for i, u := range active {
 		b.diags = append(b.diags, outs[i].diags...)
 		for _, r := range outs[i].files {
