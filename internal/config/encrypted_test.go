@@ -136,3 +136,43 @@ func TestLoadEncryptedRefusals(t *testing.T) {
 		t.Errorf("locked load: %+v", locked.Encryption)
 	}
 }
+
+// TestLoadsShareNothing: configs loaded one after another, each parse
+// reusing the memory of the one before (yamlfile.ParseTextTransient), are
+// the configs loaded on their own, and an earlier config does not change
+// when later ones load.
+func TestLoadsShareNothing(t *testing.T) {
+	t.Setenv(sops.KeyFileEnv, fixturekey.Path())
+	files, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")
+	if len(files) < 2 {
+		t.Fatal("no fixture configs")
+	}
+	var first []*config.File
+	for _, f := range files {
+		c, err := config.Load(f, config.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = append(first, c)
+	}
+	snapshot := make([]config.Config, len(first))
+	for i, c := range first {
+		snapshot[i] = *c.Config
+	}
+	for range 2 {
+		for i := len(files) - 1; i >= 0; i-- {
+			c, err := config.Load(files[i], config.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(c.Config, first[i].Config) {
+				t.Fatalf("%s loads differently after other configs", files[i])
+			}
+		}
+	}
+	for i, c := range first {
+		if !reflect.DeepEqual(*c.Config, snapshot[i]) {
+			t.Fatalf("%s changed when other configs loaded", files[i])
+		}
+	}
+}

@@ -71,10 +71,11 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 // reports them once it is made) or that change it before checking it.
 func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 	text := string(data)
-	root, err := yamlfile.ParseText(name, text)
+	root, release, err := yamlfile.ParseTextTransient(name, text)
 	if err != nil {
 		return nil, err
 	}
+	defer release() // the decoded config keeps strings, not nodes
 	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err

@@ -191,37 +191,54 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 // ParseText is Parse for text already in a string: the scalars of the
 // nodes it returns share its memory, and so do values decoded from them.
 func ParseText(name, data string) (*yaml.Node, error) {
+	root, _, err := ParseTextTransient(name, data)
+	return root, err
+}
+
+// ParseTextTransient is ParseText for a caller that is done with the tree
+// when it calls release: the memory of the nodes goes to the next parse (a
+// fleet render parses a config per cluster). Nothing may use a node of the
+// tree after release; the strings of its scalars stay valid.
+func ParseTextTransient(name, data string) (root *yaml.Node, release func(), err error) {
+	root, release, err = parseText(name, data)
+	if release == nil {
+		release = func() {}
+	}
+	return root, release, err
+}
+
+func parseText(name, data string) (*yaml.Node, func(), error) {
 	if len(data) > MaxFileSize {
-		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
+		return nil, nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
 	}
 	// Parsing costs memory per node, not per byte: bound the nodes before
 	// the parser builds them (each key, item and value starts a line or
 	// follows a comma), so the largest accepted file parses in bounded memory.
 	if n := strings.Count(data, "\n") + strings.Count(data, ","); n > maxTokens {
-		return nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
+		return nil, nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
 	}
-	if root, ok := scanBlock(data); ok {
-		return root, nil
+	if root, release, ok := scanBlock(data); ok {
+		return root, release, nil
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(strings.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
+			return nil, nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
 		}
-		return nil, diag.List{syntaxDiag(name, err)}
+		return nil, nil, diag.List{syntaxDiag(name, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
+		return nil, nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, diag.List{syntaxDiag(name, err)}
+		return nil, nil, diag.List{syntaxDiag(name, err)}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
-	return root, nil
+	return root, nil, nil
 }
 
 // PositionsOf returns the positions of the keys of a document that decoded

@@ -1,7 +1,9 @@
 package yamlfile
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -15,34 +17,66 @@ import (
 // tabs, CR, non-ASCII or control characters, "#ENC[" (an encrypted comment),
 // several documents; the caller then uses yaml.v3. TestScanBlockMatchesYAML
 // and FuzzScanBlock hold it to yaml.v3.
-func scanBlock(data string) (*yaml.Node, bool) {
+//
+// Its nodes are allocated from slabs that release, once the caller is done
+// with the tree, gives to the next scan.
+func scanBlock(data string) (root *yaml.Node, release func(), ok bool) {
 	for i := range len(data) {
 		if c := data[i]; (c < 0x20 && c != '\n') || c >= 0x7f {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if strings.Contains(data, "#ENC[") {
-		return nil, false
+		return nil, nil, false
 	}
 	s := &scanner{unterminated: len(data) > 0 && data[len(data)-1] != '\n'}
 	text := strings.TrimSuffix(data, "\n") // the lines and values are its substrings
-	s.lines = make([]scanLine, 0, strings.Count(text, "\n")+1)
+	lines, _ := scanLines.Get().(*[]scanLine)
+	if lines == nil {
+		lines = new([]scanLine)
+	}
+	defer func() {
+		clear(s.lines) // no text kept alive by a pooled slice
+		*lines = s.lines[:0]
+		scanLines.Put(lines)
+	}()
+	s.lines = slices.Grow((*lines)[:0], strings.Count(text, "\n")+1)
 	for l := range strings.SplitSeq(text, "\n") {
 		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") || strings.HasPrefix(l, "%") {
-			return nil, false
+			return nil, nil, false
 		}
 		t := strings.TrimLeft(l, " ")
 		s.lines = append(s.lines, scanLine{no: len(s.lines) + 1, indent: len(l) - len(t), text: t, blank: len(t) == 0, spaces: len(t) == 0 && len(l) > 0})
 	}
 	first, ok := s.peek()
 	if !ok || first.indent != 0 {
-		return nil, false
+		s.release()
+		return nil, nil, false
 	}
-	root, ok := s.mapping(0, 0)
+	root, ok = s.mapping(0, 0)
 	if _, more := s.peek(); !ok || more {
-		return nil, false
+		s.release()
+		return nil, nil, false
 	}
-	return root, true
+	return root, s.release, true
+}
+
+// scanLines and nodeSlabs hold the memory of finished scans: a fleet render
+// scans a config per cluster.
+var scanLines, nodeSlabs sync.Pool
+
+// nodeSlab is the number of nodes of a slab.
+const nodeSlab = 64
+
+// release clears the scanner's node slabs and hands them to the next scan.
+// Nothing may use the nodes afterwards.
+func (s *scanner) release() {
+	for _, slab := range s.slabs {
+		clear((*slab)[:cap(*slab)])
+		*slab = (*slab)[:0]
+		nodeSlabs.Put(slab)
+	}
+	s.slabs, s.slab = nil, nil
 }
 
 type scanLine struct {
@@ -55,6 +89,7 @@ type scanLine struct {
 type scanner struct {
 	lines []scanLine
 	slab  []yaml.Node
+	slabs []*[]yaml.Node // every slab, for release
 	i     int
 	// unterminated: the last line has no line break.
 	unterminated bool
@@ -95,7 +130,13 @@ func isDash(text string) bool { return text == "-" || strings.HasPrefix(text, "-
 // node returns a new node holding n; nodes are allocated a chunk at a time.
 func (s *scanner) node(n yaml.Node) *yaml.Node {
 	if len(s.slab) == cap(s.slab) {
-		s.slab = make([]yaml.Node, 0, 64)
+		slab, _ := nodeSlabs.Get().(*[]yaml.Node)
+		if slab == nil {
+			slab = new([]yaml.Node)
+			*slab = make([]yaml.Node, 0, nodeSlab)
+		}
+		s.slabs = append(s.slabs, slab)
+		s.slab = *slab
 	}
 	s.slab = append(s.slab, n)
 	return &s.slab[len(s.slab)-1]
