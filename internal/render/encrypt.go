@@ -99,21 +99,23 @@ func (b *builder) encryptSecrets() {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
 			continue
 		}
-		header := startFile(b.cfgName(), f.Unit, f.Fingerprint, 0)
-		out, err := sops.AppendEncrypt(header, plain, sops.EncryptOptions{
-			Recipients: rule.AgeRecipients,
-			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
-			Key:        dataKey, // one age operation per recipient per render, not per file
+		// The header, then the file sops would write, in the plan's arena.
+		out, err := b.arena.fileWith(b.cfgName(), f.Unit, f.Fingerprint, func(header []byte) ([]byte, error) {
+			return sops.AppendEncrypt(header, plain, sops.EncryptOptions{
+				Recipients: rule.AgeRecipients,
+				Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
+				Key:        dataKey, // one age operation per recipient per render, not per file
+			})
 		})
 		if err != nil {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))
 			continue
 		}
-		if !bytes.Contains(out[len(header):], []byte("ENC[AES256_GCM,")) {
+		if !bytes.Contains(body(out), []byte("ENC[AES256_GCM,")) {
 			b.errorf(unitByName(f.Unit), "the sops rule for %s (path_regex %q) encrypts none of its values (encrypted_regex %q): widen encrypted_regex, such as ^(data|stringData)$", p, rule.PathRegex, rule.EncryptedRegex)
 			continue
 		}
-		f.Data = sealFile(out[:len(out):len(out)]) // the header, then the file sops would write
+		f.Data = out
 	}
 	for i, ok := range used {
 		if !ok {

@@ -113,8 +113,14 @@ const (
 // heap as any append does; a file begun while another is being written
 // (body writing a file itself) is given its own buffer.
 func (a *fileArena) file(config, unit string, body func(dst []byte) ([]byte, error)) ([]byte, error) {
+	return a.fileWith(config, unit, "", body)
+}
+
+// fileWith is file for an encrypted file, whose header records the
+// fingerprint of its plaintext.
+func (a *fileArena) fileWith(config, unit, fingerprint string, body func(dst []byte) ([]byte, error)) ([]byte, error) {
 	if a.busy {
-		data, err := body(startFile(config, unit, "", 896))
+		data, err := body(startFile(config, unit, fingerprint, 896))
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +130,7 @@ func (a *fileArena) file(config, unit string, body func(dst []byte) ([]byte, err
 		a.newChunk()
 	}
 	a.busy = true
-	data, err := body(appendHeader(a.free, config, unit, ""))
+	data, err := body(appendHeader(a.free, config, unit, fingerprint))
 	a.busy = false
 	if err != nil {
 		return nil, err
