@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,6 +20,10 @@ import (
 
 type walker struct {
 	file string
+	// path is the YAML path of the node being walked, a stack each key and
+	// item is pushed on: a string is made of it only for a problem or a
+	// position.
+	path []byte
 	// pos records the position of every key and item; nil records none.
 	pos   map[string]Pos
 	diags diag.List
@@ -29,12 +34,33 @@ type walker struct {
 	bomb    bool
 }
 
-func (w *walker) errorf(n *yaml.Node, path, format string, args ...any) {
+// errorf records a problem at node n, at the current path.
+func (w *walker) errorf(n *yaml.Node, format string, args ...any) {
+	w.errorAt(n, string(w.path), format, args...)
+}
+
+func (w *walker) errorAt(n *yaml.Node, path, format string, args ...any) {
 	if len(w.diags) >= maxDiags {
 		w.dropped++
 		return
 	}
 	w.diags = append(w.diags, diag.Diag{File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// push adds a key to the path (or an index, as "[i]"), and returns the
+// length to pop back to.
+func (w *walker) push(key string, index int) int {
+	n := len(w.path)
+	switch {
+	case index >= 0:
+		w.path = strconv.AppendInt(append(w.path, '['), int64(index), 10)
+		w.path = append(w.path, ']')
+	case n > 0:
+		w.path = append(append(w.path, '.'), key...)
+	default:
+		w.path = append(w.path, key...)
+	}
+	return n
 }
 
 // result returns the diagnostics, the first maxDiags of them in document
@@ -49,10 +75,11 @@ func (w *walker) result() diag.List {
 }
 
 func (w *walker) walk(n *yaml.Node, t reflect.Type, path string) {
-	w.walkDepth(n, t, path, 0)
+	w.path = append(w.path[:0], path...)
+	w.walkDepth(n, t, 0)
 }
 
-func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int) {
+func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 	if w.bomb {
 		return
 	}
@@ -60,16 +87,16 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int)
 	switch {
 	case w.nodes > maxNodes:
 		w.bomb = true
-		w.errorf(n, path, "document expands to more than %d YAML nodes (alias expansion?): rejected", maxNodes)
+		w.errorf(n, "document expands to more than %d YAML nodes (alias expansion?): rejected", maxNodes)
 		return
 	case depth > maxDepth:
 		w.bomb = true
-		w.errorf(n, "", "nested deeper than %d levels (a recursive alias?): rejected", maxDepth)
+		w.errorAt(n, "", "nested deeper than %d levels (a recursive alias?): rejected", maxDepth)
 		return
 	}
 	for depth := 0; n.Kind == yaml.AliasNode; depth++ {
 		if n.Alias == nil || depth > 100 {
-			w.errorf(n, path, "unresolvable YAML alias")
+			w.errorf(n, "unresolvable YAML alias")
 			return
 		}
 		n = n.Alias
@@ -82,30 +109,29 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int)
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		w.mapping(n, path, func(key *yaml.Node, val *yaml.Node, kpath string) {
+		w.mapping(n, func(key *yaml.Node, val *yaml.Node) {
 			fields := fieldsOf(t)
 			ft, ok := fields.byName[key.Value]
 			if !ok {
-				w.errorf(key, kpath, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
+				w.errorf(key, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
 				return
 			}
-			w.walkDepth(val, ft, kpath, depth+1)
+			w.walkDepth(val, ft, depth+1)
 		})
 	case reflect.Map:
-		w.mapping(n, path, func(_ *yaml.Node, val *yaml.Node, kpath string) {
-			w.walkDepth(val, t.Elem(), kpath, depth+1)
+		w.mapping(n, func(_ *yaml.Node, val *yaml.Node) {
+			w.walkDepth(val, t.Elem(), depth+1)
 		})
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			w.errorf(n, path, "expected a list, got %s", describe(n))
+			w.errorf(n, "expected a list, got %s", describe(n))
 			return
 		}
 		for i, item := range n.Content {
-			ip := fmt.Sprintf("%s[%d]", path, i)
-			if w.pos != nil {
-				w.pos[ip] = Pos{item.Line, item.Column}
-			}
-			w.walkDepth(item, t.Elem(), ip, depth+1)
+			back := w.push("", i)
+			w.at(item)
+			w.walkDepth(item, t.Elem(), depth+1)
+			w.path = w.path[:back]
 		}
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
@@ -113,52 +139,57 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, path string, depth int)
 			if n.Kind == yaml.ScalarNode {
 				hint = fmt.Sprintf(": quote it (\"%s\") if it is meant as text", n.Value)
 			}
-			w.errorf(n, path, "expected a string, got %s%s", describe(n), hint)
+			w.errorf(n, "expected a string, got %s%s", describe(n), hint)
 		}
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-			w.errorf(n, path, "expected true or false, got %s", describe(n))
+			w.errorf(n, "expected true or false, got %s", describe(n))
 		}
 	case reflect.Int, reflect.Int32, reflect.Int64:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-			w.errorf(n, path, "expected an integer, got %s", describe(n))
+			w.errorf(n, "expected an integer, got %s", describe(n))
 		}
 	case reflect.Float64:
 		if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-			w.errorf(n, path, "expected a number, got %s", describe(n))
+			w.errorf(n, "expected a number, got %s", describe(n))
 		}
 	default:
-		w.errorf(n, path, "internal error: no YAML rule for Go kind %s", t.Kind())
+		w.errorf(n, "internal error: no YAML rule for Go kind %s", t.Kind())
 	}
 }
 
 // mapping checks that n is a mapping with unique string keys and calls fn for
 // each pair.
-func (w *walker) mapping(n *yaml.Node, path string, fn func(key, val *yaml.Node, kpath string)) {
+func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		w.errorf(n, path, "expected a mapping, got %s", describe(n))
+		w.errorf(n, "expected a mapping, got %s", describe(n))
 		return
 	}
 	seen := make(map[string]int, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		if key.Kind != yaml.ScalarNode || key.ShortTag() == "!!merge" {
-			w.errorf(key, path, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", describe(key))
+			w.errorf(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", describe(key))
 			continue
 		}
-		kpath := key.Value
-		if path != "" {
-			kpath = path + "." + key.Value
-		}
 		if first, dup := seen[key.Value]; dup {
-			w.errorf(key, kpath, "duplicate key %q (first at line %d)", key.Value, first)
+			back := w.push(key.Value, -1)
+			w.errorf(key, "duplicate key %q (first at line %d)", key.Value, first)
+			w.path = w.path[:back]
 			continue
 		}
 		seen[key.Value] = key.Line
-		if w.pos != nil {
-			w.pos[kpath] = Pos{key.Line, key.Column}
-		}
-		fn(key, val, kpath)
+		back := w.push(key.Value, -1)
+		w.at(key)
+		fn(key, val)
+		w.path = w.path[:back]
+	}
+}
+
+// at records that the current path is at node n.
+func (w *walker) at(n *yaml.Node) {
+	if w.pos != nil {
+		w.pos[string(w.path)] = Pos{n.Line, n.Column}
 	}
 }
 
