@@ -516,7 +516,10 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	for _, fp := range plans {
 		n += len(fp.applied.objects)
 	}
-	owners := make(map[objectKey]*fluxPlan, n)
+	if b.owners == nil {
+		b.owners = make(map[objectKey]*fluxPlan, n)
+	}
+	owners := b.owners
 	missing := map[string]bool{} // the groups without a CRD a Flux unit has been told of
 	for _, fp := range plans {
 		before := closure(fp)

@@ -3,6 +3,9 @@ package render
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,5 +98,90 @@ func TestPlanRelease(t *testing.T) {
 			}
 		}
 		p.Release()
+	}
+}
+
+// TestBuildersShareNothing: plans built one after another, each builder
+// reusing the emptied maps and file slabs of the one before (release),
+// are the plans built first, in whatever order the configs come: one
+// config's units, files or objects never reach another's plan.
+func TestBuildersShareNothing(t *testing.T) {
+	more, _ := filepath.Glob("testdata/configs/*.yaml")
+	names := append(fixtureConfigs(t), more...)
+	type built struct {
+		files map[string][]byte
+		units []UnitStatus
+	}
+	snapshot := func(p *Plan) built {
+		b := built{files: map[string][]byte{}, units: p.Units}
+		for _, f := range p.Files {
+			if f.Fingerprint == "" { // encrypted files have random IVs
+				b.files[f.Path] = bytes.Clone(f.Data)
+			} else {
+				b.files[f.Path] = nil
+			}
+		}
+		return b
+	}
+	first := map[string]built{}
+	for _, n := range names {
+		first[n] = snapshot(plan(t, n))
+	}
+	for round := range 2 {
+		order := slices.Clone(names)
+		if round == 0 {
+			slices.Reverse(order)
+		}
+		for _, n := range order {
+			got := snapshot(plan(t, n))
+			if !reflect.DeepEqual(got, first[n]) {
+				t.Fatalf("%s plans differently after other configs (round %d)", n, round)
+			}
+		}
+	}
+}
+
+// TestBuilderRelease: a released (reset) builder keeps nothing of its plan: its
+// maps are empty, and every other field but the emptied file slabs and
+// the path buffer is zero.
+func TestBuilderRelease(t *testing.T) {
+	b := newBuilder(loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml"), Options{AllowPlaintextSecrets: true})
+	if _, err := b.build(); err != nil {
+		t.Fatal(err)
+	}
+	v := reflect.ValueOf(b).Elem()
+	filled := 0
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Map && f.Len() > 0 {
+			filled++
+		}
+	}
+	if filled < 8 {
+		t.Fatalf("only %d of the builder's maps hold anything after a plan: the test sees too little", filled)
+	}
+	b.reset()
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		switch {
+		case f.Kind() == reflect.Map:
+			if f.Len() != 0 {
+				t.Errorf("released builder: map %s keeps %d entries", name, f.Len())
+			}
+		case name == "spare":
+			for j := range f.Len() {
+				slab := f.Index(j)
+				for k := range slab.Cap() {
+					if !slab.Slice(0, slab.Cap()).Index(k).IsZero() {
+						t.Fatalf("released builder: a spare file slab keeps a file")
+					}
+				}
+			}
+		case name == "path":
+			if f.Len() != 0 {
+				t.Errorf("released builder: the path buffer holds %q", f.Bytes())
+			}
+		case !f.IsZero():
+			t.Errorf("released builder: %s is not zero", name)
+		}
 	}
 }

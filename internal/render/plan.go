@@ -139,8 +139,12 @@ type builder struct {
 	// localDirs are the other overlay directories a Flux unit applies
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
-	// slab holds the plan's files, allocated a chunk at a time.
-	slab []File
+	// slab holds the plan's files, allocated a chunk at a time; slabs are
+	// all of its chunks, spare the emptied chunks of earlier plans.
+	slab         []File
+	slabs, spare [][]File
+	// owners finds the Flux unit applying each object (planFlux).
+	owners map[objectKey]*fluxPlan
 	// durations are gitops.flux's, parsed once for the plan's Flux objects.
 	durations *fluxDurations
 	// arena holds the files the builder writes itself (not renderUnit's).
@@ -159,7 +163,13 @@ type builder struct {
 // diag.List naming the config file.
 func Build(f *config.File, o Options) (*Plan, error) {
 	b := newBuilder(f, o)
-	c := f.Config
+	defer b.release()
+	return b.build()
+}
+
+// build is Build with a builder.
+func (b *builder) build() (*Plan, error) {
+	c := b.c
 	b.selectUnits()
 	active := b.activeUnits()
 	for _, u := range active {
@@ -204,30 +214,75 @@ func Build(f *config.File, o Options) (*Plan, error) {
 }
 
 func newBuilder(f *config.File, o Options) *builder {
-	cluster := f.Config.OpenCenter.Cluster.ClusterName
-	return &builder{
-		f: f, c: f.Config, o: o,
-		p:         &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)},
-		durations: parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux),
-		status:    map[string]*UnitStatus{},
-		files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
-		byDir:     make(map[string]*File, 128),
-		flux:      map[string]bool{},
-		fluxOf:    map[string]*catalog.Unit{},
-		sources:   map[string]bool{flux_system: true},
-		include:   map[string]bool{},
-		withheld:  map[string]bool{},
-		rules:     compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS),
-		local:     map[string]local{},
-		localDirs: map[string]bool{},
-		words:     make(words, 128),
+	b, _ := builders.Get().(*builder)
+	if b == nil {
+		b = &builder{
+			status:    map[string]*UnitStatus{},
+			files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
+			byDir:     make(map[string]*File, 128),
+			flux:      map[string]bool{},
+			fluxOf:    map[string]*catalog.Unit{},
+			sources:   map[string]bool{},
+			include:   map[string]bool{},
+			withheld:  map[string]bool{},
+			local:     map[string]local{},
+			localDirs: map[string]bool{},
+			words:     make(words, 128),
+		}
 	}
+	cluster := f.Config.OpenCenter.Cluster.ClusterName
+	b.f, b.c, b.o = f, f.Config, o
+	b.p = &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)}
+	b.durations = parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux)
+	b.rules = compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS)
+	b.sources[flux_system] = true
+	return b
+}
+
+// builders holds builders done with their plan (release): a fleet render
+// builds a plan per cluster, and the next reuses the room of their maps
+// and file slabs instead of fresh memory.
+var builders sync.Pool
+
+// release empties the builder (reset) and gives it to the next plan.
+func (b *builder) release() {
+	b.reset()
+	builders.Put(b)
+}
+
+// reset empties the builder: only its maps, emptied, its file slabs,
+// zeroed, and its path buffer are kept; every other field starts again
+// from zero. Nothing a plan holds refers to them: its files are copies.
+func (b *builder) reset() {
+	for _, slab := range b.slabs {
+		clear(slab[:cap(slab)])
+	}
+	kept := builder{
+		status: b.status, files: b.files, byDir: b.byDir, flux: b.flux, fluxOf: b.fluxOf,
+		sources: b.sources, include: b.include, withheld: b.withheld, local: b.local,
+		localDirs: b.localDirs, words: b.words, owners: b.owners,
+		spare: append(b.spare, b.slabs...), path: b.path[:0],
+	}
+	clear(kept.status)
+	clear(kept.files)
+	clear(kept.byDir)
+	clear(kept.flux)
+	clear(kept.fluxOf)
+	clear(kept.sources)
+	clear(kept.include)
+	clear(kept.withheld)
+	clear(kept.local)
+	clear(kept.localDirs)
+	clear(kept.words)
+	clear(kept.owners)
+	*b = kept
 }
 
 // Units returns the status of every unit for a checked config (see
 // config.Load), sorted by name, without rendering anything.
 func Units(f *config.File) []UnitStatus {
 	b := newBuilder(f, Options{})
+	defer b.release()
 	b.selectUnits()
 	// A unit whose requirement is inactive would not render: show it inactive,
 	// and so the units requiring it, until nothing changes.
@@ -385,7 +440,12 @@ func (b *builder) addRendered(u *catalog.Unit, r rendered) *File {
 		return nil
 	}
 	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]File, 0, 64)
+		if n := len(b.spare); n > 0 {
+			b.slab, b.spare = b.spare[n-1][:0], b.spare[:n-1]
+		} else {
+			b.slab = make([]File, 0, 64)
+		}
+		b.slabs = append(b.slabs, b.slab)
 	}
 	b.slab = append(b.slab, File{Path: p, Data: r.data, Secret: secret, Unit: u.Name})
 	f := &b.slab[len(b.slab)-1]
