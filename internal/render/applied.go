@@ -159,12 +159,14 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 		}
 		key := buf.join(dir, r)
 		if rf, ok := b.files[string(key)]; ok {
-			for _, o := range manifestObjects(rf.Data, b.words) {
+			start := len(a.objects)
+			a.objects = appendObjects(a.objects, rf.Data, b.words)
+			for i := start; i < len(a.objects); i++ {
+				o := &a.objects[i]
 				o.file, o.inPlan = rf.Path, true
 				if ns != "" && !catalog.ClusterScoped(o.kind) {
 					o.namespace = ns
 				}
-				a.objects = append(a.objects, o)
 			}
 			if rf.Secret {
 				a.secretFiles = append(a.secretFiles, rf.Path)
@@ -247,40 +249,40 @@ type kustomizationFile struct {
 	Resources []string `yaml:"resources"`
 }
 
-// manifestObjects returns the objects of a rendered manifest file. The
+// appendObjects appends the objects of a rendered manifest file to dst. The
 // renderer's own block-style YAML is read line by line, which costs a
 // fraction of a parse; anything else (flow style, anchors, escapes, tabs)
 // goes through the YAML parser.
-func manifestObjects(data []byte, w words) []object {
-	if objs, ok := scanObjects(data, w); ok {
+func appendObjects(dst []object, data []byte, w words) []object {
+	if objs, ok := scanObjects(dst, data, w); ok {
 		return objs
 	}
-	return parseObjects(data)
+	return append(dst, parseObjects(data)...)
 }
 
 // scanObjects reads apiVersion, kind, metadata.name, metadata.namespace and
 // spec.group of each document from block-style YAML whose identifying values
 // are plain or simply quoted scalars; ok is false when the file is not of
 // that shape.
-func scanObjects(data []byte, w words) (objs []object, ok bool) {
-	var cur *object
+func scanObjects(dst []object, data []byte, w words) (objs []object, ok bool) {
+	objs, start := dst, len(dst)
+	var cur object
 	var apiVersion string
 	var section []byte // the top-level key whose children are being read
 	childIndent := 0
 	flush := func() {
-		if cur != nil && cur.kind != "" {
+		if cur.kind != "" {
 			g, _, found := strings.Cut(apiVersion, "/")
 			if !found {
 				g = ""
 			}
 			cur.group = g
-			objs = append(objs, *cur)
+			objs = append(objs, cur)
 		}
-		cur, apiVersion, section = &object{}, "", nil
+		cur, apiVersion, section = object{}, "", nil
 	}
-	flush()
 	if bytes.IndexByte(data, '\t') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
-		return nil, false
+		return dst, false
 	}
 	for len(data) > 0 {
 		line := data
@@ -307,14 +309,14 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 		key, value, isKey := bytes.Cut(trimmed, []byte(":"))
 		if indent == 0 {
 			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {
-				return nil, false
+				return dst[:start], false
 			}
 			section, childIndent = key, 0
 			switch string(section) {
 			case "apiVersion", "kind":
 				v, ok := w.scalar(value)
 				if !ok {
-					return nil, false
+					return dst[:start], false
 				}
 				if string(section) == "apiVersion" {
 					apiVersion = v
@@ -323,7 +325,7 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 				}
 			case "metadata", "spec":
 				if len(bytes.TrimSpace(value)) > 0 {
-					return nil, false // flow style
+					return dst[:start], false // flow style
 				}
 			}
 			continue
@@ -341,7 +343,7 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 		if inSpec && string(key) == "group" || !inSpec && (string(key) == "name" || string(key) == "namespace") {
 			v, ok := w.scalar(value)
 			if !ok {
-				return nil, false
+				return dst[:start], false
 			}
 			switch {
 			case inSpec:
@@ -354,7 +356,7 @@ func scanObjects(data []byte, w words) (objs []object, ok bool) {
 		}
 	}
 	flush()
-	for i := range objs {
+	for i := start; i < len(objs); i++ {
 		if objs[i].kind != "CustomResourceDefinition" {
 			objs[i].crdGroup = ""
 		}

@@ -126,7 +126,7 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 	for _, n := range append(names, more...) {
 		p := plan(t, n)
 		for _, f := range p.Files {
-			got, ok := scanObjects(f.Data, nil)
+			got, ok := scanObjects(nil, f.Data, nil)
 			want := parseObjects(f.Data)
 			if !ok {
 				continue
@@ -147,7 +147,7 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &anchor x\n",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: tab\n",
 	} {
-		if _, ok := scanObjects([]byte(doc), nil); ok {
+		if _, ok := scanObjects(nil, []byte(doc), nil); ok {
 			t.Errorf("scanned %q; want the parser", doc)
 		}
 	}
@@ -160,7 +160,7 @@ func BenchmarkScanObjects(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, f := range p.Files {
-			scanObjects(f.Data, nil)
+			scanObjects(nil, f.Data, nil)
 		}
 	}
 }
