@@ -93,7 +93,19 @@ func (b *builder) sourceRepo(name string) (catalog.Repo, *catalog.Source, *catal
 // source include brings in). Namespaces are resolved the way kustomize and
 // Flux do: the target namespace wins, then the outermost kustomization's.
 func (b *builder) appliedBy(fp *fluxPlan) applied {
-	var a applied
+	// The Flux units of a plan append their objects to one list, which the
+	// builder keeps for the next plan; each unit's are its part of it.
+	start := len(b.objects)
+	a := applied{objects: b.objects[start:start]}
+	defer func() {
+		inPlace := len(a.objects) > 0 && cap(b.objects) > start && &a.objects[0] == &b.objects[start : start+1][0]
+		if inPlace {
+			b.objects = b.objects[:start+len(a.objects)]
+		} else {
+			b.objects = append(b.objects, a.objects...) // room for the plans to come
+		}
+		a.objects = a.objects[:len(a.objects):len(a.objects)]
+	}()
 	u, fu, target := fp.u, fp.fu, fp.target
 	p := strings.TrimPrefix(fp.path, "./")
 	repo, src, srcUnit := b.sourceRepo(fu.Source)

@@ -176,9 +176,16 @@ func TestBuilderRelease(t *testing.T) {
 					}
 				}
 			}
-		case name == "path":
+		case name == "path" || name == "objects":
 			if f.Len() != 0 {
-				t.Errorf("released builder: the path buffer holds %q", f.Bytes())
+				t.Errorf("released builder: %s holds %d elements", name, f.Len())
+			}
+			if name == "objects" {
+				for k := range f.Cap() {
+					if !f.Slice(0, f.Cap()).Index(k).IsZero() {
+						t.Fatalf("released builder: the objects list keeps an object")
+					}
+				}
 			}
 		case !f.IsZero():
 			t.Errorf("released builder: %s is not zero", name)

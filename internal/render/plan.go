@@ -145,6 +145,8 @@ type builder struct {
 	slabs, spare [][]File
 	// owners finds the Flux unit applying each object (planFlux).
 	owners map[objectKey]*fluxPlan
+	// objects are the objects the plan's Flux units apply (appliedBy).
+	objects []object
 	// durations are gitops.flux's, parsed once for the plan's Flux objects.
 	durations *fluxDurations
 	// arena holds the files the builder writes itself (not renderUnit's).
@@ -257,11 +259,12 @@ func (b *builder) reset() {
 	for _, slab := range b.slabs {
 		clear(slab[:cap(slab)])
 	}
+	clear(b.objects)
 	kept := builder{
 		status: b.status, files: b.files, byDir: b.byDir, flux: b.flux, fluxOf: b.fluxOf,
 		sources: b.sources, include: b.include, withheld: b.withheld, local: b.local,
 		localDirs: b.localDirs, words: b.words, owners: b.owners,
-		spare: append(b.spare, b.slabs...), path: b.path[:0],
+		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
 	}
 	clear(kept.status)
 	clear(kept.files)
