@@ -447,9 +447,11 @@ func applyFresh(root string, changes []Change) error {
 	made := newDirMaker(stage, true)
 	var top []string // the root's entries, in order
 	for _, c := range changes {
-		first, _, _ := strings.Cut(c.Path, "/")
-		if !slices.Contains(top, first) {
-			top = append(top, first)
+		// Paths under one entry come together: most files are under the last.
+		if n := len(top); n == 0 || !strings.HasPrefix(c.Path, top[n-1]) || len(c.Path) == len(top[n-1]) || c.Path[len(top[n-1])] != '/' {
+			if first, _, _ := strings.Cut(c.Path, "/"); !slices.Contains(top, first) {
+				top = append(top, first)
+			}
 		}
 		full := stage + string(filepath.Separator) + filepath.FromSlash(c.Path)
 		if err := made.parentOf(full); err != nil {
