@@ -36,10 +36,13 @@ var (
 	timestamp = regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?`)
 )
 
-// otherType reports whether YAML would read plain s as another type than
-// a string. The regexps only run on strings that could match them: special
-// words are short, numbers are numberish, timestamps start with a year.
-func otherType(s string) bool {
+// OtherType reports whether a YAML parser may read plain s as another
+// type than a string: a bool, null, a number or a timestamp, YAML 1.1 forms
+// included, or a merge key. It errs towards true, so false means YAML 1.1
+// and 1.2 parsers alike, yaml.v3 among them, read s as a string. The
+// regexps only run on strings that could match them: special words are
+// short, numbers are numberish, timestamps start with a year.
+func OtherType(s string) bool {
 	return len(s) <= 6 && special.MatchString(s) ||
 		numberish(s) && numberRE.MatchString(s) ||
 		len(s) >= 8 && s[4] == '-' && timestamp.MatchString(s)
@@ -54,7 +57,7 @@ func PlainOK(s string) bool {
 	if simple(s) {
 		return true
 	}
-	if !utf8.ValidString(s) || otherType(s) {
+	if !utf8.ValidString(s) || OtherType(s) {
 		return false
 	}
 	// Document markers start a new document at the start of a line.

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // scanBlock reads the plain block YAML configs are written in, the way
@@ -157,19 +159,12 @@ func (s *scanner) plain(value string, line, col int) *yaml.Node {
 // further (numbers, booleans, null, .inf): its resolve table's entries.
 const resolveHints = "+-0123456789yYnNtTfFoO~."
 
-// numberBytes are the bytes of every plain scalar starting with a digit, a
-// sign or a dot that yaml.v3 resolves to other than a string: integers in
-// any base, with underscores; floats; timestamps (with their T, Z and
-// space).
-const numberBytes = "0123456789abcdefABCDEF+-_.xXoObB:tTzZ "
-
 // plainString reports whether yaml.v3 resolves the plain scalar value to a
 // string, for the values it can tell without resolving: those whose first
-// byte is not a resolve hint; those starting with a letter hint (or ~) that
-// are longer than the words of its table (true, false, null and their
-// cases: at most five bytes); and number-like starts, other than the
-// table's .inf and .nan words, with a byte no number or timestamp has
-// (50Gi, 10m, 10.0.0.0/8).
+// byte is not a resolve hint; number-like starts that yamlenc.OtherType,
+// the writer's test, clears (50Gi, 10m, 10.0.0.0/8); and starts with a
+// letter hint (or ~) longer than the words of yaml.v3's table (true,
+// false, null and their cases: at most five bytes).
 func plainString(value string) bool {
 	if value == "" {
 		return false
@@ -178,15 +173,7 @@ func plainString(value string) bool {
 	case strings.IndexByte(resolveHints, c) < 0:
 		return true
 	case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.':
-		if v := strings.TrimLeft(value, "+-"); len(v) > 1 && v[0] == '.' && (v[1] < '0' || v[1] > '9') {
-			return false // .inf, -.Inf, .NaN: words of the table
-		}
-		for i := 1; i < len(value); i++ {
-			if strings.IndexByte(numberBytes, value[i]) < 0 {
-				return true
-			}
-		}
-		return false
+		return !yamlenc.OtherType(value)
 	default:
 		return len(value) > len("false")
 	}
