@@ -355,26 +355,36 @@ func valueNode(v any) (*yaml.Node, error) {
 }
 
 // scalarNode is the node yaml.v3's Node.Encode makes of a scalar, built
-// directly for a string it writes plain: Node.Encode runs a whole emitter
-// and parser per value. The other strings of the sops: block (metaString)
-// are encoded once per process; nothing else is kept, since values may be
-// decrypted secrets.
+// directly for a string it writes plain (stringNode): Node.Encode runs a
+// whole emitter and parser per value.
 func scalarNode(v any) (*yaml.Node, error) {
+	var n yaml.Node
+	var err error
 	switch s := v.(type) {
 	case string:
-		if plainNode(s) {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
-		}
+		n, err = stringNode(s, false)
 	case metaString:
-		if plainNode(string(s)) {
-			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(s)}, nil
-		}
-		n, err := metaNodes.get(s, func(s metaString) (yaml.Node, error) { return encodeNode(string(s)) })
-		return &n, err // a copy: callers add comments to it
+		n, err = stringNode(string(s), true)
+	default:
+		n, err = encodeNode(v)
 	}
-	n, err := encodeNode(v)
 	return &n, err
 }
+
+// stringNode is the node yaml.v3 makes of the string s. The strings of the
+// sops: block (meta) are encoded once per process; others, which may be
+// decrypted secrets, are not kept.
+func stringNode(s string, meta bool) (yaml.Node, error) {
+	switch {
+	case plainNode(s):
+		return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
+	case meta:
+		return metaNodes.get(metaString(s), encodeMeta) // a copy: callers add comments to it
+	}
+	return encodeNode(s)
+}
+
+func encodeMeta(s metaString) (yaml.Node, error) { return encodeNode(string(s)) }
 
 func encodeNode(v any) (yaml.Node, error) {
 	var n yaml.Node
@@ -384,35 +394,16 @@ func encodeNode(v any) (yaml.Node, error) {
 
 // stringStyle returns the style yaml.v3 writes the string s in, and an
 // error when it does not write s as that string (another tag or value).
-// The strings of the sops: block (meta) are looked at once per process;
-// others, which may be decrypted secrets, are not kept.
 func stringStyle(s string, meta bool) (yaml.Style, error) {
-	switch {
-	case plainNode(s):
-		return 0, nil
-	case meta:
-		return metaStyles.get(s, encodeStyle)
+	n, err := stringNode(s, meta)
+	if err == nil && (n.Tag != "!!str" || n.Value != s) {
+		err = errNotString
 	}
-	return encodeStyle(s)
+	return n.Style, err
 }
-
-// metaStyles holds the styles of the sops: block's strings that are not
-// plain (stringStyle).
-var metaStyles = memo[string, yaml.Style]{max: 4096}
 
 // errNotString: yaml.v3 does not write a string as itself.
 var errNotString = errors.New("yaml.v3 does not write the string as a string scalar")
-
-func encodeStyle(s string) (yaml.Style, error) {
-	n, err := encodeNode(s)
-	switch {
-	case err != nil:
-		return 0, err
-	case n.Tag != "!!str" || n.Value != s:
-		return 0, errNotString
-	}
-	return n.Style, nil
-}
 
 // metaString is a string of the sops: block: a timestamp, a selector, an
 // age stanza, a version, never secret.
