@@ -260,25 +260,19 @@ func (b *builder) reset() {
 		clear(slab[:cap(slab)])
 	}
 	clear(b.objects)
-	kept := builder{
-		status: b.status, files: b.files, byDir: b.byDir, flux: b.flux, fluxOf: b.fluxOf,
-		sources: b.sources, include: b.include, withheld: b.withheld, local: b.local,
-		localDirs: b.localDirs, words: b.words, owners: b.owners,
+	*b = builder{
+		status: emptied(b.status), files: emptied(b.files), byDir: emptied(b.byDir),
+		flux: emptied(b.flux), fluxOf: emptied(b.fluxOf), sources: emptied(b.sources),
+		include: emptied(b.include), withheld: emptied(b.withheld), local: emptied(b.local),
+		localDirs: emptied(b.localDirs), words: emptied(b.words), owners: emptied(b.owners),
 		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
 	}
-	clear(kept.status)
-	clear(kept.files)
-	clear(kept.byDir)
-	clear(kept.flux)
-	clear(kept.fluxOf)
-	clear(kept.sources)
-	clear(kept.include)
-	clear(kept.withheld)
-	clear(kept.local)
-	clear(kept.localDirs)
-	clear(kept.words)
-	clear(kept.owners)
-	*b = kept
+}
+
+// emptied clears m and returns it, its room kept.
+func emptied[M ~map[K]V, K comparable, V any](m M) M {
+	clear(m)
+	return m
 }
 
 // Units returns the status of every unit for a checked config (see
