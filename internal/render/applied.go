@@ -96,16 +96,7 @@ func (b *builder) appliedBy(fp *fluxPlan) applied {
 	// The Flux units of a plan append their objects to one list, which the
 	// builder keeps for the next plan; each unit's are its part of it.
 	start := len(b.objects)
-	a := applied{objects: b.objects[start:start]}
-	defer func() {
-		inPlace := len(a.objects) > 0 && cap(b.objects) > start && &a.objects[0] == &b.objects[start : start+1][0]
-		if inPlace {
-			b.objects = b.objects[:start+len(a.objects)]
-		} else {
-			b.objects = append(b.objects, a.objects...) // room for the plans to come
-		}
-		a.objects = a.objects[:len(a.objects):len(a.objects)]
-	}()
+	a := applied{objects: b.objects}
 	u, fu, target := fp.u, fp.fu, fp.target
 	p := strings.TrimPrefix(fp.path, "./")
 	repo, src, srcUnit := b.sourceRepo(fu.Source)
@@ -122,6 +113,8 @@ func (b *builder) appliedBy(fp *fluxPlan) applied {
 		}
 		b.walk(&a, strings.TrimPrefix(p, b.p.Overlay+"/"), target, includes, srcUnit, u, map[string]bool{})
 	}
+	b.objects = a.objects
+	a.objects = a.objects[start:len(a.objects):len(a.objects)]
 	if target != "" {
 		for i := range a.objects {
 			if o := &a.objects[i]; !catalog.ClusterScoped(o.kind) {
