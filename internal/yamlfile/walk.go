@@ -47,19 +47,22 @@ func (w *walker) errorAt(n *yaml.Node, path, format string, args ...any) {
 	w.diags = append(w.diags, diag.Diag{File: w.file, Line: n.Line, Col: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
-// push adds a key to the path (or an index, as "[i]"), and returns the
-// length to pop back to.
-func (w *walker) push(key string, index int) int {
+// pushKey adds a mapping key to the path and returns the length to cut it
+// back to.
+func (w *walker) pushKey(key string) int {
 	n := len(w.path)
-	switch {
-	case index >= 0:
-		w.path = strconv.AppendInt(append(w.path, '['), int64(index), 10)
-		w.path = append(w.path, ']')
-	case n > 0:
-		w.path = append(append(w.path, '.'), key...)
-	default:
-		w.path = append(w.path, key...)
+	if n > 0 {
+		w.path = append(w.path, '.')
 	}
+	w.path = append(w.path, key...)
+	return n
+}
+
+// pushIndex adds a list index, as "[i]", to the path and returns the
+// length to cut it back to.
+func (w *walker) pushIndex(i int) int {
+	n := len(w.path)
+	w.path = append(strconv.AppendInt(append(w.path, '['), int64(i), 10), ']')
 	return n
 }
 
@@ -128,7 +131,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 			return
 		}
 		for i, item := range n.Content {
-			back := w.push("", i)
+			back := w.pushIndex(i)
 			w.at(item)
 			w.walkDepth(item, t.Elem(), depth+1)
 			w.path = w.path[:back]
@@ -172,16 +175,14 @@ func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 			w.errorf(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", describe(key))
 			continue
 		}
+		back := w.pushKey(key.Value)
 		if first, dup := seen[key.Value]; dup {
-			back := w.push(key.Value, -1)
 			w.errorf(key, "duplicate key %q (first at line %d)", key.Value, first)
-			w.path = w.path[:back]
-			continue
+		} else {
+			seen[key.Value] = key.Line
+			w.at(key)
+			fn(key, val)
 		}
-		seen[key.Value] = key.Line
-		back := w.push(key.Value, -1)
-		w.at(key)
-		fn(key, val)
 		w.path = w.path[:back]
 	}
 }
