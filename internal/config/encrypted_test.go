@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,6 +149,7 @@ func TestLoadsShareNothing(t *testing.T) {
 		t.Fatal("no fixture configs")
 	}
 	var first []*config.File
+	var err error
 	for _, f := range files {
 		c, err := config.Load(f, config.LoadOptions{})
 		if err != nil {
@@ -155,9 +157,11 @@ func TestLoadsShareNothing(t *testing.T) {
 		}
 		first = append(first, c)
 	}
-	snapshot := make([]config.Config, len(first))
+	snapshot := make([][]byte, len(first)) // deep: the configs' maps and slices too
 	for i, c := range first {
-		snapshot[i] = *c.Config
+		if snapshot[i], err = json.Marshal(c.Config); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for range 2 {
 		for i := len(files) - 1; i >= 0; i-- {
@@ -171,7 +175,7 @@ func TestLoadsShareNothing(t *testing.T) {
 		}
 	}
 	for i, c := range first {
-		if !reflect.DeepEqual(*c.Config, snapshot[i]) {
+		if now, _ := json.Marshal(c.Config); !bytes.Equal(now, snapshot[i]) {
 			t.Fatalf("%s changed when other configs loaded", files[i])
 		}
 	}
