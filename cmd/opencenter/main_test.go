@@ -36,10 +36,12 @@ var outputs struct {
 // stdout and stderr of every CLI invocation for the fixture's secret values:
 // no command may print one.
 func TestMain(m *testing.M) {
-	if err := fixturekey.Use(); err != nil {
+	cleanup, err := fixturekey.Use()
+	if err != nil {
 		panic(err)
 	}
 	code := m.Run()
+	cleanup()
 	if code == 0 {
 		if leaks := leakedSecrets(); len(leaks) > 0 {
 			fmt.Fprintln(os.Stderr, "FAIL: secret values printed:\n"+strings.Join(leaks, "\n"))

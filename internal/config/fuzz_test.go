@@ -57,8 +57,11 @@ func TestFixturesLoad(t *testing.T) {
 
 // TestMain loads the fixture with its TEST-ONLY key, as a user would with theirs.
 func TestMain(m *testing.M) {
-	if err := fixturekey.Use(); err != nil {
+	cleanup, err := fixturekey.Use()
+	if err != nil {
 		panic(err)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

@@ -34,18 +34,33 @@ func Decrypt(data []byte) ([]byte, error) {
 
 // Use makes the fixture's key the only one sops lookups find (call it from
 // TestMain): SOPS_AGE_KEY_FILE names it, SOPS_AGE_KEY is cleared, and the
-// user's default keys file is hidden behind an empty config directory.
-func Use() error {
-	dir, err := os.MkdirTemp("", "opencenter-keys-")
+// user's default keys file is hidden behind an empty config directory. It
+// also points TMPDIR into one directory of its own, so the lock files of
+// the suite's temporary repositories go there too; cleanup removes it.
+func Use() (cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "opencenter-test-")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for k, v := range map[string]string{sops.KeyFileEnv: Path(), "XDG_CONFIG_HOME": dir} {
-		if err := os.Setenv(k, v); err != nil {
-			return err
+	cleanup = func() { os.RemoveAll(dir) }
+	config, tmp := filepath.Join(dir, "config"), filepath.Join(dir, "tmp")
+	for _, d := range []string{config, tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			cleanup()
+			return nil, err
 		}
 	}
-	return os.Unsetenv(sops.KeyEnv)
+	for k, v := range map[string]string{sops.KeyFileEnv: Path(), "XDG_CONFIG_HOME": config, "TMPDIR": tmp} {
+		if err := os.Setenv(k, v); err != nil {
+			cleanup()
+			return nil, err
+		}
+	}
+	if err := os.Unsetenv(sops.KeyEnv); err != nil {
+		cleanup()
+		return nil, err
+	}
+	return cleanup, nil
 }
 
 // SopsCLI returns the real sops binary the Makefile builds (bin/sops, or

@@ -236,8 +236,11 @@ func checkNoOrphans(t *testing.T, p *Plan, dirs []string) {
 }
 
 func TestMain(m *testing.M) {
-	if err := fixturekey.Use(); err != nil {
+	cleanup, err := fixturekey.Use()
+	if err != nil {
 		panic(err)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
