@@ -46,16 +46,20 @@ func (f *File) positions() *yamlfile.Positions {
 // every problem of the file. It panics when no catalog is registered (see
 // RegisterCatalog).
 func Load(name string, o LoadOptions) (*File, error) {
-	data, err := yamlfile.Read(name)
+	text, err := yamlfile.ReadText(name)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(name, data, o)
+	return parse(name, text, o)
 }
 
 // Parse is Load for data in memory, named name in diagnostics.
 func Parse(name string, data []byte, o LoadOptions) (*File, error) {
-	f, err := Decode(name, data, o)
+	return parse(name, string(data), o)
+}
+
+func parse(name, text string, o LoadOptions) (*File, error) {
+	f, err := decode(name, text, o)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +74,10 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 // It is for callers that need the config whatever its problems (an edit
 // reports them once it is made) or that change it before checking it.
 func Decode(name string, data []byte, o LoadOptions) (*File, error) {
-	text := string(data)
+	return decode(name, string(data), o)
+}
+
+func decode(name, text string, o LoadOptions) (*File, error) {
 	root, release, err := yamlfile.ParseTextTransient(name, text)
 	if err != nil {
 		return nil, err

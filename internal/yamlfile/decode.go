@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 
@@ -137,6 +138,18 @@ func Read(name string) ([]byte, error) {
 		return nil, diag.List{{File: name, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
 	return data, nil
+}
+
+// ReadText is Read giving a string, without copying: the bytes read are
+// referenced by the string alone. A config is read once and kept as text
+// (its values are substrings of it), and copying 15 KB of fresh memory per
+// config was 2.5% of a fleet render's CPU.
+func ReadText(name string) (string, error) {
+	data, err := Read(name)
+	if err != nil {
+		return "", err
+	}
+	return unsafe.String(unsafe.SliceData(data), len(data)), nil
 }
 
 // readAtMost reads r to its end or to limit bytes, into a buffer sized for
