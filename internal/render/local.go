@@ -205,10 +205,16 @@ func mergeValues(base, over map[string]any) map[string]any {
 	return out
 }
 
-// isLocal reports whether an overlay path lies in a unit's local directory.
+// isLocal reports whether an overlay path lies in a unit's local
+// directory: whether a directory on it is named LocalDir. It looks at the
+// segments as written (every plan path is clean), without path.Dir's
+// cleaning per level.
 func isLocal(p string) bool {
-	for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
-		if path.Base(d) == LocalDir {
+	dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+	for dir != "" {
+		var seg string
+		seg, dir, _ = strings.Cut(dir, "/")
+		if seg == LocalDir {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -387,5 +388,38 @@ func TestHeaderOwnership(t *testing.T) {
 	}
 	if st, _ := ownership([]byte("a: 1\n")); st != Foreign {
 		t.Errorf("foreign file: %v", st)
+	}
+}
+
+// TestIsLocal holds isLocal to its definition, the path's directories
+// looked at one by one with path.Dir, over clean paths.
+func TestIsLocal(t *testing.T) {
+	segs := []string{"local", "a", "locals", "services", "l", "xlocal", "local.yaml"}
+	var paths []string
+	var gen func(prefix string, depth int)
+	gen = func(prefix string, depth int) {
+		if depth == 0 {
+			return
+		}
+		for _, s := range segs {
+			p := s
+			if prefix != "" {
+				p = prefix + "/" + s
+			}
+			paths = append(paths, p)
+			gen(p, depth-1)
+		}
+	}
+	gen("", 4)
+	for _, p := range paths {
+		want := false
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			if path.Base(d) == LocalDir {
+				want = true
+			}
+		}
+		if got := isLocal(p); got != want {
+			t.Errorf("isLocal(%q) = %v, want %v", p, got, want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
@@ -385,6 +386,7 @@ func (m *dirMaker) parentOf(full string) error {
 	if dir == m.last {
 		return nil
 	}
+	dir = strings.Clone(dir) // full may be a reused buffer (applyFresh)
 	if err := m.make(dir); err != nil {
 		return err
 	}
@@ -446,6 +448,11 @@ func applyFresh(root string, changes []Change) error {
 	}
 	made := newDirMaker(stage, true)
 	var top []string // the root's entries, in order
+	// Each file's path is built in one buffer, reused from file to file: a
+	// string each was 2.4% of a 250-cluster render's user CPU. parentOf
+	// copies the directories it remembers; an error may keep full, but it
+	// ends the loop, so the buffer is not written again.
+	buf := make([]byte, 0, 256)
 	for _, c := range changes {
 		// Paths under one entry come together: most files are under the last.
 		if n := len(top); n == 0 || !strings.HasPrefix(c.Path, top[n-1]) || len(c.Path) == len(top[n-1]) || c.Path[len(top[n-1])] != '/' {
@@ -453,7 +460,8 @@ func applyFresh(root string, changes []Change) error {
 				top = append(top, first)
 			}
 		}
-		full := stage + string(filepath.Separator) + filepath.FromSlash(c.Path)
+		buf = append(append(append(buf[:0], stage...), filepath.Separator), filepath.FromSlash(c.Path)...)
+		full := unsafe.String(unsafe.SliceData(buf), len(buf))
 		if err := made.parentOf(full); err != nil {
 			return err
 		}
