@@ -105,7 +105,15 @@ func hashLeafWith(scratch []byte, h hash.Hash, r Rules, leaf any, encrypted bool
 // macText is the MAC as sops stores it: upper-case hex, then encrypted like a
 // value with lastmodified as the additional data.
 func macText(h hash.Hash) string {
-	return fmt.Sprintf("%X", h.Sum(nil))
+	const digits = "0123456789ABCDEF"
+	var sum [sha512.Size]byte
+	var b strings.Builder
+	b.Grow(2 * h.Size())
+	for _, c := range h.Sum(sum[:0]) {
+		b.WriteByte(digits[c>>4])
+		b.WriteByte(digits[c&15])
+	}
+	return b.String()
 }
 
 // Encrypt encrypts one YAML document as `sops --encrypt` does and returns the

@@ -2,7 +2,9 @@ package sops
 
 import (
 	"bytes"
+	"crypto/sha512"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -201,4 +203,22 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		checkNodeAgrees(t, enc, key.ids())
 	})
+}
+
+// TestMACText holds macText to what sops stores, the digest's upper-case
+// hex as fmt's %X writes it, over random inputs.
+func TestMACText(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 200 {
+		h := sha512.New()
+		data := make([]byte, r.IntN(300))
+		for j := range data {
+			data[j] = byte(r.Uint32())
+		}
+		h.Write(data)
+		want := fmt.Sprintf("%X", h.Sum(nil))
+		if got := macText(h); got != want {
+			t.Fatalf("input %d: macText = %s, want %s", i, got, want)
+		}
+	}
 }
