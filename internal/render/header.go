@@ -38,7 +38,7 @@ func withHeader(config, unit, _ string, body []byte) []byte {
 // withSOPSHeader prefixes an encrypted body with the ownership header and
 // the fingerprint of its plaintext ("" for a plaintext file).
 func withSOPSHeader(config, unit string, body []byte, fingerprint string) []byte {
-	return sealFile(append(startFile(config, unit, fingerprint, len(body)), body...))
+	return sealFile(append(startFile(config, unit, fingerprint, len(body)), body...), fingerprint)
 }
 
 // startFile begins a file with its ownership header, whose hash sealFile
@@ -124,7 +124,7 @@ func (a *fileArena) fileWith(config, unit, fingerprint string, body func(dst []b
 		if err != nil {
 			return nil, err
 		}
-		return sealFile(data[:len(data):len(data)]), nil
+		return sealFile(data[:len(data):len(data)], fingerprint), nil
 	}
 	if cap(a.free) < arenaMinFree {
 		a.newChunk()
@@ -138,15 +138,19 @@ func (a *fileArena) fileWith(config, unit, fingerprint string, body func(dst []b
 	if len(data) <= cap(a.free) && &data[:1][0] == &a.free[:1][0] { // still in the chunk
 		a.free = a.free[len(data):len(data)]
 	}
-	return sealFile(data[:len(data):len(data)]), nil
+	return sealFile(data[:len(data):len(data)], fingerprint), nil
 }
 
 // sealFile writes the hash of a file's body into the header startFile
 // began it with.
-func sealFile(data []byte) []byte {
+func sealFile(data []byte, fingerprint string) []byte {
 	line, body, _ := bytes.Cut(data, []byte("\n"))
-	// The last "sha256:" of the line: a quoted config name may hold one too.
-	at := bytes.LastIndex(line, []byte("sha256:")) + len("sha256:")
+	// Counted from the end of the line: a quoted config name may hold
+	// "sha256:" too.
+	at := len(line) - len(headerHash)
+	if fingerprint != "" {
+		at -= len(headerSOPS) + len(fingerprint)
+	}
 	sum := sha256.Sum256(body)
 	hex.Encode(line[at:at+16], sum[:8])
 	return data

@@ -46,7 +46,7 @@ func TestFileArena(t *testing.T) {
 				t.Fatal(err)
 			}
 			files = append(files, outer, inner)
-			want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...)), sealFile(append(startFile("c.yaml", "inner", "", 0), body...)))
+			want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...), ""), sealFile(append(startFile("c.yaml", "inner", "", 0), body...), ""))
 			continue
 		}
 		f, err := a.file("c.yaml", "u", write)
@@ -54,7 +54,7 @@ func TestFileArena(t *testing.T) {
 			t.Fatal(err)
 		}
 		files = append(files, f)
-		want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...)))
+		want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...), ""))
 	}
 	for i, f := range files {
 		if cap(f) != len(f) {

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"errors"
-	"path"
 	"regexp"
 	"runtime"
 	"slices"
@@ -471,7 +470,7 @@ func unsafePath(p string) string {
 		return "is empty"
 	case strings.HasPrefix(p, "/"):
 		return "is absolute"
-	case path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"): // a clean path has no other ".."
+	case !cleanInside(p):
 		return "is not a clean relative path inside the overlay"
 	case p == flux_system || strings.HasPrefix(p, flux_system+"/"):
 		return "is under flux-system/, which belongs to flux bootstrap"
@@ -479,6 +478,23 @@ func unsafePath(p string) string {
 		return "is in a local/ directory, which belongs to the user"
 	}
 	return ""
+}
+
+// cleanInside reports whether a relative path is clean and stays inside
+// its root: each segment a name, none empty, "." or "..". It is
+// path.Clean(p) == p without a leading "..", without building the clean
+// path for each of a plan's files.
+func cleanInside(p string) bool {
+	for {
+		seg, rest, more := strings.Cut(p, "/")
+		if seg == "" || seg == "." || seg == ".." {
+			return false
+		}
+		if !more {
+			return true
+		}
+		p = rest
+	}
 }
 
 // rendered is a file a unit produced, header included, before it joins the plan.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -422,4 +423,31 @@ func TestIsLocal(t *testing.T) {
 			t.Errorf("isLocal(%q) = %v, want %v", p, got, want)
 		}
 	}
+}
+
+// TestCleanInside holds cleanInside to its definition, path.Clean(p) == p
+// with no leading "..", over the relative paths made of a few segments.
+func TestCleanInside(t *testing.T) {
+	segs := []string{"a", "b.yaml", ".", "..", "", "...", ".a"}
+	paths := slices.Clone(segs)
+	for range 3 {
+		for _, p := range paths {
+			for _, s := range segs {
+				paths = append(paths, p+"/"+s)
+			}
+		}
+		paths = slices.Compact(slices.Sorted(slices.Values(paths)))
+	}
+	checked := 0
+	for _, p := range paths {
+		if p == "" || p == "." || strings.HasPrefix(p, "/") { // unsafePath refuses these first
+			continue
+		}
+		want := path.Clean(p) == p && p != ".." && !strings.HasPrefix(p, "../")
+		if got := cleanInside(p); got != want {
+			t.Errorf("cleanInside(%q) = %v, want %v", p, got, want)
+		}
+		checked++
+	}
+	t.Logf("%d paths", checked)
 }
