@@ -43,10 +43,27 @@ var (
 // regexps only run on strings that could match them: special words are
 // short, numbers are numberish, timestamps start with a year.
 func OtherType(s string) bool {
-	return len(s) <= 6 && special.MatchString(s) ||
-		numberish(s) && numberRE.MatchString(s) ||
-		len(s) >= 8 && s[4] == '-' && timestamp.MatchString(s)
+	return len(s) <= 6 && specialStart(s) && special.MatchString(s) ||
+		numberStart(s) && numberish(s) && numberRE.MatchString(s) ||
+		len(s) >= 8 && s[4] == '-' && isDigit(s[0]) && timestamp.MatchString(s)
 }
+
+// specialStart reports whether s starts as a special word may: y, n, o, t,
+// f (either case), ~, a sign, '.', '=' or '<'.
+func specialStart(s string) bool {
+	return s != "" && strings.IndexByte("ynotfYNOTF~+-.=<", s[0]) >= 0
+}
+
+// numberStart reports whether s starts as a number may: a digit or '.',
+// after an optional sign.
+func numberStart(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	return s != "" && (isDigit(s[0]) || s[0] == '.')
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // PlainOK reports whether s can be written as a plain scalar in block
 // context and read back as the same string.

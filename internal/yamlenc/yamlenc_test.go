@@ -3,6 +3,7 @@ package yamlenc
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,6 +233,49 @@ func TestLongKey(t *testing.T) {
 		var m map[string]map[string]string
 		if err := yaml.Unmarshal(out, &m); err != nil || m["a"][k] != "v" {
 			t.Fatalf("a key of %d bytes does not read back (%v)", len(k), err)
+		}
+	}
+}
+
+// TestOtherTypeFilters: the cheap checks OtherType makes before each
+// regexp only skip strings the regexp would not match. It compares
+// OtherType with the regexps alone over every string of up to four bytes
+// from an alphabet of the bytes they name, and random longer ones.
+func TestOtherTypeFilters(t *testing.T) {
+	const alphabet = "09aefxXoObBeEyYnNtTlLsSuU~+-._:=<i \u017f"
+	byRegexps := func(s string) bool {
+		return special.MatchString(s) || numberRE.MatchString(s) || timestamp.MatchString(s)
+	}
+	check := func(s string) {
+		if got, want := OtherType(s), byRegexps(s); got != want {
+			t.Errorf("OtherType(%q) = %v, the regexps say %v", s, got, want)
+		}
+	}
+	words := []string{""}
+	for range 4 {
+		var next []string
+		for _, w := range words {
+			for _, c := range alphabet {
+				next = append(next, w+string(c))
+			}
+		}
+		for _, w := range next {
+			check(w)
+		}
+		words = next
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100_000 {
+		b := make([]byte, 5+r.IntN(20))
+		for i := range b {
+			b[i] = "0123456789-:.+eE_xob TtZz"[r.IntN(25)]
+		}
+		check(string(b))
+	}
+	for _, s := range []string{"2026-11-23", "2026-1-2T10:00:00Z", "1_000", "0x1F", "+.inf", "-.NaN", "190:20:30", "YES", "Off", "<<", "=", "~", "0o17", "0b101", ".5", "1e10"} {
+		check(s)
+		if !OtherType(s) {
+			t.Errorf("OtherType(%q) = false", s)
 		}
 	}
 }
