@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -15,13 +14,13 @@ import (
 
 // compileRules compiles the path regexps of the sops rules when sops is
 // enabled (validation has checked that they compile).
-func compileRules(s *config.SOPS) []*regexp.Regexp {
+func compileRules(s *config.SOPS) []*sops.PathPattern {
 	if !s.Enabled {
 		return nil
 	}
-	out := make([]*regexp.Regexp, len(s.Rules))
+	out := make([]*sops.PathPattern, len(s.Rules))
 	for i, r := range s.Rules {
-		out[i], _ = sops.Pattern(r.PathRegex)
+		out[i], _ = sops.PathPatternOf(r.PathRegex)
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"errors"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -130,7 +129,7 @@ type builder struct {
 	// so that kustomizations listing them do not fail a second time.
 	withheld map[string]bool
 	// rules are the sops rules' path regexps, compiled once.
-	rules []*regexp.Regexp
+	rules []*sops.PathPattern
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
 	// local holds what the units' local/ directories hold, by unit.

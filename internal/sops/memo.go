@@ -2,6 +2,8 @@ package sops
 
 import (
 	"regexp"
+	"regexp/syntax"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -42,4 +44,43 @@ var patterns = memo[string, *regexp.Regexp]{max: 256}
 // none of its callers may call Longest on it.
 func Pattern(expr string) (*regexp.Regexp, error) {
 	return patterns.get(expr, regexp.Compile)
+}
+
+// PathPattern is a compiled path_regex. One that is a literal at the end
+// of the path, as the usual `\.yaml$` is, is matched as a suffix: Go's
+// regexps try it at every position of every path.
+type PathPattern struct {
+	re     *regexp.Regexp
+	suffix string // the literal, when suffixOnly
+	// suffixOnly says the pattern is suffix and the end of the text.
+	suffixOnly bool
+}
+
+// MatchString reports whether path p matches.
+func (p *PathPattern) MatchString(s string) bool {
+	if p.suffixOnly {
+		return strings.HasSuffix(s, p.suffix)
+	}
+	return p.re.MatchString(s)
+}
+
+var pathPatterns = memo[string, *PathPattern]{max: 256}
+
+// PathPatternOf compiles a path_regex once for the process, as Pattern does.
+func PathPatternOf(expr string) (*PathPattern, error) {
+	return pathPatterns.get(expr, func(expr string) (*PathPattern, error) {
+		re, err := Pattern(expr)
+		if err != nil {
+			return nil, err
+		}
+		p := &PathPattern{re: re}
+		if s, err := syntax.Parse(expr, syntax.Perl); err == nil {
+			s = s.Simplify()
+			if s.Op == syntax.OpConcat && len(s.Sub) == 2 && s.Sub[0].Op == syntax.OpLiteral &&
+				s.Sub[0].Flags&syntax.FoldCase == 0 && s.Sub[1].Op == syntax.OpEndText {
+				p.suffix, p.suffixOnly = string(s.Sub[0].Rune), true
+			}
+		}
+		return p, nil
+	})
 }

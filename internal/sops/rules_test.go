@@ -60,3 +60,26 @@ func TestExactKeys(t *testing.T) {
 	}
 	t.Logf("%d of %d selectors read as keys", literal, len(exprs))
 }
+
+// TestPathPattern holds PathPatternOf to the regexp it compiles, over
+// patterns that are a suffix test and patterns that only look like one.
+func TestPathPattern(t *testing.T) {
+	exprs := []string{`\.yaml$`, `\.yaml\z`, `[.]yaml$`, `\.yaml`, `(?i)\.yaml$`, `.*\.yaml$`, `secret\.yaml$|\.enc$`,
+		`^a\.yaml$`, `\.ya?ml$`, `(?m)\.yaml$`, `$`, `x$`, `\.yaml$|`, `(\.yaml)$`, `\.yaml$$`}
+	paths := []string{"", "a.yaml", "a.yaml\n", "a.YAML", "b.yml", "x/a.yaml/y", ".yaml", "a.yamlx", "secret.yaml", "a.enc", "x", "a\n.yaml"}
+	for _, expr := range exprs {
+		p, err := PathPatternOf(expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(expr)
+		for _, s := range paths {
+			if got, want := p.MatchString(s), re.MatchString(s); got != want {
+				t.Errorf("%s on %q: %v, the regexp says %v", expr, s, got, want)
+			}
+		}
+	}
+	if p, _ := PathPatternOf(`\.yaml$`); !p.suffixOnly || p.suffix != ".yaml" {
+		t.Errorf(`\.yaml$ is not matched as the suffix .yaml: %+v`, p)
+	}
+}
