@@ -67,8 +67,9 @@ func (c *RenderCmd) Run(s *Streams) error {
 	tuneGC(len(files))
 	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
+	opts := config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: &sops.Keyring{}} // the keys file read once
 	parallel(len(files), func(i int) {
-		f, err := config.Load(files[i], config.LoadOptions{AllowLocked: c.Check || c.Diff})
+		f, err := config.Load(files[i], opts)
 		if err != nil {
 			fmt.Fprintln(&results[i].err, diag.AsList(files[i], err).Error())
 			results[i].code = exitBadInput

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"filippo.io/age"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -33,6 +34,16 @@ type LoadOptions struct {
 	// AllowLocked loads a config whose secrets no available key decrypts,
 	// with placeholders (for --check, --diff, validate and verify in CI).
 	AllowLocked bool
+	// Keys gives the age identities, loaded once for many configs; nil
+	// loads them for this config alone.
+	Keys *sops.Keyring
+}
+
+func (o LoadOptions) identities() ([]age.Identity, error) {
+	if o.Keys != nil {
+		return o.Keys.Identities()
+	}
+	return sops.LoadIdentities()
 }
 
 // Placeholder is the value an encrypted string holds in a Locked config.
@@ -64,7 +75,7 @@ func open(name string, root *yaml.Node, o LoadOptions) (Encryption, error) {
 		return fail("this sops block cannot be read: %v", strings.TrimPrefix(err.Error(), "sops: "))
 	}
 	enc.Recipients = meta.Recipients
-	ids, idErr := sops.LoadIdentities()
+	ids, idErr := o.identities()
 	var opened sops.Metadata
 	if idErr == nil {
 		// The sops: entry goes with the decryption.

@@ -180,3 +180,33 @@ func TestLoadsShareNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadKeyring: with LoadOptions.Keys, the keys are those the keyring
+// read the first time, for every config after: a key file emptied since
+// does not stop a load, and without the keyring it does.
+func TestLoadKeyring(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "keys.txt")
+	key, err := os.ReadFile(fixturekey.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(sops.KeyFileEnv, keyFile)
+	const name = "../../testdata/fixture/.k8s-dev-config.yaml"
+	keys := &sops.Keyring{}
+	if _, err := config.Load(name, config.LoadOptions{Keys: keys}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(name, config.LoadOptions{Keys: keys})
+	if err != nil || f.Encryption.Locked {
+		t.Fatalf("a second load with the keyring: %v", err)
+	}
+	if _, err := config.Load(name, config.LoadOptions{}); err == nil {
+		t.Error("a load without the keyring found a key in an empty keys file")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"filippo.io/age"
 )
@@ -181,4 +182,19 @@ func parseIdentityNew(s string) (age.Identity, error) {
 		return nil, errMalformedKey
 	}
 	return id, nil
+}
+
+// Keyring loads the age identities once (LoadIdentities), for a run that
+// opens many files with the same environment: a fleet render reads the
+// keys file once, not once per config. It is safe for concurrent use.
+type Keyring struct {
+	once sync.Once
+	ids  []age.Identity
+	err  error
+}
+
+// Identities returns what LoadIdentities returned when first called.
+func (k *Keyring) Identities() ([]age.Identity, error) {
+	k.once.Do(func() { k.ids, k.err = LoadIdentities() })
+	return k.ids, k.err
 }
