@@ -134,6 +134,12 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 // AppendEncrypt is Encrypt appending the file to dst (such as a header of
 // the caller's), which it grows once to about the file's size.
 func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
+	return appendEncrypt(dst, plain, opts, true)
+}
+
+// appendEncrypt is AppendEncrypt; stream lets a document of the renderer's
+// shape (tokenize) be encrypted as it is written, without a tree.
+func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte, error) {
 	if len(opts.Recipients) == 0 {
 		return nil, errors.New("sops: no age recipients to encrypt for")
 	}
@@ -151,9 +157,26 @@ func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	doc, err := parseDocument(plain)
-	if err != nil {
-		return nil, fmt.Errorf("sops: %w", err)
+	var toks []token
+	if p, _ := tokenSlices.Get().(*[]token); p != nil {
+		toks = (*p)[:0]
+	}
+	defer func() {
+		clear(toks) // plaintext: not kept past the call
+		toks = toks[:0]
+		tokenSlices.Put(&toks)
+	}()
+	toks, fast := tokenize(plain, toks)
+	var doc mapping
+	switch {
+	case fast && stream && !slices.ContainsFunc(toks, func(t token) bool { return t.depth == 0 && t.kind != tokComment && t.key == metadataKey }):
+		// written from the tokens below
+	case fast:
+		doc = treeOf(toks)
+	default:
+		if doc, err = parseDocument(plain); err != nil {
+			return nil, fmt.Errorf("sops: %w", err)
+		}
 	}
 	if slices.ContainsFunc(doc, func(e entry) bool { return e.key == metadataKey }) {
 		return nil, fmt.Errorf("sops: %w", ErrAlreadyEncrypted)
@@ -183,19 +206,24 @@ func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 	e := &encrypter{gcm: gcm, rand: rnd}
-	dropEmptySequenceComments(doc, make([]string, 0, 16), match)
 	mac := newMAC(rules.MACOnlyEncrypted)
-	err = walk(doc, func(leaf any, path []string) (any, error) {
-		encrypted := match.encrypts(path)
-		var err error
-		if e.buf, err = hashLeafWith(e.buf, mac, rules, leaf, encrypted); err != nil {
-			return nil, err
+	start := len(dst)
+	streamed := false
+	if doc == nil {
+		dst = slices.Grow(dst, 2*len(plain)+768+600*len(recipients))
+		var out []byte
+		if out, streamed, err = e.appendTokens(dst, toks, match, rules, mac); err != nil {
+			return nil, fmt.Errorf("sops: %w", err)
 		}
-		if !encrypted {
-			return leaf, nil
+		if streamed {
+			dst = out
+		} else {
+			doc = treeOf(toks)
 		}
-		return e.value(leaf, path)
-	})
+	}
+	if !streamed {
+		err = encryptTree(doc, e, match, rules, mac)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
@@ -231,6 +259,15 @@ func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 	if opts.Key != nil {
 		meta.ageText = opts.Key.ageText(meta.age)
 	}
+	if streamed {
+		w := docWriter{b: dst}
+		if w.metadata(meta) {
+			return w.b, nil
+		}
+		// A sops: block the writer leaves to yaml.v3 needs the tree: the
+		// file is encrypted again, that way.
+		return appendEncrypt(dst[:start], plain, opts, false)
+	}
 	// Values grow by a third in base64, plus about 95 bytes of ENC[...]
 	// each; the sops: block is about 300 bytes and its age: list 570 per
 	// recipient. (The fixture's Secrets, 270-690 bytes, come to 1.9-2.7 KB.)
@@ -251,6 +288,23 @@ func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 	return append(dst, out...), nil
+}
+
+// encryptTree encrypts the values of doc in place, in document order, and
+// feeds mac its leaves.
+func encryptTree(doc mapping, e *encrypter, match *matcher, rules Rules, mac hash.Hash) error {
+	dropEmptySequenceComments(doc, make([]string, 0, 16), match)
+	return walk(doc, func(leaf any, path []string) (any, error) {
+		encrypted := match.encrypts(path)
+		var err error
+		if e.buf, err = hashLeafWith(e.buf, mac, rules, leaf, encrypted); err != nil {
+			return nil, err
+		}
+		if !encrypted {
+			return leaf, nil
+		}
+		return e.value(leaf, path)
+	})
 }
 
 // dropEmptySequenceComments removes bare '#' lines from lists whose values

@@ -14,31 +14,93 @@ import (
 // other scalars, tags, comments after the first key, duplicate keys.
 // TestScanDocumentMatchesYAML holds the two to the same model.
 func scanDocument(data []byte) (m mapping, ok bool) {
+	toks, ok := tokenize(data, nil)
+	if !ok {
+		return nil, false
+	}
+	return treeOf(toks), true
+}
+
+// A token is one line of a document scanDocument reads, in document order:
+// a comment line before the first key, a key opening a mapping (whose
+// entries are the tokens one deeper that follow), or a key and its scalar.
+type token struct {
+	kind  tokenKind
+	depth int    // of the key: 0 at the top level
+	key   string // a comment's text, without its '#'
+	str   string // a tokString's value
+	b     bool   // a tokBool's value
+	enc   bool   // the value is encrypted (appendTokens)
+}
+
+type tokenKind uint8
+
+const (
+	tokComment tokenKind = iota
+	tokMapping
+	tokString
+	tokBool
+)
+
+// tokenize appends to toks the tokens of a document scanDocument reads; ok
+// is false for any other document. The strings are substrings of one copy
+// of data (a literal block's text excepted).
+func tokenize(data []byte, toks []token) (_ []token, ok bool) {
 	s := &scanner{data: data, text: string(data)}
 	for {
 		line, ok := s.peek()
 		if !ok {
-			return nil, false // only comments: yaml.v3's
+			return toks, false // only comments: yaml.v3's
 		}
 		if len(line) > 0 && line[0] == '#' {
 			text := s.lineText(len(line))
 			if !printableLine(text) {
-				return nil, false
+				return toks, false
 			}
-			m = append(m, entry{key: comment{text: text[1:]}})
+			toks = append(toks, token{kind: tokComment, key: text[1:]})
 			s.next()
 			continue
 		}
 		break
 	}
-	body, ok := s.mapping(0)
+	toks, ok = s.mapping(toks, 0, 0)
 	if !ok {
-		return nil, false
+		return toks, false
 	}
 	if _, more := s.peek(); more {
-		return nil, false
+		return toks, false
 	}
-	return append(m, body...), true
+	return toks, true
+}
+
+// treeOf builds the model of a document from its tokens.
+func treeOf(toks []token) mapping {
+	var m mapping
+	i := 0
+	for ; i < len(toks) && toks[i].kind == tokComment; i++ {
+		m = append(m, entry{key: comment{text: toks[i].key}})
+	}
+	return append(m, mappingOf(toks, &i, 0)...)
+}
+
+// mappingOf builds the mapping whose keys are the tokens at depth from *i on.
+func mappingOf(toks []token, i *int, depth int) mapping {
+	m := make(mapping, 0, 8)
+	for *i < len(toks) && toks[*i].depth == depth {
+		t := &toks[*i]
+		*i++
+		var value any
+		switch t.kind {
+		case tokMapping:
+			value = mappingOf(toks, i, depth+1)
+		case tokString:
+			value = t.str
+		case tokBool:
+			value = t.b
+		}
+		m = append(m, entry{key: t.key, value: value})
+	}
+	return m
 }
 
 type scanner struct {
@@ -79,9 +141,10 @@ func (s *scanner) next() {
 	}
 }
 
-// mapping reads the entries whose keys are at column col.
-func (s *scanner) mapping(col int) (mapping, bool) {
-	m := make(mapping, 0, 8)
+// mapping appends the tokens of the entries whose keys are at column col,
+// depth deep.
+func (s *scanner) mapping(toks []token, col, depth int) ([]token, bool) {
+	start := len(toks)
 	for {
 		line, more := s.peek()
 		if !more {
@@ -92,7 +155,7 @@ func (s *scanner) mapping(col int) (mapping, bool) {
 			break
 		}
 		if ind > col {
-			return nil, false
+			return toks, false
 		}
 		text := s.lineText(len(line))[col:]
 		key, rest := text, ""
@@ -101,48 +164,47 @@ func (s *scanner) mapping(col int) (mapping, bool) {
 		} else if key, found := strings.CutSuffix(text, ":"); found {
 			text = key
 		} else {
-			return nil, false
+			return toks, false
 		}
 		if rest == "" {
 			key = text
 		}
-		if !plainString(key) || slices.ContainsFunc(m, func(e entry) bool { return e.key == key }) {
-			return nil, false
+		if !plainString(key) || slices.ContainsFunc(toks[start:], func(t token) bool { return t.depth == depth && t.key == key }) {
+			return toks, false
 		}
 		s.next()
-		var value any
 		switch {
 		case rest == "":
 			next, more := s.peek()
 			if !more || indentOf(next) <= col {
-				return nil, false // null: yaml.v3's
+				return toks, false // null: yaml.v3's
 			}
-			sub, ok := s.mapping(indentOf(next))
-			if !ok {
-				return nil, false
+			toks = append(toks, token{kind: tokMapping, depth: depth, key: key})
+			var ok bool
+			if toks, ok = s.mapping(toks, indentOf(next), depth+1); !ok {
+				return toks, false
 			}
-			value = sub
 		case rest == " |" || rest == " |-":
 			v, ok := s.literal(col, rest == " |")
 			if !ok {
-				return nil, false
+				return toks, false
 			}
-			value = v
+			toks = append(toks, token{kind: tokString, depth: depth, key: key, str: v})
 		case rest[0] == ' ':
-			v, ok := scalarOnLine(rest[1:])
+			t, ok := scalarOnLine(rest[1:])
 			if !ok {
-				return nil, false
+				return toks, false
 			}
-			value = v
+			t.depth, t.key = depth, key
+			toks = append(toks, t)
 		default:
-			return nil, false
+			return toks, false
 		}
-		m = append(m, entry{key: key, value: value})
 	}
-	if len(m) == 0 {
-		return nil, false
+	if len(toks) == start {
+		return toks, false
 	}
-	return m, true
+	return toks, true
 }
 
 // literal reads the lines of a literal block under a key at column col;
@@ -198,18 +260,18 @@ func (s *scanner) literal(col int, clip bool) (string, bool) {
 
 // scalarOnLine reads a scalar that ends its line: a plain string, a
 // one-word quoted one, or true or false.
-func scalarOnLine(t string) (any, bool) {
+func scalarOnLine(t string) (token, bool) {
 	switch {
 	case t == "true":
-		return true, true
+		return token{kind: tokBool, b: true}, true
 	case t == "false":
-		return false, true
+		return token{kind: tokBool}, true
 	case plainText(t):
-		return t, true
+		return token{kind: tokString, str: t}, true
 	case len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] && oneWord(t[1:len(t)-1]) && !strings.Contains(t[1:len(t)-1], "'"):
-		return t[1 : len(t)-1], true
+		return token{kind: tokString, str: t[1 : len(t)-1]}, true
 	}
-	return nil, false
+	return token{}, false
 }
 
 // plainText reports whether yaml.v3 reads the plain scalar t, alone on its

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +74,7 @@ type encrypter struct {
 	iv   [ivSize]byte
 	buf  []byte // a value's plaintext, then its ciphertext in place
 	ad   []byte
+	path []string // appendTokens's key stack
 }
 
 // value returns the ENC[...] form of v, authenticated with the additional
@@ -93,38 +95,33 @@ func (e *encrypter) encrypt(v any) (string, error) {
 	if len(plain) == 0 && (typ == "str" || typ == "comment") {
 		return "", nil
 	}
+	out, err := e.appendSealed(make([]byte, 0, sealedLen(len(plain), typ)), plain, typ)
+	return string(out), err
+}
+
+// appendSealed appends the ENC[...] form of plain, a value of type typ, to
+// dst, with e.ad as the additional data. plain is sealed in place: it must
+// be e.buf's (appendPlain's) or the caller's own scratch.
+func (e *encrypter) appendSealed(dst, plain []byte, typ string) ([]byte, error) {
 	if _, err := io.ReadFull(e.rand, e.iv[:]); err != nil {
-		return "", fmt.Errorf("reading random IV: %w", err)
+		return nil, fmt.Errorf("reading random IV: %w", err)
 	}
 	sealed := e.gcm.Seal(plain[:0], e.iv[:], plain, e.ad)
 	e.buf = sealed[:0]
 	data, tag := sealed[:len(sealed)-e.gcm.Overhead()], sealed[len(sealed)-e.gcm.Overhead():]
 	enc := base64.StdEncoding
-	var b strings.Builder
-	b.Grow(len(encPrefix) + enc.EncodedLen(len(data)) + len(",iv:") + enc.EncodedLen(ivSize) +
-		len(",tag:") + enc.EncodedLen(len(tag)) + len(",type:") + len(typ) + len(encSuffix))
-	b.WriteString(encPrefix)
-	writeBase64(&b, data)
-	b.WriteString(",iv:")
-	writeBase64(&b, e.iv[:])
-	b.WriteString(",tag:")
-	writeBase64(&b, tag)
-	b.WriteString(",type:")
-	b.WriteString(typ)
-	b.WriteString(encSuffix)
-	return b.String(), nil
+	dst = slices.Grow(dst, sealedLen(len(data), typ))
+	dst = enc.AppendEncode(append(dst, encPrefix...), data)
+	dst = enc.AppendEncode(append(dst, ",iv:"...), e.iv[:])
+	dst = enc.AppendEncode(append(dst, ",tag:"...), tag)
+	return append(append(append(dst, ",type:"...), typ...), encSuffix...), nil
 }
 
-// writeBase64 writes src to b in standard base64, through a buffer on the
-// stack rather than a string per part.
-func writeBase64(b *strings.Builder, src []byte) {
-	var chunk [768]byte // encodes 576 bytes: a multiple of 3, so no padding until the end
-	for len(src) > 0 {
-		n := min(len(src), 576)
-		base64.StdEncoding.Encode(chunk[:], src[:n])
-		b.Write(chunk[:base64.StdEncoding.EncodedLen(n)])
-		src = src[n:]
-	}
+// sealedLen is the length of the ENC[...] form of n bytes of type typ.
+func sealedLen(n int, typ string) int {
+	enc := base64.StdEncoding
+	return len(encPrefix) + enc.EncodedLen(n) + len(",iv:") + enc.EncodedLen(ivSize) +
+		len(",tag:") + enc.EncodedLen(16) + len(",type:") + len(typ) + len(encSuffix)
 }
 
 func newGCM(key []byte) (cipher.AEAD, error) {
