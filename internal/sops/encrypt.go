@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"filippo.io/age"
 	"filippo.io/age/armor"
@@ -105,8 +106,15 @@ func hashLeafWith(scratch []byte, h hash.Hash, r Rules, leaf any, encrypted bool
 // macText is the MAC as sops stores it: upper-case hex, then encrypted like a
 // value with lastmodified as the additional data.
 func macText(h hash.Hash) string {
-	const digits = "0123456789ABCDEF"
 	var sum [sha512.Size]byte
+	return macTextInto(h, &sum)
+}
+
+// macText is macText summing into e's memory.
+func (e *encrypter) macText(h hash.Hash) string { return macTextInto(h, &e.sum) }
+
+func macTextInto(h hash.Hash, sum *[sha512.Size]byte) string {
+	const digits = "0123456789ABCDEF"
 	var b strings.Builder
 	b.Grow(2 * h.Size())
 	for _, c := range h.Sum(sum[:0]) {
@@ -132,7 +140,8 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 }
 
 // AppendEncrypt is Encrypt appending the file to dst (such as a header of
-// the caller's), which it grows once to about the file's size.
+// the caller's), which it grows once to about the file's size. dst must not
+// overlap plain.
 func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
 	return appendEncrypt(dst, plain, opts, true)
 }
@@ -143,30 +152,40 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	if len(opts.Recipients) == 0 {
 		return nil, errors.New("sops: no age recipients to encrypt for")
 	}
-	recipients := make([]age.Recipient, len(opts.Recipients))
-	names := make([]string, len(opts.Recipients))
-	for i, s := range opts.Recipients {
-		var err error
-		names[i] = strings.TrimSpace(s)
-		if recipients[i], err = ParseRecipient(names[i]); err != nil {
+	var rbuf [4]age.Recipient // most files have a recipient or two
+	recipients := rbuf[:0]
+	names := opts.Recipients // the caller's, unless a name needs trimming
+	if slices.ContainsFunc(names, func(s string) bool { return strings.TrimSpace(s) != s }) {
+		names = make([]string, len(opts.Recipients))
+		for i, s := range opts.Recipients {
+			names[i] = strings.TrimSpace(s)
+		}
+	}
+	for _, name := range names {
+		r, err := ParseRecipient(name)
+		if err != nil {
 			return nil, fmt.Errorf("sops: %w", err)
 		}
+		recipients = append(recipients, r)
 	}
 	rules := opts.Rules.withDefault()
 	match, err := rules.compile()
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	var toks []token
-	if p, _ := tokenSlices.Get().(*[]token); p != nil {
-		toks = (*p)[:0]
+	kept, _ := tokenSlices.Get().(*[]token)
+	if kept == nil {
+		kept = new([]token)
 	}
+	toks := (*kept)[:0]
 	defer func() {
 		clear(toks) // plaintext: not kept past the call
-		toks = toks[:0]
-		tokenSlices.Put(&toks)
+		*kept = toks[:0]
+		tokenSlices.Put(kept)
 	}()
-	toks, fast := tokenize(plain, toks)
+	// The tokens are used during this call only, and dst does not overlap
+	// plain: their strings need no copy of it.
+	toks, fast := tokenize(plain, unsafe.String(unsafe.SliceData(plain), len(plain)), toks)
 	var doc mapping
 	switch {
 	case fast && stream && !slices.ContainsFunc(toks, func(t token) bool { return t.depth == 0 && t.kind != tokComment && t.key == metadataKey }):
@@ -205,7 +224,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	} else if gcm, err = newGCM(key); err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	e := &encrypter{gcm: gcm, rand: rnd}
+	e := newEncrypter(gcm, rnd, len(plain))
 	mac := newMAC(rules.MACOnlyEncrypted)
 	start := len(dst)
 	streamed := false
@@ -239,10 +258,11 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 		Version:      Version,
 	}}
 	e.ad = meta.LastModified.AppendFormat(e.ad[:0], time.RFC3339)
-	meta.mac, err = e.encrypt(macText(mac))
+	meta.mac, err = e.encrypt(e.macText(mac))
 	if err != nil {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
 	}
+	meta.age = make([]ageStanza, 0, len(recipients))
 	for i, r := range recipients {
 		var enc string
 		var err error

@@ -23,7 +23,10 @@ func Fingerprint(dataKey, plaintext []byte) string {
 
 // Fingerprinter computes Fingerprint for one data key, deriving its key
 // once for the many files of a render. It is not safe for concurrent use.
-type Fingerprinter struct{ mac hash.Hash }
+type Fingerprinter struct {
+	mac hash.Hash
+	sum [sha256.Size]byte
+}
 
 // NewFingerprinter derives the fingerprint key of a data key.
 func NewFingerprinter(dataKey []byte) *Fingerprinter {
@@ -42,6 +45,5 @@ func (f *Fingerprinter) Of(parts ...[]byte) string {
 	for _, p := range parts {
 		f.mac.Write(p)
 	}
-	var sum [sha256.Size]byte
-	return hex.EncodeToString(f.mac.Sum(sum[:0]))
+	return hex.EncodeToString(f.mac.Sum(f.sum[:0]))
 }

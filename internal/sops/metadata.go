@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -164,7 +165,7 @@ type metaField struct{ key, value string }
 // they come alphabetically (age, encrypted_regex, lastmodified, mac, ...,
 // version).
 func (m *fileMetadata) fields(dst []metaField) []metaField {
-	dst = append(dst, metaField{"age", ""}, metaField{"lastmodified", m.LastModified.UTC().Format(time.RFC3339)},
+	dst = append(dst, metaField{"age", ""}, metaField{"lastmodified", stampText(m.LastModified)},
 		metaField{"mac", m.mac}, metaField{"version", m.Version})
 	for _, s := range m.selectors() {
 		if s[1] != "" {
@@ -176,6 +177,26 @@ func (m *fileMetadata) fields(dst []metaField) []metaField {
 	}
 	slices.SortFunc(dst, func(x, y metaField) int { return cmp.Compare(x.key, y.key) })
 	return dst
+}
+
+// lastStamp is the last lastmodified written, as text: the files of a
+// render share their second.
+var lastStamp atomic.Pointer[stamp]
+
+type stamp struct {
+	t    time.Time
+	text string
+}
+
+// stampText is t in UTC as RFC 3339, as sops writes lastmodified.
+func stampText(t time.Time) string {
+	t = t.UTC()
+	if s := lastStamp.Load(); s != nil && s.t.Equal(t) {
+		return s.text
+	}
+	text := t.Format(time.RFC3339)
+	lastStamp.Store(&stamp{t, text})
+	return text
 }
 
 // block renders the sops: mapping; each age entry has enc before recipient.

@@ -14,7 +14,7 @@ import (
 // other scalars, tags, comments after the first key, duplicate keys.
 // TestScanDocumentMatchesYAML holds the two to the same model.
 func scanDocument(data []byte) (m mapping, ok bool) {
-	toks, ok := tokenize(data, nil)
+	toks, ok := tokenize(data, string(data), nil) // the tree outlives data
 	if !ok {
 		return nil, false
 	}
@@ -43,10 +43,11 @@ const (
 )
 
 // tokenize appends to toks the tokens of a document scanDocument reads; ok
-// is false for any other document. The strings are substrings of one copy
-// of data (a literal block's text excepted).
-func tokenize(data []byte, toks []token) (_ []token, ok bool) {
-	s := &scanner{data: data, text: string(data)}
+// is false for any other document. text is data as a string (a copy, or
+// data itself while the tokens are in use): the tokens' strings are its
+// substrings, a literal block's text excepted.
+func tokenize(data []byte, text string, toks []token) (_ []token, ok bool) {
+	s := &scanner{data: data, text: text}
 	for {
 		line, ok := s.peek()
 		if !ok {

@@ -38,7 +38,7 @@ func TestStreamMatchesTree(t *testing.T) {
 			t.Fatalf("%s, rules %+v:\n%s\n--- streamed (%v)\n%s--- tree (%v)\n%s", name, rules, plain, gotErr, got, wantErr, want)
 		}
 		total++
-		if toks, ok := tokenize(plain, nil); ok {
+		if toks, ok := tokenize(plain, string(plain), nil); ok {
 			if m, err := rules.withDefault().compile(); err == nil && (&encrypter{}).markTokens(toks, m) {
 				streamed++
 			}
@@ -58,7 +58,7 @@ func TestStreamMatchesTree(t *testing.T) {
 			check(p, plain, rules)
 		}
 		// The fixture's rule: every rendered Secret is written as it is encrypted.
-		toks, ok := tokenize(plain, nil)
+		toks, ok := tokenize(plain, string(plain), nil)
 		m, _ := Rules{EncryptedRegex: "^(data|stringData)$"}.withDefault().compile()
 		if !ok || !(&encrypter{}).markTokens(toks, m) {
 			t.Errorf("%s: not encrypted as it is written", p)

@@ -75,6 +75,18 @@ type encrypter struct {
 	buf  []byte // a value's plaintext, then its ciphertext in place
 	ad   []byte
 	path []string // appendTokens's key stack
+	out  []byte   // encrypt's ENC[...] text
+	sum  [64]byte // the MAC's digest (macText)
+	// Room for ad and path, in the encrypter's own allocation.
+	adRoom   [256]byte
+	pathRoom [16]string
+}
+
+// newEncrypter returns an encrypter for a file of about size bytes.
+func newEncrypter(gcm cipher.AEAD, rand io.Reader, size int) *encrypter {
+	e := &encrypter{gcm: gcm, rand: rand, buf: make([]byte, 0, 2*size+64)}
+	e.ad, e.path = e.adRoom[:0], e.pathRoom[:0]
+	return e
 }
 
 // value returns the ENC[...] form of v, authenticated with the additional
@@ -95,7 +107,8 @@ func (e *encrypter) encrypt(v any) (string, error) {
 	if len(plain) == 0 && (typ == "str" || typ == "comment") {
 		return "", nil
 	}
-	out, err := e.appendSealed(make([]byte, 0, sealedLen(len(plain), typ)), plain, typ)
+	out, err := e.appendSealed(e.out[:0], plain, typ)
+	e.out = out[:0]
 	return string(out), err
 }
 
