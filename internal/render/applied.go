@@ -456,7 +456,8 @@ func parseObjects(data []byte) []object {
 type fluxPlan struct {
 	u  *catalog.Unit
 	fu *catalog.FluxUnit
-	// path and target are its spec.path and spec.targetNamespace, expanded.
+	// path and target are its spec.path ("./" first) and
+	// spec.targetNamespace, expanded.
 	path, target string
 	applied      applied
 	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
@@ -475,7 +476,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			if !fu.When.Holds(b.c) {
 				continue
 			}
-			fp := &fluxPlan{u: u, fu: fu, path: b.expand(u, fu.Path), target: b.expand(u, fu.TargetNamespace)}
+			fp := &fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)}
 			fp.applied = b.appliedBy(fp)
 			plans = append(plans, fp)
 			byName[fu.Name] = fp

@@ -136,3 +136,23 @@ func BenchmarkPlanPlaintextCold(b *testing.B) {
 		}
 	}
 }
+
+// TestPlanAllocations holds the plan BenchmarkPlan measures (the k8s-dev
+// fixture cluster, its 17 Secrets encrypted) to the compiled-templates
+// issue's bound of 1,500 allocations. A count, not a time: it is the same
+// on every machine.
+func TestPlanAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes allocation counts")
+	}
+	f := loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml")
+	n := testing.AllocsPerRun(50, func() {
+		if _, err := Build(f, Options{AllowPlaintextSecrets: true}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n > 1500 {
+		t.Errorf("planning k8s-dev takes %.0f allocations, over the bound of 1,500", n)
+	}
+	t.Logf("%.0f allocations per plan", n)
+}

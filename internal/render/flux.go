@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
-	"strings"
 	"time"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
@@ -137,10 +136,12 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 		return nil, err
 	}
 	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
-	k.Spec.Path = "./" + strings.TrimPrefix(fp.path, "./")
+	k.Spec.Path = fp.path
 	k.Spec.TargetNamespace = fp.target
 	// The descriptor's dependsOn, then the CRD providers it needs, sorted.
-	k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, len(fu.DependsOn)+len(fp.extraDeps))
+	if n := len(fu.DependsOn) + len(fp.extraDeps); n > 0 {
+		k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, n)
+	}
 	for _, deps := range [2][]string{fu.DependsOn, fp.extraDeps} {
 		for _, d := range deps {
 			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
@@ -158,9 +159,14 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	return marshalKustomization(dst, &k)
 }
 
-// decryption is the spec.decryption of Flux units applying secret material.
+// decryption is the spec.decryption of Flux units applying secret
+// material, shared by the plan's Flux objects (each is marshalled, never
+// changed).
 func (b *builder) decryption() *kustomizev1.Decryption {
-	return &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: b.c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName}}
+	if b.decrypt == nil {
+		b.decrypt = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: b.c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName}}
+	}
+	return b.decrypt
 }
 
 // fluxSpec fills the reconciliation settings of gitops.flux (interval

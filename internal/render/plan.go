@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -130,6 +132,9 @@ type builder struct {
 	withheld map[string]bool
 	// rules are the sops rules' path regexps, compiled once.
 	rules []*sops.PathPattern
+	// decrypt is the spec.decryption of the Flux units that decrypt,
+	// made once per plan (decryption).
+	decrypt *kustomizev1.Decryption
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
 	// local holds what the units' local/ directories hold, by unit.
@@ -395,8 +400,43 @@ func (b *builder) namespace(u *catalog.Unit) string {
 }
 
 func (b *builder) expand(u *catalog.Unit, s string) string {
-	s = strings.ReplaceAll(s, "{overlay}", b.p.Overlay)
-	return strings.ReplaceAll(s, "{namespace}", b.namespace(u))
+	return b.expandAfter("", u, s)
+}
+
+// expandAfter is prefix followed by expand(u, s), made in one allocation.
+func (b *builder) expandAfter(prefix string, u *catalog.Unit, s string) string {
+	if !strings.Contains(s, "{") {
+		if prefix == "" {
+			return s
+		}
+		return prefix + s
+	}
+	return expandPlaceholders(prefix, s, b.p.Overlay, b.namespace(u))
+}
+
+// expandPlaceholders is prefix followed by s with {overlay} and
+// {namespace} replaced, in one pass.
+func expandPlaceholders(prefix, s, overlay, namespace string) string {
+	var out strings.Builder
+	out.Grow(len(prefix) + len(s) + len(overlay) + len(namespace))
+	out.WriteString(prefix)
+	for i := strings.IndexByte(s, '{'); i >= 0; i = strings.IndexByte(s, '{') {
+		out.WriteString(s[:i])
+		s = s[i:]
+		switch {
+		case strings.HasPrefix(s, "{overlay}"):
+			out.WriteString(overlay)
+			s = s[len("{overlay}"):]
+		case strings.HasPrefix(s, "{namespace}"):
+			out.WriteString(namespace)
+			s = s[len("{namespace}"):]
+		default:
+			out.WriteByte('{')
+			s = s[1:]
+		}
+	}
+	out.WriteString(s)
+	return out.String()
 }
 
 // write adds the file p of unit u to the plan, written by body after its

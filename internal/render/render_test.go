@@ -451,3 +451,18 @@ func TestCleanInside(t *testing.T) {
 	}
 	t.Logf("%d paths", checked)
 }
+
+// TestExpandPlaceholders holds the one-pass expansion to replacing
+// {overlay}, then {namespace}, in descriptor strings and odd ones.
+func TestExpandPlaceholders(t *testing.T) {
+	const overlay, namespace = "applications/overlays/k8s-dev", "loki"
+	for _, s := range []string{"", "x", "{overlay}/services/loki", "{overlay}/{namespace}/x", "{namespace}", "{", "}", "{{overlay}}",
+		"{overla}", "a{overlay", "{overlay}{overlay}{namespace}{namespace}", "{x}{overlay}", "{{namespace}"} {
+		for _, prefix := range []string{"", "./"} {
+			want := prefix + strings.ReplaceAll(strings.ReplaceAll(s, "{overlay}", overlay), "{namespace}", namespace)
+			if got := expandPlaceholders(prefix, s, overlay, namespace); got != want {
+				t.Errorf("expandPlaceholders(%q, %q) = %q, want %q", prefix, s, got, want)
+			}
+		}
+	}
+}
