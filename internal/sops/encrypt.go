@@ -225,6 +225,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 	e := newEncrypter(gcm, rnd, len(plain))
+	defer e.release()
 	mac := newMAC(rules.MACOnlyEncrypted)
 	start := len(dst)
 	streamed := false

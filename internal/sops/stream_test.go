@@ -3,6 +3,7 @@ package sops
 import (
 	"bytes"
 	mathrand "math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,4 +69,29 @@ func TestStreamMatchesTree(t *testing.T) {
 		t.Errorf("%d of %d documents streamed: the generator no longer exercises both paths", streamed, total)
 	}
 	t.Logf("%d of %d documents streamed", streamed, total)
+}
+
+// TestEncrypterReleased: an encrypter back in the pool holds nothing of the
+// file it encrypted.
+func TestEncrypterReleased(t *testing.T) {
+	id, _ := age.GenerateX25519Identity()
+	// A long plaintext value outlasts what later values overwrite of the
+	// scratch.
+	secret := "s3cr3t-" + strings.Repeat("x", 300)
+	doc := "kind: Secret\nmetadata:\n    name: " + secret + "\nstringData:\n    password: short\n"
+	if _, err := Encrypt([]byte(doc), EncryptOptions{Recipients: []string{id.Recipient().String()}, Rules: Rules{EncryptedRegex: "^stringData$"}}); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := encrypters.Get().(*encrypter)
+	if e == nil {
+		t.Skip("the pool gave nothing back (a collection, or the race detector)")
+	}
+	for name, b := range map[string][]byte{"buf": e.buf[:cap(e.buf)], "out": e.out[:cap(e.out)], "ad": e.adRoom[:]} {
+		if bytes.Contains(b, []byte(strings.Repeat("x", 100))) {
+			t.Errorf("the pooled encrypter's %s still holds the file's plaintext", name)
+		}
+	}
+	if e.gcm != nil || e.rand != nil {
+		t.Error("the pooled encrypter keeps its cipher")
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -82,11 +83,34 @@ type encrypter struct {
 	pathRoom [16]string
 }
 
-// newEncrypter returns an encrypter for a file of about size bytes.
+// encrypters holds the encrypters of finished files, their buffers
+// cleared, for the next: a render encrypts many.
+var encrypters sync.Pool
+
+// newEncrypter returns an encrypter for a file of about size bytes; release
+// gives it back.
 func newEncrypter(gcm cipher.AEAD, rand io.Reader, size int) *encrypter {
-	e := &encrypter{gcm: gcm, rand: rand, buf: make([]byte, 0, 2*size+64)}
+	e, _ := encrypters.Get().(*encrypter)
+	if e == nil {
+		e = &encrypter{}
+	}
+	e.gcm, e.rand = gcm, rand
+	if cap(e.buf) < 2*size+64 {
+		e.buf = make([]byte, 0, 2*size+64)
+	}
+	e.buf, e.out = e.buf[:0], e.out[:0]
 	e.ad, e.path = e.adRoom[:0], e.pathRoom[:0]
 	return e
+}
+
+// release clears what e holds of a file (plaintext among it) and pools e.
+func (e *encrypter) release() {
+	clear(e.buf[:cap(e.buf)])
+	clear(e.out[:cap(e.out)])
+	clear(e.adRoom[:])
+	clear(e.pathRoom[:])
+	e.gcm, e.rand, e.ad, e.path = nil, nil, nil, nil
+	encrypters.Put(e)
 }
 
 // value returns the ENC[...] form of v, authenticated with the additional
