@@ -172,6 +172,7 @@ type nodeDecrypter struct {
 	metaKey *yaml.Node // the top-level sops: key, whose value is not part of the document
 	mac     hash.Hash
 	path    []string // the mapping keys down to the current node
+	scratch []byte   // a leaf's text for the MAC
 
 	scalarEdits  []scalarEdit
 	commentEdits []commentEdit
@@ -316,6 +317,15 @@ func (d *nodeDecrypter) value(n, list *yaml.Node, selected, taken bool) error {
 }
 
 func (d *nodeDecrypter) leaf(n, list *yaml.Node, selected bool) error {
+	encrypted := d.match.encryptsIf(selected)
+	if n.Tag == "!!str" && !encrypted {
+		// Most leaves: a plaintext string, hashed as it is, not boxed.
+		if !d.match.MACOnlyEncrypted {
+			d.scratch = append(d.scratch[:0], n.Value...)
+			d.mac.Write(d.scratch)
+		}
+		return nil
+	}
 	v, err := scalarValue(n)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", n.Line, err)
@@ -327,7 +337,6 @@ func (d *nodeDecrypter) leaf(n, list *yaml.Node, selected bool) error {
 	default:
 		return fmt.Errorf("%s: a %T value is not supported by sops (an integer out of the int64 range?)", pathString(d.path), v)
 	}
-	encrypted := d.match.encryptsIf(selected)
 	if encrypted {
 		if v, err = decryptLeaf(v, d.dec, d.path); err != nil {
 			return err
@@ -338,7 +347,8 @@ func (d *nodeDecrypter) leaf(n, list *yaml.Node, selected bool) error {
 			d.scalarEdits = append(d.scalarEdits, scalarEdit{node: n, value: v})
 		}
 	}
-	return hashLeaf(d.mac, d.match.Rules, v, encrypted)
+	d.scratch, err = hashLeafWith(d.scratch, d.mac, d.match.Rules, v, encrypted)
+	return err
 }
 
 // apply writes what the walk decrypted.
