@@ -187,8 +187,9 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	// plain: their strings need no copy of it.
 	toks, fast := tokenize(plain, unsafe.String(unsafe.SliceData(plain), len(plain)), toks)
 	var doc mapping
+	stream = stream && fast && !slices.ContainsFunc(toks, func(t token) bool { return t.depth == 0 && t.kind != tokComment && t.key == metadataKey })
 	switch {
-	case fast && stream && !slices.ContainsFunc(toks, func(t token) bool { return t.depth == 0 && t.kind != tokComment && t.key == metadataKey }):
+	case stream:
 		// written from the tokens below
 	case fast:
 		doc = treeOf(toks)
@@ -229,7 +230,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	mac := newMAC(rules.MACOnlyEncrypted)
 	start := len(dst)
 	streamed := false
-	if doc == nil {
+	if stream {
 		dst = slices.Grow(dst, 2*len(plain)+768+600*len(recipients))
 		var out []byte
 		if out, streamed, err = e.appendTokens(dst, toks, match, rules, mac); err != nil {

@@ -49,6 +49,10 @@ func TestStreamMatchesTree(t *testing.T) {
 		plain := randomText(t, r)
 		check("random", plain, ruleSets[i%len(ruleSets)])
 	}
+	// Documents with no tokens, or that yaml.v3 reads as an empty mapping.
+	for _, d := range []string{"null\n", "---\n", "~\n", "{}\n", "# c\n---\n", "a:\n", "a\n", "- a\n", "a: 1\n---\nb: 2\n", "# only\n"} {
+		check("edge", []byte(d), Rules{})
+	}
 	ids := fixtureIdentities(t)
 	eachEncryptedFixture(t, func(p string, data []byte) {
 		plain, _, err := Decrypt(data, ids)
