@@ -52,7 +52,7 @@ func Pattern(expr string) (*regexp.Regexp, error) {
 type PathPattern struct {
 	re     *regexp.Regexp
 	suffix string // the literal, when suffixOnly
-	// suffixOnly says the pattern is suffix and the end of the text.
+	// suffixOnly: the pattern is that literal, then the end of the text.
 	suffixOnly bool
 }
 
