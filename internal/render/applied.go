@@ -314,14 +314,14 @@ func scanObjects(dst []object, data []byte, w words) (objs []object, ok bool) {
 		key, value, isKey := bytes.Cut(trimmed, []byte(":"))
 		if indent == 0 {
 			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {
-				return dst[:start], false
+				return dst, false
 			}
 			section, childIndent = key, 0
 			switch string(section) {
 			case "apiVersion", "kind":
 				v, ok := w.scalar(value)
 				if !ok {
-					return dst[:start], false
+					return dst, false
 				}
 				if string(section) == "apiVersion" {
 					apiVersion = v
@@ -330,7 +330,7 @@ func scanObjects(dst []object, data []byte, w words) (objs []object, ok bool) {
 				}
 			case "metadata", "spec":
 				if len(bytes.TrimSpace(value)) > 0 {
-					return dst[:start], false // flow style
+					return dst, false // flow style
 				}
 			}
 			continue
@@ -348,7 +348,7 @@ func scanObjects(dst []object, data []byte, w words) (objs []object, ok bool) {
 		if inSpec && string(key) == "group" || !inSpec && (string(key) == "name" || string(key) == "namespace") {
 			v, ok := w.scalar(value)
 			if !ok {
-				return dst[:start], false
+				return dst, false
 			}
 			switch {
 			case inSpec:

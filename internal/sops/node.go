@@ -11,6 +11,8 @@ import (
 
 	"filippo.io/age"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // DecryptNode is Decrypt for a document already parsed by yaml.v3 (its
@@ -489,11 +491,8 @@ func scalarValue(n *yaml.Node) (any, error) {
 			return nil, nil
 		}
 	case "!!bool":
-		switch n.Value {
-		case "true", "True", "TRUE":
-			return true, nil
-		case "false", "False", "FALSE":
-			return false, nil
+		if b, ok := yamlenc.BoolWord(n.Value); ok {
+			return b, nil
 		}
 	case "!!int":
 		if decimal(n.Value) {

@@ -36,6 +36,19 @@ var (
 	timestamp = regexp.MustCompile(`^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?`)
 )
 
+// BoolWord returns the boolean yaml.v3 resolves the plain scalar s to, and
+// whether s is one of those words (true, True, TRUE and false's forms):
+// decoders take them without a yaml.v3 decoder.
+func BoolWord(s string) (value, ok bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
+
 // OtherType reports whether a YAML parser may read plain s as another
 // type than a string: a bool, null, a number or a timestamp, YAML 1.1 forms
 // included, or a merge key. It errs towards true, so false means YAML 1.1

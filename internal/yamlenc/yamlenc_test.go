@@ -279,3 +279,25 @@ func TestOtherTypeFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestBoolWord holds BoolWord to yaml.v3: the plain scalars it resolves to
+// a boolean, and their values.
+func TestBoolWord(t *testing.T) {
+	for _, s := range []string{"true", "True", "TRUE", "false", "False", "FALSE", "tRUE", "yes", "on", "y", "1", "0", "", "null", "truex"} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte("v: "+s+"\n"), &n); err != nil {
+			t.Fatal(err)
+		}
+		node := n.Content[0].Content[1]
+		isBool := node.Tag == "!!bool"
+		var want bool
+		if isBool {
+			if err := node.Decode(&want); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, ok := BoolWord(s); ok != isBool || got != want {
+			t.Errorf("BoolWord(%q) = %v, %v; yaml.v3 reads %s %v", s, got, ok, node.Tag, want)
+		}
+	}
+}

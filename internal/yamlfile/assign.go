@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // assign stores a node tree the walker has accepted for v's type into v, a
@@ -63,12 +64,8 @@ func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 		v.SetString(n.Value)
 	case reflect.Bool:
 		if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Tag == "!!bool" {
-			switch n.Value { // the words yaml.v3 resolves to a boolean: no decoder needed
-			case "true", "True", "TRUE":
-				v.SetBool(true)
-				return nil
-			case "false", "False", "FALSE":
-				v.SetBool(false)
+			if b, ok := yamlenc.BoolWord(n.Value); ok {
+				v.SetBool(b)
 				return nil
 			}
 		}
