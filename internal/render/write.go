@@ -455,10 +455,9 @@ func applyFresh(root string, changes []Change) error {
 	buf := make([]byte, 0, 256)
 	for _, c := range changes {
 		// Paths under one entry come together: most files are under the last.
-		if n := len(top); n == 0 || !strings.HasPrefix(c.Path, top[n-1]) || len(c.Path) == len(top[n-1]) || c.Path[len(top[n-1])] != '/' {
-			if first, _, _ := strings.Cut(c.Path, "/"); !slices.Contains(top, first) {
-				top = append(top, first)
-			}
+		first, _, _ := strings.Cut(c.Path, "/")
+		if n := len(top); (n == 0 || top[n-1] != first) && !slices.Contains(top, first) {
+			top = append(top, first)
 		}
 		buf = append(append(append(buf[:0], stage...), filepath.Separator), filepath.FromSlash(c.Path)...)
 		full := unsafe.String(unsafe.SliceData(buf), len(buf))

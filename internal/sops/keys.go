@@ -112,7 +112,7 @@ func userConfigDir() (string, error) {
 // Errors name the line, never its content.
 func parseIdentities(r io.Reader, manyPerLine bool) ([]age.Identity, error) {
 	// A keys file is a few lines: read whole, without bufio's two 4 KiB
-	// buffers, since a fleet render reads it once per config.
+	// buffers.
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
