@@ -6,6 +6,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // ValidateCmd checks configs the way render does, without writing.
@@ -26,10 +27,11 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	}
 	var all diag.List
 	loaded := make([]*config.File, len(files))
+	keys := &sops.Keyring{} // the keys file read once
 	for i, f := range files {
 		var diags diag.List
 		var warnings []string
-		loaded[i], diags, warnings = check(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
+		loaded[i], diags, warnings = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
 		all = append(all, diags...)
 		for _, w := range warnings {
 			fmt.Fprintf(s.Err, "warning: %s\n", w)
@@ -50,8 +52,8 @@ func (c *ValidateCmd) Run(s *Streams) error {
 // check runs the checks render runs before writing, in render's order (a
 // config that does not load is not planned), and returns the loaded config
 // (nil when it does not load) and the warnings too.
-func check(name string, o render.Options) (*config.File, diag.List, []string) {
-	f, err := config.Load(name, config.LoadOptions{AllowLocked: true})
+func check(name string, keys *sops.Keyring, o render.Options) (*config.File, diag.List, []string) {
+	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
 		return nil, diag.AsList(name, err), nil
 	}

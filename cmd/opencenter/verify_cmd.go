@@ -12,6 +12,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
 	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -68,7 +69,8 @@ func (c *VerifyCmd) Run(s *Streams) error {
 	providers := providers()
 	var sim fluxsim.Simulator
 	results := make(results, len(files))
-	parallel(len(files), func(i int) { c.verifyOne(&sim, providers, files[i], &results[i]) })
+	keys := &sops.Keyring{} // the keys file read once
+	parallel(len(files), func(i int) { c.verifyOne(&sim, providers, keys, files[i], &results[i]) })
 	return results.report(s)
 }
 
@@ -100,8 +102,8 @@ func providers() map[string][]string {
 }
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
-func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, name string, r *result) {
-	f, err := config.Load(name, config.LoadOptions{AllowLocked: true})
+func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, keys *sops.Keyring, name string, r *result) {
+	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
 		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
