@@ -133,36 +133,60 @@ func (w *docWriter) scalar(v any, block int) bool {
 // text writes the string s; meta is true for a metaString of the sops:
 // block, whose form stringStyle may cache.
 func (w *docWriter) text(s string, meta bool, block int) bool {
+	form := textFormOf(s, meta)
+	if form == 0 {
+		return false
+	}
+	w.textAs(s, form, block)
+	return true
+}
+
+// A textForm is how text writes a string; 0 is none of them.
+type textForm uint8
+
+const (
+	textPlain textForm = iota + 1
+	textLiteral
+	textQuoted
+)
+
+// textFormOf returns how text writes s, 0 when it leaves s to yaml.v3.
+func textFormOf(s string, meta bool) textForm {
 	switch {
 	case plainString(s):
-		w.b = append(w.b, s...)
+		return textPlain
 	case literalBlock(s):
+		return textLiteral
+	case oneWord(s):
+		style, err := stringStyle(s, meta) // how yaml.v3 writes it: plain, or quoted
+		switch {
+		case err != nil:
+		case style == 0:
+			return textPlain
+		case style == yaml.DoubleQuotedStyle:
+			return textQuoted
+		}
+	}
+	return 0
+}
+
+// textAs writes s in form, and its line end; a literal block's lines go at
+// column block.
+func (w *docWriter) textAs(s string, form textForm, block int) {
+	switch form {
+	case textLiteral:
 		w.b = append(w.b, "|\n"...)
 		for line := range strings.Lines(s) {
 			w.spaces(block)
 			w.b = append(w.b, line...)
 		}
-		return true
-	case oneWord(s):
-		style, err := stringStyle(s, meta) // how yaml.v3 writes it: plain, or quoted
-		if err != nil {
-			return false
-		}
-		switch style {
-		case 0:
-			w.b = append(w.b, s...)
-		case yaml.DoubleQuotedStyle:
-			w.b = append(w.b, '"')
-			w.b = append(w.b, s...)
-			w.b = append(w.b, '"')
-		default:
-			return false
-		}
+		return
+	case textQuoted:
+		w.b = append(append(append(w.b, '"'), s...), '"')
 	default:
-		return false
+		w.b = append(w.b, s...)
 	}
 	w.b = append(w.b, '\n')
-	return true
 }
 
 func (w *docWriter) spaces(n int) {

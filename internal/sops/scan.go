@@ -26,11 +26,12 @@ func scanDocument(data []byte) (m mapping, ok bool) {
 // entries are the tokens one deeper that follow), or a key and its scalar.
 type token struct {
 	kind  tokenKind
-	depth int    // of the key: 0 at the top level
-	key   string // a comment's text, without its '#'
-	str   string // a tokString's value
-	b     bool   // a tokBool's value
-	enc   bool   // the value is encrypted (appendTokens)
+	depth int      // of the key: 0 at the top level
+	key   string   // a comment's text, without its '#'
+	str   string   // a tokString's value
+	b     bool     // a tokBool's value
+	enc   bool     // the value is encrypted (markTokens)
+	form  textForm // how a plaintext string is written (markTokens)
 }
 
 type tokenKind uint8

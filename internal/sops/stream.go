@@ -60,7 +60,7 @@ func (e *encrypter) appendTokens(dst []byte, toks []token, match *matcher, rules
 		case t.kind == tokBool:
 			w.scalar(t.b, 0)
 		default:
-			w.text(t.str, false, 4*t.depth+4)
+			w.textAs(t.str, t.form, 4*t.depth+4)
 			e.buf = plain[:0]
 		}
 	}
@@ -68,11 +68,11 @@ func (e *encrypter) appendTokens(dst []byte, toks []token, match *matcher, rules
 	return w.b, true, nil
 }
 
-// markTokens records which values of toks are encrypted, and reports
-// whether appendDocument writes every other one (a plaintext string it
-// cannot write, or a key over 128 bytes, it leaves to yaml.v3).
+// markTokens records which values of toks are encrypted and how each
+// other string is written, and reports whether appendDocument writes them
+// all (a plaintext string it cannot write, or a key over 128 bytes, it
+// leaves to yaml.v3).
 func (e *encrypter) markTokens(toks []token, match *matcher) bool {
-	w := docWriter{b: e.buf[:0]} // a dry run of the plaintext values
 	path := e.path[:0]
 	for i := range toks {
 		t := &toks[i]
@@ -88,11 +88,16 @@ func (e *encrypter) markTokens(toks []token, match *matcher) bool {
 			continue
 		}
 		t.enc = match.encrypts(path)
-		if t.kind == tokString && (t.str == "" || !t.enc && !w.text(t.str, false, 4*t.depth+4)) {
+		if t.kind == tokString && t.str == "" {
 			return false
 		}
+		if t.kind == tokString && !t.enc {
+			if t.form = textFormOf(t.str, false); t.form == 0 {
+				return false
+			}
+		}
 	}
-	e.buf, e.path = w.b[:0], path[:0]
+	e.path = path[:0]
 	return true
 }
 
