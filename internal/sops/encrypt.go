@@ -92,7 +92,7 @@ func hashLeaf(h hash.Hash, r Rules, leaf any, encrypted bool) error {
 
 // hashLeafWith is hashLeaf with a scratch buffer for the leaf's text.
 func hashLeafWith(scratch []byte, h hash.Hash, r Rules, leaf any, encrypted bool) ([]byte, error) {
-	if _, isComment := leaf.(comment); isComment || (r.MACOnlyEncrypted && !encrypted) {
+	if _, isComment := leaf.(comment); isComment || !r.hashes(encrypted) {
 		return scratch, nil
 	}
 	b, _, err := appendPlain(scratch[:0], leaf)

@@ -322,7 +322,7 @@ func (d *nodeDecrypter) leaf(n, list *yaml.Node, selected bool) error {
 	encrypted := d.match.encryptsIf(selected)
 	if n.Tag == "!!str" && !encrypted {
 		// Most leaves: a plaintext string, hashed as it is, not boxed.
-		if !d.match.MACOnlyEncrypted {
+		if d.match.hashes(false) {
 			d.scratch = append(d.scratch[:0], n.Value...)
 			d.mac.Write(d.scratch)
 		}

@@ -163,6 +163,10 @@ func exactKeys(expr string) []string {
 	return keys
 }
 
+// hashes reports whether the MAC counts a value that is encrypted or not:
+// under mac_only_encrypted, plaintext values do not count.
+func (r Rules) hashes(encrypted bool) bool { return encrypted || !r.MACOnlyEncrypted }
+
 // encryptsIf reports whether a value is encrypted given whether the
 // selector matches some key on its path, so a tree walk can carry that one
 // bit down instead of testing every key again at every value.

@@ -47,7 +47,7 @@ func (e *encrypter) appendTokens(dst []byte, toks []token, match *matcher, rules
 				plain = append(e.buf[:0], "True"...)
 			}
 		}
-		if t.enc || !rules.MACOnlyEncrypted {
+		if rules.hashes(t.enc) {
 			mac.Write(plain)
 		}
 		switch {
