@@ -105,14 +105,14 @@ func rename(from, to string) error {
 // new tree, its parent was usually made just before, and os.MkdirAll would
 // stat both first.
 func mkdirAll(dir string) error {
-	switch err := syscall.Mkdir(dir, 0o755); err {
+	switch err := sysMkdir(dir, 0o755); err {
 	case nil:
 		return nil
 	case syscall.ENOENT:
 		if err := mkdirAll(filepath.Dir(dir)); err != nil {
 			return err
 		}
-		switch err := syscall.Mkdir(dir, 0o755); err {
+		switch err := sysMkdir(dir, 0o755); err {
 		case nil:
 			return nil
 		case syscall.EEXIST:
@@ -126,7 +126,7 @@ func mkdirAll(dir string) error {
 // open is syscall.Open, retried when interrupted, with os.Open's errors.
 func open(name string, flags int, perm fs.FileMode) (int, error) {
 	for {
-		fd, err := syscall.Open(name, flags|syscall.O_CLOEXEC, uint32(perm.Perm()))
+		fd, err := sysOpen(name, flags|syscall.O_CLOEXEC, uint32(perm.Perm()))
 		switch err {
 		case nil:
 			return fd, nil
@@ -223,7 +223,7 @@ func createTempDir(dir string) (string, error) {
 		if err := step("mkdir"); err != nil {
 			return "", err
 		}
-		switch err := syscall.Mkdir(name, 0o755); err {
+		switch err := sysMkdir(name, 0o755); err {
 		case nil:
 			return name, nil
 		case syscall.EEXIST, syscall.EINTR:

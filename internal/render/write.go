@@ -406,7 +406,7 @@ func (m *dirMaker) make(dir string) error {
 	if err := step("mkdir"); err != nil {
 		return err
 	}
-	switch err := syscall.Mkdir(dir, 0o755); err {
+	switch err := sysMkdir(dir, 0o755); err {
 	case nil:
 	case syscall.EEXIST:
 		if err := os.MkdirAll(dir, 0o755); err != nil { // not a directory?
