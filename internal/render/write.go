@@ -364,45 +364,81 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	return Tidy(root)
 }
 
-// dirMaker makes the directories of a write, each once, parents first: it
-// starts from a directory known to exist, so no mkdir fails on a missing
-// parent and none is tried twice.
+// dirMaker makes the directories of a write, parents first, each once when
+// the files come in path order (the files under a directory are then
+// together): it remembers only the previous file's directory, whose
+// ancestors it has made too, and starts from a root that exists or that it
+// makes first. It allocates nothing, for a render that writes forty
+// thousand files.
 type dirMaker struct {
-	made map[string]bool
-	// last is the directory of the previous file: files come in path
-	// order, so most share it, and a string comparison answers.
-	last string
+	root    string
+	hasRoot bool
+	// last is the directory of the previous file, under root, in a buffer
+	// of its own (the caller's path may be a reused buffer: applyFresh).
+	last []byte
 }
 
-// newDirMaker returns a dirMaker that knows dir exists when exists is set.
-func newDirMaker(dir string, exists bool) *dirMaker {
-	return &dirMaker{made: map[string]bool{dir: exists}}
+// newDirMaker returns a dirMaker for files under root, which exists when
+// exists is set.
+func newDirMaker(root string, exists bool) *dirMaker {
+	return &dirMaker{root: root, hasRoot: exists}
 }
 
-// parentOf makes the directory of the file full, a clean path, with its
-// parents.
+// parentOf makes the directory of the file full, a clean path under the
+// root, with its parents.
 func (m *dirMaker) parentOf(full string) error {
 	dir := full[:max(strings.LastIndexByte(full, filepath.Separator), 1)]
-	if dir == m.last {
+	if string(m.last) == dir {
 		return nil
 	}
-	dir = strings.Clone(dir) // full may be a reused buffer (applyFresh)
-	if err := m.make(dir); err != nil {
-		return err
+	if !m.hasRoot {
+		if err := makeDirAll(m.root); err != nil {
+			return err
+		}
+		m.hasRoot = true
 	}
-	m.last = dir
-	return nil
-}
-
-func (m *dirMaker) make(dir string) error {
-	if m.made[dir] {
-		return nil
+	// dir[:k] exists: the root, or the longest directory dir shares with
+	// the previous file's (which is that directory or one of its parents).
+	k := len(m.root)
+	if len(m.last) > 0 {
+		i := 0
+		for i < len(dir) && i < len(m.last) && dir[i] == m.last[i] {
+			i++
+		}
+		if (i == len(dir) || dir[i] == filepath.Separator) && (i == len(m.last) || m.last[i] == filepath.Separator) {
+			k = max(k, i)
+		} else {
+			k = max(k, strings.LastIndexByte(dir[:i], filepath.Separator))
+		}
 	}
-	if parent := filepath.Dir(dir); parent != dir {
-		if err := m.make(parent); err != nil {
+	for k < len(dir) {
+		next := strings.IndexByte(dir[k+1:], filepath.Separator)
+		if next < 0 {
+			k = len(dir)
+		} else {
+			k += 1 + next
+		}
+		if err := makeDir(dir[:k]); err != nil {
 			return err
 		}
 	}
+	m.last = append(m.last[:0], dir...)
+	return nil
+}
+
+// makeDirAll makes dir after its parents, trying each.
+func makeDirAll(dir string) error {
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := makeDirAll(parent); err != nil {
+			return err
+		}
+	}
+	return makeDir(dir)
+}
+
+// makeDir makes the directory dir, whose parent exists; that dir exists
+// already is no error, if it is a directory.
+func makeDir(dir string) error {
 	if err := step("mkdir"); err != nil {
 		return err
 	}
@@ -413,9 +449,8 @@ func (m *dirMaker) make(dir string) error {
 			return err
 		}
 	default:
-		return &fs.PathError{Op: "mkdir", Path: dir, Err: err}
+		return &fs.PathError{Op: "mkdir", Path: strings.Clone(dir), Err: err}
 	}
-	m.made[dir] = true
 	return nil
 }
 
