@@ -17,7 +17,7 @@ import (
 
 type builtinFile struct {
 	u *catalog.Unit
-	f catalog.File
+	f *catalog.File
 }
 
 // builtins computes the files derived from the plan or from config lists, in
@@ -27,7 +27,8 @@ type builtinFile struct {
 func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 	var aggregates, standards, roots []builtinFile
 	for _, u := range active {
-		for _, f := range u.Files {
+		for i := range u.Files {
+			f := &u.Files[i]
 			if f.Builtin == "" || !f.When.Holds(b.c) {
 				continue
 			}
@@ -82,7 +83,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 				continue
 			}
 			dir := l.Dir() + "/fluxcd"
-			if len(b.filesIn(dir)) > 0 {
+			if b.hasFilesIn(dir) {
 				resources = append(resources, "./"+dir)
 			}
 		}
@@ -101,7 +102,14 @@ func (b *builder) addAggregate(u *catalog.Unit, p string, resources []string) {
 // filesIn lists the base names of the plan's files directly in dir, except
 // its kustomization.yaml, sorted.
 func (b *builder) filesIn(dir string) []string {
-	var out []string
+	n := 0
+	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
 	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
 		if base := path.Base(f.Path); base != "kustomization.yaml" {
 			out = append(out, base)
@@ -109,6 +117,16 @@ func (b *builder) filesIn(dir string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// hasFilesIn reports whether filesIn(dir) lists anything.
+func (b *builder) hasFilesIn(dir string) bool {
+	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
+		if path.Base(f.Path) != "kustomization.yaml" {
+			return true
+		}
+	}
+	return false
 }
 
 // kustomizationYAML appends a kustomization.yaml listing resources to dst,
