@@ -116,13 +116,21 @@ func simple(s string) bool {
 		return false
 	}
 	for i := start; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '/' || c == '_' || c == '-') {
+		if !simpleByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// simpleByte marks the bytes simple allows after the first: letters,
+// digits and . / _ -. A table: every value the render writes is checked.
+var simpleByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("./_-", byte(c)) >= 0
+	}
+	return t
+}()
 
 // numberish reports whether every byte of s could belong to a YAML 1.1
 // number (decimal, hex, octal, binary, sexagesimal, exponent).
