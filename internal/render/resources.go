@@ -30,12 +30,6 @@ type kustomizeRefs struct {
 // kustomization.yaml names inside the overlay exists in the plan (or comes
 // from a source include, or is flux-system).
 func (b *builder) checkResources() {
-	dirs := map[string]bool{}
-	for p := range b.files {
-		for d := dirOf(p); d != "." && !dirs[d]; d = dirOf(d) {
-			dirs[d] = true
-		}
-	}
 	var kustomizations []string
 	for p := range b.files {
 		if path.Base(p) == "kustomization.yaml" {
@@ -61,10 +55,9 @@ func (b *builder) checkResources() {
 			if _, ok := b.files[string(key)]; ok {
 				continue
 			}
-			if dirs[string(key)] {
-				if _, ok := b.files[string(buf.append("/kustomization.yaml"))]; ok {
-					continue
-				}
+			// A directory of the plan with a kustomization.yaml.
+			if _, ok := b.files[string(buf.append("/kustomization.yaml"))]; ok {
+				continue
 			}
 			t := joinClean(dir, r)
 			if t == ".." || strings.HasPrefix(t, "../") || t == flux_system || strings.HasPrefix(t, flux_system+"/") {
