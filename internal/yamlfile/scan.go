@@ -37,10 +37,18 @@ func scanBlock(data string) (root *yaml.Node, release func(), ok bool) {
 	if lines == nil {
 		lines = new([]scanLine)
 	}
+	kids, _ := kidStacks.Get().(*[]*yaml.Node)
+	if kids == nil {
+		kids = new([]*yaml.Node)
+	}
+	s.kids = (*kids)[:0]
 	defer func() {
 		clear(s.lines) // no text kept alive by a pooled slice
 		*lines = s.lines[:0]
 		scanLines.Put(lines)
+		clear(s.kids) // what a failed scan left
+		*kids = s.kids[:0]
+		kidStacks.Put(kids)
 	}()
 	s.lines = slices.Grow((*lines)[:0], strings.Count(text, "\n")+1)
 	for l := range strings.SplitSeq(text, "\n") {
@@ -63,14 +71,18 @@ func scanBlock(data string) (root *yaml.Node, release func(), ok bool) {
 	return root, s.release, true
 }
 
-// scanLines and nodeSlabs hold the memory of finished scans: a fleet render
-// scans a config per cluster.
-var scanLines, nodeSlabs sync.Pool
+// scanLines, nodeSlabs, contentSlabs and kidStacks hold the memory of
+// finished scans: a fleet render scans a config per cluster.
+var scanLines, nodeSlabs, contentSlabs, kidStacks sync.Pool
 
-// nodeSlab is the number of nodes of a slab.
-const nodeSlab = 64
+// nodeSlab is the number of nodes of a slab, contentSlab the number of
+// child pointers of one.
+const (
+	nodeSlab    = 64
+	contentSlab = 256
+)
 
-// release clears the scanner's node slabs and hands them to the next scan.
+// release clears the scanner's slabs and hands them to the next scan.
 // Nothing may use the nodes afterwards.
 func (s *scanner) release() {
 	for _, slab := range s.slabs {
@@ -78,7 +90,40 @@ func (s *scanner) release() {
 		*slab = (*slab)[:0]
 		nodeSlabs.Put(slab)
 	}
-	s.slabs, s.slab = nil, nil
+	for _, slab := range s.contentSlabs {
+		clear((*slab)[:cap(*slab)])
+		*slab = (*slab)[:0]
+		contentSlabs.Put(slab)
+	}
+	s.slabs, s.slab, s.contentSlabs, s.content = nil, nil, nil, nil
+}
+
+// children returns the nodes pushed on the stack since start as the
+// Content of their mapping or sequence, and pops them. Content is cut from
+// a slab with no room to grow, so an append by a later user of the tree
+// copies it instead of writing over a neighbour's: a mapping's children
+// are known only when it ends, and growing each Content as they came cost
+// a config load a tenth of its time.
+func (s *scanner) children(start int) []*yaml.Node {
+	kids := s.kids[start:]
+	n := len(kids)
+	if n == 0 {
+		return nil
+	}
+	if cap(s.content)-len(s.content) < n {
+		slab, _ := contentSlabs.Get().(*[]*yaml.Node)
+		if slab == nil || cap(*slab) < n {
+			slab = new([]*yaml.Node)
+			*slab = make([]*yaml.Node, 0, max(contentSlab, n))
+		}
+		s.contentSlabs = append(s.contentSlabs, slab)
+		s.content = *slab
+	}
+	at := len(s.content)
+	s.content = append(s.content, kids...)
+	clear(kids)
+	s.kids = s.kids[:start]
+	return s.content[at : at+n : at+n]
 }
 
 type scanLine struct {
@@ -92,7 +137,12 @@ type scanner struct {
 	lines []scanLine
 	slab  []yaml.Node
 	slabs []*[]yaml.Node // every slab, for release
-	i     int
+	// kids holds the children of the mappings and sequences being read,
+	// innermost last; content is the slab their Content is cut from.
+	kids         []*yaml.Node
+	content      []*yaml.Node
+	contentSlabs []*[]*yaml.Node
+	i            int
 	// unterminated: the last line has no line break.
 	unterminated bool
 }
@@ -192,9 +242,11 @@ func (s *scanner) open(kind yaml.Kind, tag string, indent, depth int) *yaml.Node
 // mapping reads the keys at column indent, starting at the current line.
 func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 	m := s.open(yaml.MappingNode, "!!map", indent, depth)
+	start := len(s.kids)
 	for m != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent {
+			m.Content = s.children(start)
 			return m, true
 		}
 		if l.indent > indent {
@@ -203,6 +255,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		key, rest, ok := splitKey(l.text)
 		if !ok {
 			if isDash(l.text) {
+				m.Content = s.children(start)
 				return m, true // the sequence of the key before, or an error for the caller
 			}
 			return nil, false
@@ -213,7 +266,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		m.Content = append(m.Content, s.plain(key, l.no, indent+1), v)
+		s.kids = append(s.kids, s.plain(key, l.no, indent+1), v)
 	}
 	return nil, false
 }
@@ -239,9 +292,11 @@ func (s *scanner) mapValue(rest string, no, colon, indent, depth int) (*yaml.Nod
 // sequence reads the items "- ..." at column indent.
 func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 	seq := s.open(yaml.SequenceNode, "!!seq", indent, depth)
+	start := len(s.kids)
 	for seq != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent || (l.indent == indent && !isDash(l.text)) {
+			seq.Content = s.children(start)
 			return seq, true
 		}
 		if l.indent > indent || l.text == "-" {
@@ -264,7 +319,7 @@ func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		seq.Content = append(seq.Content, v)
+		s.kids = append(s.kids, v)
 	}
 	return nil, false
 }

@@ -47,6 +47,28 @@ func sameNodes(a, b *yaml.Node, path string) string {
 	return ""
 }
 
+// roomToGrow returns the path of the first node whose Content could be
+// appended to in place, "" when none: the scanner cuts Contents from shared
+// slabs, where an append in place would write over a neighbour.
+func roomToGrow(n *yaml.Node, path string) string {
+	if cap(n.Content) != len(n.Content) {
+		return cmpOr(path, "/")
+	}
+	for i, c := range n.Content {
+		if p := roomToGrow(c, fmt.Sprintf("%s/%d", path, i)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
 // checkScan: when scanBlock reads data, yaml.v3 reads the same tree.
 func checkScan(t *testing.T, name string, data []byte) bool {
 	t.Helper()
@@ -55,6 +77,9 @@ func checkScan(t *testing.T, name string, data []byte) bool {
 		return false
 	}
 	defer release() // the next scan reuses the nodes: a stale one would show in its tree
+	if p := roomToGrow(got, ""); p != "" {
+		t.Errorf("%s: the Content of %s has room to grow into another node's", name, p)
+	}
 	want, err := parseV3(data)
 	if err != nil {
 		t.Errorf("%s: scanned, but yaml.v3 refuses it: %v\n%s", name, err, data)
