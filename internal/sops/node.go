@@ -530,6 +530,9 @@ func scalarForm(v any) (string, string, yaml.Style, error) {
 		return strconv.FormatBool(v), "!!bool", 0, nil
 	case int:
 		return strconv.Itoa(v), "!!int", 0, nil
+	case string: // most values: their node on the stack, not the heap
+		n, err := stringNode(v, false)
+		return n.Value, n.Tag, n.Style, err
 	}
 	n, err := valueNode(v)
 	if err != nil {
