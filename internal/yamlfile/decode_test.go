@@ -2,6 +2,7 @@ package yamlfile
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,5 +126,30 @@ func TestScalarsAsTheWalkerReadsThem(t *testing.T) {
 	}
 	if _, err := Decode("d.yaml", []byte("f: .inf\n"), &d); err == nil {
 		t.Error("an infinite number has no JSON form: want an error")
+	}
+}
+
+// TestDuplicateKeys: a key given twice is reported at its second place,
+// naming its first, in mappings small enough to be searched and large
+// enough to be kept in a set, and a third time is reported too.
+func TestDuplicateKeys(t *testing.T) {
+	for _, n := range []int{2, smallMapping, smallMapping + 1, 3 * smallMapping} {
+		var b strings.Builder
+		b.WriteString("name: a\ntags:\n")
+		for i := range n {
+			fmt.Fprintf(&b, "  k%d: v\n", i)
+		}
+		b.WriteString("  k1: again\n  k0: again\n  k1: thrice\n")
+		var d doc
+		_, err := Decode("d.yaml", []byte(b.String()), &d)
+		line := n + 3
+		want := []string{
+			fmt.Sprintf(`d.yaml:%d:3: tags.k1: duplicate key "k1" (first at line 4)`, line),
+			fmt.Sprintf(`d.yaml:%d:3: tags.k0: duplicate key "k0" (first at line 3)`, line+1),
+			fmt.Sprintf(`d.yaml:%d:3: tags.k1: duplicate key "k1" (first at line 4)`, line+2),
+		}
+		if err == nil || err.Error() != strings.Join(want, "\n") {
+			t.Errorf("%d keys: got\n%v\nwant\n%s", n, err, strings.Join(want, "\n"))
+		}
 	}
 }

@@ -112,8 +112,8 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
+		fields := fieldsOf(t)
 		w.mapping(n, func(key *yaml.Node, val *yaml.Node) {
-			fields := fieldsOf(t)
 			ft, ok := fields.byName[key.Value]
 			if !ok {
 				w.errorf(key, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
@@ -168,7 +168,12 @@ func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 		w.errorf(n, "expected a mapping, got %s", describe(n))
 		return
 	}
-	seen := make(map[string]int, len(n.Content)/2)
+	// Duplicate keys: a set for a large mapping; a small one, as most are,
+	// is searched (a set each was a fifth of the walk).
+	var seen map[string]int
+	if len(n.Content) > 2*smallMapping {
+		seen = make(map[string]int, len(n.Content)/2)
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		if key.Kind != yaml.ScalarNode || key.ShortTag() == "!!merge" {
@@ -176,15 +181,36 @@ func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 			continue
 		}
 		back := w.pushKey(key.Value)
-		if first, dup := seen[key.Value]; dup {
+		if first, dup := firstKey(n.Content[:i], seen, key.Value); dup {
 			w.errorf(key, "duplicate key %q (first at line %d)", key.Value, first)
 		} else {
-			seen[key.Value] = key.Line
+			if seen != nil {
+				seen[key.Value] = key.Line
+			}
 			w.at(key)
 			fn(key, val)
 		}
 		w.path = w.path[:back]
 	}
+}
+
+// smallMapping is the most keys a mapping has for its duplicates to be
+// searched for rather than kept in a set.
+const smallMapping = 16
+
+// firstKey returns the line of key among the keys before it (the mapping's
+// Content up to it, or seen when there is one).
+func firstKey(before []*yaml.Node, seen map[string]int, key string) (int, bool) {
+	if seen != nil {
+		line, ok := seen[key]
+		return line, ok
+	}
+	for j := 0; j+1 < len(before); j += 2 {
+		if k := before[j]; k.Kind == yaml.ScalarNode && k.Value == key && k.ShortTag() != "!!merge" {
+			return k.Line, true
+		}
+	}
+	return 0, false
 }
 
 // at records that the current path is at node n.
