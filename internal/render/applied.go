@@ -468,12 +468,12 @@ type fluxPlan struct {
 // the Flux units providing the CRDs of the objects it applies, and checks
 // that no object has two owners and that secret material is decrypted.
 func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
-	n := 0
+	units := 0
 	for _, u := range active {
-		n += len(u.FluxUnits)
+		units += len(u.FluxUnits)
 	}
-	plans := make([]*fluxPlan, 0, n)
-	byName := make(map[string]*fluxPlan, n)
+	plans := make([]*fluxPlan, 0, units)
+	byName := make(map[string]*fluxPlan, units)
 	for _, u := range active {
 		for i := range u.FluxUnits {
 			fu := &u.FluxUnits[i]
@@ -524,7 +524,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 		}
 		return seen
 	}
-	n = 0
+	n := 0
 	for _, fp := range plans {
 		n += len(fp.applied.objects)
 	}

@@ -111,8 +111,8 @@ func (b *builder) filesIn(dir string) []string {
 	}
 	out := make([]string, 0, n)
 	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
-		if base := path.Base(f.Path); base != "kustomization.yaml" {
-			out = append(out, base)
+		if inListing(f) {
+			out = append(out, path.Base(f.Path))
 		}
 	}
 	slices.Sort(out)
@@ -122,12 +122,16 @@ func (b *builder) filesIn(dir string) []string {
 // hasFilesIn reports whether filesIn(dir) lists anything.
 func (b *builder) hasFilesIn(dir string) bool {
 	for f := b.byDir[dir]; f != nil; f = f.nextInDir {
-		if path.Base(f.Path) != "kustomization.yaml" {
+		if inListing(f) {
 			return true
 		}
 	}
 	return false
 }
+
+// inListing reports whether filesIn lists f: every file of a directory but
+// its kustomization.yaml.
+func inListing(f *File) bool { return path.Base(f.Path) != "kustomization.yaml" }
 
 // kustomizationYAML appends a kustomization.yaml listing resources to dst,
 // as yamlenc.Marshal writes it (TestKustomizationWriters).

@@ -368,8 +368,8 @@ func Apply(repo string, p *Plan, changes []Change) error {
 // the files come in path order (the files under a directory are then
 // together): it remembers only the previous file's directory, whose
 // ancestors it has made too, and starts from a root that exists or that it
-// makes first. It allocates nothing, for a render that writes forty
-// thousand files.
+// makes first. Past its first directory it allocates nothing, for a render
+// that writes forty thousand files.
 type dirMaker struct {
 	root    string
 	hasRoot bool
