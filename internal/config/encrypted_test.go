@@ -149,7 +149,6 @@ func TestLoadsShareNothing(t *testing.T) {
 		t.Fatal("no fixture configs")
 	}
 	var first []*config.File
-	var err error
 	for _, f := range files {
 		c, err := config.Load(f, config.LoadOptions{})
 		if err != nil {
@@ -159,9 +158,11 @@ func TestLoadsShareNothing(t *testing.T) {
 	}
 	snapshot := make([][]byte, len(first)) // deep: the configs' maps and slices too
 	for i, c := range first {
-		if snapshot[i], err = json.Marshal(c.Config); err != nil {
+		s, err := json.Marshal(c.Config)
+		if err != nil {
 			t.Fatal(err)
 		}
+		snapshot[i] = s
 	}
 	for range 2 {
 		for i := len(files) - 1; i >= 0; i-- {

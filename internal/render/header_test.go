@@ -142,8 +142,8 @@ func TestBuildersShareNothing(t *testing.T) {
 }
 
 // TestBuilderRelease: a released (reset) builder keeps nothing of its plan: its
-// maps are empty, and every other field but the emptied file slabs and
-// the path buffer is zero.
+// maps are empty, and every other field but the emptied file slabs, the
+// objects list and the path buffer is zero.
 func TestBuilderRelease(t *testing.T) {
 	b := newBuilder(loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml"), Options{AllowPlaintextSecrets: true})
 	if _, err := b.build(); err != nil {

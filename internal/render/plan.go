@@ -255,9 +255,9 @@ func (b *builder) release() {
 	builders.Put(b)
 }
 
-// reset empties the builder: only its maps, emptied, its file slabs,
-// zeroed, and its path buffer are kept; every other field starts again
-// from zero. Nothing a plan holds refers to them: its files are copies.
+// reset empties the builder: only its maps, emptied, its file slabs and
+// objects list, zeroed, and its path buffer are kept; every other field
+// starts again from zero. Nothing a plan holds refers to them: its files are copies.
 func (b *builder) reset() {
 	for _, slab := range b.slabs {
 		clear(slab[:cap(slab)])

@@ -392,7 +392,10 @@ func (m *dirMaker) parentOf(full string) error {
 		return nil
 	}
 	if !m.hasRoot {
-		if err := makeDirAll(m.root); err != nil {
+		if err := step("mkdir"); err != nil {
+			return err
+		}
+		if err := mkdirAll(m.root); err != nil {
 			return err
 		}
 		m.hasRoot = true
@@ -424,16 +427,6 @@ func (m *dirMaker) parentOf(full string) error {
 	}
 	m.last = append(m.last[:0], dir...)
 	return nil
-}
-
-// makeDirAll makes dir after its parents, trying each.
-func makeDirAll(dir string) error {
-	if parent := filepath.Dir(dir); parent != dir {
-		if err := makeDirAll(parent); err != nil {
-			return err
-		}
-	}
-	return makeDir(dir)
 }
 
 // makeDir makes the directory dir, whose parent exists; that dir exists
