@@ -24,7 +24,11 @@ func (b *builder) labels(part string) map[string]string {
 	if l, ok := b.partLabels[part]; ok {
 		return l
 	}
-	l := map[string]string{}
+	return b.fillLabels(map[string]string{}, part)
+}
+
+// fillLabels sets the labels of part's Flux objects in the empty map l.
+func (b *builder) fillLabels(l map[string]string, part string) map[string]string {
 	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
 	l["app.kubernetes.io/part-of"] = part
 	l["app.kubernetes.io/managed-by"] = "flux"

@@ -203,6 +203,15 @@ func TestBuilderRelease(t *testing.T) {
 					}
 				}
 			}
+		case name == "spareLabels":
+			if f.Len() == 0 {
+				t.Errorf("released builder: no label maps kept for the next plan")
+			}
+			for j := range f.Len() {
+				if f.Index(j).Len() != 0 {
+					t.Fatalf("released builder: a spare label map keeps labels")
+				}
+			}
 		case name == "path" || name == "objects":
 			if f.Len() != 0 {
 				t.Errorf("released builder: %s holds %d elements", name, f.Len())

@@ -154,6 +154,10 @@ type builder struct {
 	decrypt *kustomizev1.Decryption
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
+	// spareLabels are the emptied label maps of the last plan, for the
+	// next (reset): nothing a plan holds refers to them, since its Flux
+	// objects are written out as they are built.
+	spareLabels []map[string]string
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]local
 	// localDirs are the other overlay directories a Flux unit applies
@@ -280,12 +284,17 @@ func (b *builder) reset() {
 		clear(slab[:cap(slab)])
 	}
 	clear(b.objects)
+	spareLabels := b.spareLabels
+	for _, l := range b.partLabels {
+		spareLabels = append(spareLabels, emptied(l))
+	}
 	*b = builder{
 		status: emptied(b.status), files: emptied(b.files), byDir: emptied(b.byDir),
 		flux: emptied(b.flux), fluxOf: emptied(b.fluxOf), sources: emptied(b.sources),
 		include: emptied(b.include), withheld: emptied(b.withheld), local: emptied(b.local),
 		localDirs: emptied(b.localDirs), words: emptied(b.words), owners: emptied(b.owners),
 		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
+		partLabels: emptied(b.partLabels), spareLabels: spareLabels,
 	}
 }
 
@@ -669,9 +678,15 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 // adds their files to the plan in unit order, so the result does not depend
 // on scheduling.
 func (b *builder) renderUnits(active []*catalog.Unit) {
-	b.partLabels = make(map[string]map[string]string, len(active))
+	if b.partLabels == nil {
+		b.partLabels = make(map[string]map[string]string, len(active))
+	}
 	for _, u := range active {
-		b.partLabels[u.Name] = b.labels(u.Name)
+		l := map[string]string{}
+		if n := len(b.spareLabels); n > 0 {
+			l, b.spareLabels = b.spareLabels[n-1], b.spareLabels[:n-1]
+		}
+		b.partLabels[u.Name] = b.fillLabels(l, u.Name)
 	}
 	outs := make([]unitOutput, len(active))
 	var next atomic.Int64
