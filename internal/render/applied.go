@@ -472,15 +472,24 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	for _, u := range active {
 		units += len(u.FluxUnits)
 	}
+	// The plans live in the builder's slab, whose room the next plan of a
+	// fleet reuses (reset); appending within its capacity keeps them put.
+	if cap(b.fluxPlans)-len(b.fluxPlans) < units {
+		b.fluxPlans = make([]fluxPlan, 0, units)
+	}
 	plans := make([]*fluxPlan, 0, units)
-	byName := make(map[string]*fluxPlan, units)
+	if b.fluxByName == nil {
+		b.fluxByName = make(map[string]*fluxPlan, units)
+	}
+	byName := b.fluxByName
 	for _, u := range active {
 		for i := range u.FluxUnits {
 			fu := &u.FluxUnits[i]
 			if !fu.When.Holds(b.c) {
 				continue
 			}
-			fp := &fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)}
+			b.fluxPlans = append(b.fluxPlans, fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)})
+			fp := &b.fluxPlans[len(b.fluxPlans)-1]
 			fp.applied = b.appliedBy(fp)
 			plans = append(plans, fp)
 			byName[fu.Name] = fp

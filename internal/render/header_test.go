@@ -212,14 +212,17 @@ func TestBuilderRelease(t *testing.T) {
 					t.Fatalf("released builder: a spare label map keeps labels")
 				}
 			}
-		case name == "path" || name == "objects":
+		case name == "path" || name == "objects" || name == "fluxPlans":
 			if f.Len() != 0 {
 				t.Errorf("released builder: %s holds %d elements", name, f.Len())
 			}
-			if name == "objects" {
+			if name != "path" {
+				if f.Cap() == 0 {
+					t.Errorf("released builder: no room kept in %s for the next plan", name)
+				}
 				for k := range f.Cap() {
 					if !f.Slice(0, f.Cap()).Index(k).IsZero() {
-						t.Fatalf("released builder: the objects list keeps an object")
+						t.Fatalf("released builder: %s keeps an element", name)
 					}
 				}
 			}

@@ -169,6 +169,9 @@ type builder struct {
 	slabs, spare [][]File
 	// owners finds the Flux unit applying each object (planFlux).
 	owners map[objectKey]*fluxPlan
+	// fluxPlans holds the plan's Flux units (planFlux), fluxByName them by name.
+	fluxPlans  []fluxPlan
+	fluxByName map[string]*fluxPlan
 	// objects are the objects the plan's Flux units apply (appliedBy).
 	objects []object
 	// durations are gitops.flux's, parsed once for the plan's Flux objects.
@@ -284,6 +287,7 @@ func (b *builder) reset() {
 		clear(slab[:cap(slab)])
 	}
 	clear(b.objects)
+	clear(b.fluxPlans)
 	spareLabels := b.spareLabels
 	for _, l := range b.partLabels {
 		spareLabels = append(spareLabels, emptied(l))
@@ -295,6 +299,7 @@ func (b *builder) reset() {
 		localDirs: emptied(b.localDirs), words: emptied(b.words), owners: emptied(b.owners),
 		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
 		partLabels: emptied(b.partLabels), spareLabels: spareLabels,
+		fluxPlans: b.fluxPlans[:0], fluxByName: emptied(b.fluxByName),
 	}
 }
 
