@@ -39,8 +39,8 @@ func (b *builder) execute(dst []byte, info *catalog.Info, f catalog.File) ([]byt
 }
 
 // info is what the templates of unit u see of it.
-func (b *builder) info(u *catalog.Unit) *catalog.Info {
-	return &catalog.Info{
+func (b *builder) info(u *catalog.Unit) catalog.Info {
+	return catalog.Info{
 		Name:         u.Name,
 		Namespace:    b.namespace(u),
 		Overlay:      b.p.Overlay,

@@ -212,7 +212,7 @@ func TestBuilderRelease(t *testing.T) {
 					t.Fatalf("released builder: a spare label map keeps labels")
 				}
 			}
-		case name == "path" || name == "objects" || name == "fluxPlans":
+		case name == "path" || name == "objects" || name == "fluxPlans" || name == "infos" || name == "outs" || name == "rendered":
 			if f.Len() != 0 {
 				t.Errorf("released builder: %s holds %d elements", name, f.Len())
 			}

@@ -172,6 +172,11 @@ type builder struct {
 	// fluxPlans holds the plan's Flux units (planFlux), fluxByName them by name.
 	fluxPlans  []fluxPlan
 	fluxByName map[string]*fluxPlan
+	// infos, outs and rendered hold what each active unit's templates see,
+	// and what it renders (renderUnits).
+	infos    []catalog.Info
+	outs     []unitOutput
+	rendered []rendered
 	// objects are the objects the plan's Flux units apply (appliedBy).
 	objects []object
 	// durations are gitops.flux's, parsed once for the plan's Flux objects.
@@ -288,6 +293,9 @@ func (b *builder) reset() {
 	}
 	clear(b.objects)
 	clear(b.fluxPlans)
+	clear(b.infos)
+	clear(b.outs)
+	clear(b.rendered)
 	spareLabels := b.spareLabels
 	for _, l := range b.partLabels {
 		spareLabels = append(spareLabels, emptied(l))
@@ -300,6 +308,7 @@ func (b *builder) reset() {
 		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
 		partLabels: emptied(b.partLabels), spareLabels: spareLabels,
 		fluxPlans: b.fluxPlans[:0], fluxByName: emptied(b.fluxByName),
+		infos: b.infos[:0], outs: b.outs[:0], rendered: b.rendered[:0],
 	}
 }
 
@@ -582,11 +591,11 @@ type unitOutput struct {
 
 // renderUnit renders one active unit's sources, Flux units and overlay files.
 // It only reads the builder, so units render concurrently.
-func (b *builder) renderUnit(u *catalog.Unit, a *fileArena) (out unitOutput) {
+// Its files go into out.files, which has room for one per source and file.
+func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, out *unitOutput) {
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
-	out.files = make([]rendered, 0, len(u.Sources)+len(u.Files))
 	emit := func(p string, data []byte, secret bool) {
 		out.files = append(out.files, rendered{p, data, secret})
 	}
@@ -599,7 +608,6 @@ func (b *builder) renderUnit(u *catalog.Unit, a *fileArena) (out unitOutput) {
 		}
 		emit(dir+"/sources/"+s.Name+".yaml", obj, false)
 	}
-	info := b.info(u)
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
@@ -619,7 +627,6 @@ func (b *builder) renderUnit(u *catalog.Unit, a *fileArena) (out unitOutput) {
 		}
 		emit(f.OverlayPath, data, f.Secret)
 	}
-	return out
 }
 
 // fluxUnits renders the Flux Kustomizations, once the files they apply are
@@ -693,7 +700,22 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 		}
 		b.partLabels[u.Name] = b.fillLabels(l, u.Name)
 	}
-	outs := make([]unitOutput, len(active))
+	// What the units see and produce lives in slabs the builder keeps for
+	// the next plan (reset); each unit's files go into its own part of one.
+	b.infos, b.outs = slices.Grow(b.infos[:0], len(active))[:len(active)], slices.Grow(b.outs[:0], len(active))[:len(active)]
+	n := 0
+	for _, u := range active {
+		n += len(u.Sources) + len(u.Files)
+	}
+	b.rendered = slices.Grow(b.rendered[:0], n)[:n]
+	n = 0
+	for i, u := range active {
+		b.infos[i] = b.info(u)
+		m := len(u.Sources) + len(u.Files)
+		b.outs[i].files = b.rendered[n : n : n+m]
+		n += m
+	}
+	outs := b.outs
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	arenas := make([]fileArena, min(runtime.GOMAXPROCS(0), len(active)))
@@ -701,7 +723,7 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 		wg.Go(func() {
 			a := &arenas[w]
 			for i := int(next.Add(1)) - 1; i < len(active); i = int(next.Add(1)) - 1 {
-				outs[i] = b.renderUnit(active[i], a)
+				b.renderUnit(active[i], &b.infos[i], a, &outs[i])
 			}
 		})
 	}
