@@ -102,29 +102,42 @@ func TestPlanRelease(t *testing.T) {
 	}
 }
 
-// TestReleaseReusesFiles: the plan built after a release holds its files
-// in the released plan's slice, not a fresh one. One P and no collection,
-// so the pool keeps what was put in it.
-func TestReleaseReusesFiles(t *testing.T) {
+// TestReleaseReusesRoom: the plan built after a release holds its files
+// in the released plan's slice, and Diff returns its changes in the slice
+// it returned for the released plan, not fresh ones. One P and no
+// collection, so the pools keep what was put in them.
+func TestReleaseReusesRoom(t *testing.T) {
 	if raceEnabled {
 		t.Skip("with the race detector, sync.Pool drops some of what it is given")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	f := loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml")
-	first, err := Build(f, Options{AllowPlaintextSecrets: true})
-	if err != nil {
-		t.Fatal(err)
+	repo := t.TempDir()
+	build := func() (*Plan, []Change) {
+		p, err := Build(f, Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, err := Diff(repo, p, WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(changes) != len(p.Files) {
+			t.Fatalf("%d changes for %d files in an empty repository", len(changes), len(p.Files))
+		}
+		return p, changes
 	}
-	room := unsafe.SliceData(first.Files)
+	first, changes := build()
+	files, made := unsafe.SliceData(first.Files), unsafe.SliceData(changes)
 	first.Release()
-	next, err := Build(f, Options{AllowPlaintextSecrets: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	next, changes := build()
 	defer next.Release()
-	if unsafe.SliceData(next.Files) != room {
-		t.Fatal("the plan after a release holds its files in a fresh slice")
+	if unsafe.SliceData(next.Files) != files {
+		t.Error("the plan after a release holds its files in a fresh slice")
+	}
+	if unsafe.SliceData(changes) != made {
+		t.Error("Diff after a release returns its changes in a fresh slice")
 	}
 }
 

@@ -89,37 +89,55 @@ type Plan struct {
 	Warnings []string
 	// chunks hold the files' data (fileArena), for Release.
 	chunks []*[]byte
+	// changes are the slices Diff returned for the plan, for Release.
+	changes [][]Change
 }
 
-// Release gives the memory of the plan's files to the plans built after it
-// and sets Files to nil. Nothing may read the plan's files afterwards, nor
-// the Old and New of changes made from it: a caller that writes a plan and
-// drops it (a fleet render) releases it last.
+// Release gives the memory of the plan's files, and of the changes Diff
+// made from it, to the plans built after it, and sets Files to nil.
+// Nothing may read the plan's files afterwards, nor the changes made from
+// it: a caller that writes a plan and drops it (a fleet render) releases
+// it last.
 func (p *Plan) Release() {
 	if p.Files != nil {
-		files := p.Files
-		clear(files) // the pool must not keep the plan's paths and data alive
-		planFiles.Put(&files)
+		releasedFiles.put(p.Files)
 		p.Files = nil
 	}
+	for _, c := range p.changes {
+		releasedChanges.put(c)
+	}
+	p.changes = nil
 	for _, c := range p.chunks {
 		arenaChunks.Put(c)
 	}
 	p.chunks = nil
 }
 
-// planFiles holds the Files slices of released plans: a fleet's plans
-// have about the same number of files, so the next fills the room of the
-// last instead of a fresh 25 KB.
-var planFiles sync.Pool
+// releasedFiles and releasedChanges hold the Files of released plans and
+// the changes made from them: a fleet's plans have about the same number
+// of files, so the next fills the room of the last instead of a fresh
+// 25 KB and 16 KB.
+var (
+	releasedFiles   slicePool[File]
+	releasedChanges slicePool[Change]
+)
 
-// newFiles returns a slice of n zero Files, from a released plan's room
-// when it is large enough.
-func newFiles(n int) []File {
-	if s, _ := planFiles.Get().(*[]File); s != nil && cap(*s) >= n {
-		return (*s)[:n]
+// slicePool holds emptied slices for reuse.
+type slicePool[T any] struct{ pool sync.Pool }
+
+// get returns an empty slice with room for n elements, zero up to its
+// capacity.
+func (sp *slicePool[T]) get(n int) []T {
+	if s, _ := sp.pool.Get().(*[]T); s != nil && cap(*s) >= n {
+		return (*s)[:0]
 	}
-	return make([]File, n)
+	return make([]T, 0, n)
+}
+
+// put clears s, whose elements past its length are zero, and keeps it.
+func (sp *slicePool[T]) put(s []T) {
+	clear(s) // the pool must not keep what s refers to alive
+	sp.pool.Put(&s)
 }
 
 // File returns the plan's file at path p.
@@ -235,7 +253,7 @@ func (b *builder) build() (*Plan, error) {
 		sorted = append(sorted, f)
 	}
 	slices.SortFunc(sorted, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
-	b.p.Files = newFiles(len(sorted))
+	b.p.Files = releasedFiles.get(len(sorted))[:len(sorted)]
 	for i, f := range sorted {
 		b.p.Files[i] = *f
 		b.p.Files[i].nextInDir = nil // a link into the builder's files

@@ -105,7 +105,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			return nil, err
 		}
 	}
-	changes := make([]Change, 0, len(p.Files))
+	changes := releasedChanges.get(len(p.Files))
 	var refused []Refusal
 	for i := range p.Files {
 		f := &p.Files[i]
@@ -189,6 +189,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		return nil, &RefusedError{Overlay: p.Overlay, Files: refused}
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	p.changes = append(p.changes, changes) // its room goes to the next plan's (Release)
 	return changes, nil
 }
 
