@@ -49,7 +49,8 @@ var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
-	suffixes := make([][]byte, len(b.rules)) // fingerprintSuffix, once per rule
+	suffixes := make([][]byte, len(b.rules))          // fingerprintSuffix, once per rule
+	dataKeys := make([]*sops.SharedKey, len(b.rules)) // looked up once per rule
 	for i := range b.rules {
 		suffixes[i] = fingerprintSuffix(&s.Rules[i])
 	}
@@ -93,10 +94,14 @@ func (b *builder) encryptSecrets() {
 		if b.o.DataKeys == nil {
 			b.o.DataKeys = &sops.DataKeys{}
 		}
-		dataKey, err := b.o.DataKeys.For(rule.AgeRecipients)
-		if err != nil {
-			b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
-			continue
+		dataKey := dataKeys[sf.rule]
+		if dataKey == nil {
+			var err error
+			if dataKey, err = b.o.DataKeys.For(rule.AgeRecipients); err != nil {
+				b.errorf(unitByName(f.Unit), "encrypting %s: %v", p, err)
+				continue
+			}
+			dataKeys[sf.rule] = dataKey
 		}
 		// The header, then the file sops would write, in the plan's arena.
 		out, err := b.arena.fileWith(b.cfgName(), f.Unit, f.Fingerprint, func(header []byte) ([]byte, error) {
