@@ -143,9 +143,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	k.Spec.Path = fp.path
 	k.Spec.TargetNamespace = fp.target
 	// The descriptor's dependsOn, then the CRD providers it needs, sorted.
-	if n := len(fu.DependsOn) + len(fp.extraDeps); n > 0 {
-		k.Spec.DependsOn = make([]kustomizev1.DependencyReference, 0, n)
-	}
+	// The lists are the builder's, reused from object to object: each is
+	// written out before the next is built.
+	k.Spec.DependsOn, k.Spec.HealthChecks = b.dependsOn[:0], b.healthChecks[:0]
 	for _, deps := range [2][]string{fu.DependsOn, fp.extraDeps} {
 		for _, d := range deps {
 			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
@@ -160,7 +160,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	return marshalKustomization(dst, &k)
+	out, err := marshalKustomization(dst, &k)
+	b.dependsOn, b.healthChecks = k.Spec.DependsOn[:0], k.Spec.HealthChecks[:0]
+	return out, err
 }
 
 // decryption is the spec.decryption of Flux units applying secret

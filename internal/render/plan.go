@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"github.com/fluxcd/pkg/apis/meta"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -190,6 +191,10 @@ type builder struct {
 	// fluxPlans holds the plan's Flux units (planFlux), fluxByName them by name.
 	fluxPlans  []fluxPlan
 	fluxByName map[string]*fluxPlan
+	// dependsOn and healthChecks are the lists of the Flux Kustomization
+	// being built (kustomization).
+	dependsOn    []kustomizev1.DependencyReference
+	healthChecks []meta.NamespacedObjectKindReference
 	// infos, outs and rendered hold what each active unit's templates see,
 	// and what it renders (renderUnits).
 	infos    []catalog.Info
