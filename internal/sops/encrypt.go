@@ -110,18 +110,25 @@ func macText(h hash.Hash) string {
 	return macTextInto(h, &sum)
 }
 
-// macText is macText summing into e's memory.
-func (e *encrypter) macText(h hash.Hash) string { return macTextInto(h, &e.sum) }
-
 func macTextInto(h hash.Hash, sum *[sha512.Size]byte) string {
+	return string(appendMACText(make([]byte, 0, 2*h.Size()), h, sum))
+}
+
+// appendMACText appends the upper-case hex of h's sum to dst, summing into sum.
+func appendMACText(dst []byte, h hash.Hash, sum *[sha512.Size]byte) []byte {
 	const digits = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(2 * h.Size())
 	for _, c := range h.Sum(sum[:0]) {
-		b.WriteByte(digits[c>>4])
-		b.WriteByte(digits[c&15])
+		dst = append(dst, digits[c>>4], digits[c&15])
 	}
-	return b.String()
+	return dst
+}
+
+// sealMAC returns the MAC of h as sops stores it (macText), encrypted with
+// e.ad as the additional data, its text made in e's buffer.
+func (e *encrypter) sealMAC(h hash.Hash) (string, error) {
+	out, err := e.appendSealed(e.out[:0], appendMACText(e.buf[:0], h, &e.sum), "str")
+	e.out = out[:0]
+	return string(out), err
 }
 
 // Encrypt encrypts one YAML document as `sops --encrypt` does and returns the
@@ -227,7 +234,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	}
 	e := newEncrypter(gcm, rnd, len(plain))
 	defer e.release()
-	mac := newMAC(rules.MACOnlyEncrypted)
+	mac := e.newMAC(rules.MACOnlyEncrypted)
 	start := len(dst)
 	streamed := false
 	if stream {
@@ -260,7 +267,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 		Version:      Version,
 	}}
 	e.ad = meta.LastModified.AppendFormat(e.ad[:0], time.RFC3339)
-	meta.mac, err = e.encrypt(e.macText(mac))
+	meta.mac, err = e.sealMAC(mac)
 	if err != nil {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/sha512"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"slices"
 	"strconv"
@@ -77,7 +79,8 @@ type encrypter struct {
 	ad   []byte
 	path []string // appendTokens's key stack
 	out  []byte   // encrypt's ENC[...] text
-	sum  [64]byte // the MAC's digest (macText)
+	sum  [64]byte // the MAC's digest (sealMAC)
+	mac  hash.Hash
 	// Room for ad and path, in the encrypter's own allocation.
 	adRoom   [256]byte
 	pathRoom [16]string
@@ -103,12 +106,33 @@ func newEncrypter(gcm cipher.AEAD, rand io.Reader, size int) *encrypter {
 	return e
 }
 
+// newMAC is package newMAC in e's own digest.
+func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
+	if e.mac == nil {
+		e.mac = sha512.New()
+	}
+	e.mac.Reset()
+	if onlyEncrypted {
+		e.mac.Write(macOnlyEncryptedSeed[:])
+	}
+	return e.mac
+}
+
 // release clears what e holds of a file (plaintext among it) and pools e.
 func (e *encrypter) release() {
 	clear(e.buf[:cap(e.buf)])
 	clear(e.out[:cap(e.out)])
 	clear(e.adRoom[:])
 	clear(e.pathRoom[:])
+	if e.mac != nil {
+		// Reset keeps the digest's last partial block, plaintext: a block
+		// written in two parts fills it with zeros.
+		var zeros [sha512.BlockSize]byte
+		e.mac.Reset()
+		e.mac.Write(zeros[:len(zeros)-1])
+		e.mac.Write(zeros[:1])
+		e.mac.Reset()
+	}
 	e.gcm, e.rand, e.ad, e.path = nil, nil, nil, nil
 	encrypters.Put(e)
 }
