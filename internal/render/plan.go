@@ -361,11 +361,7 @@ func Units(f *config.File) []UnitStatus {
 			}
 		}
 	}
-	out := make([]UnitStatus, len(zz_generated.Units))
-	for i := range zz_generated.Units {
-		out[i] = *b.status[zz_generated.Units[i].Name]
-	}
-	return out
+	return b.p.Units // the statuses the loop changed, in catalog order
 }
 
 const flux_system = "flux-system"
@@ -413,9 +409,7 @@ func (b *builder) selectUnits() {
 			}
 		}
 	}
-	for i := range zz_generated.Units {
-		b.p.Units = append(b.p.Units, *b.status[zz_generated.Units[i].Name])
-	}
+	b.p.Units = statuses // settled: nothing changes a status after this
 }
 
 func (b *builder) activeUnits() []*catalog.Unit {
