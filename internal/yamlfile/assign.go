@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -75,14 +77,21 @@ func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 		}
 		v.SetBool(b)
 	case reflect.Int, reflect.Int32, reflect.Int64:
-		var i int64
-		if err := n.Decode(&i); err != nil || v.OverflowInt(i) {
+		i, ok := plainDecimal(n)
+		if !ok {
+			if err := n.Decode(&i); err != nil {
+				return fail("the number %s does not fit in its field (%s)", n.Value, v.Type())
+			}
+		}
+		if v.OverflowInt(i) {
 			return fail("the number %s does not fit in its field (%s)", n.Value, v.Type())
 		}
 		v.SetInt(i)
 	case reflect.Float64:
 		var f float64
-		if n.ShortTag() == "!!int" { // an integer is read as one, as before
+		if i, ok := plainDecimal(n); ok {
+			f = float64(i)
+		} else if n.ShortTag() == "!!int" { // an integer is read as one, as before
 			var i int64
 			if err := n.Decode(&i); err != nil {
 				return fail("the number %s does not fit in its field (%s)", n.Value, v.Type())
@@ -96,4 +105,26 @@ func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 		return fail("internal error: no YAML rule for Go kind %s", v.Kind())
 	}
 	return nil
+}
+
+// plainDecimal reads a plain scalar of decimal digits, with an optional
+// '-' and no leading zero, as n.Decode would into an int64 (a leading zero
+// makes YAML read octal, and '+', '_', 0x and 0o take the decoder too),
+// without setting up a decoder; ok is false for anything else.
+func plainDecimal(n *yaml.Node) (int64, bool) {
+	s := n.Value
+	if n.Kind != yaml.ScalarNode || n.Style != 0 || (n.Tag != "" && n.Tag != "!!int") {
+		return 0, false
+	}
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false // 18 digits always fit an int64
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
 }

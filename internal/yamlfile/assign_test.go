@@ -150,3 +150,42 @@ func TestAssignNumberOutOfRange(t *testing.T) {
 		t.Errorf("got %v, want a problem at f.yaml:2 naming 3000000000", err)
 	}
 }
+
+// TestPlainDecimal: the scalars plainDecimal reads without a decoder, it
+// reads as the decoder does; and the common ones take that path.
+func TestPlainDecimal(t *testing.T) {
+	texts := []string{"0", "7", "-7", "-0", "42", "443", "65535", "017", "08", "+5", "1_000", "0x1F", "0o17", "0b101",
+		"123456789012345678", "-123456789012345678", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+		"12345678901234567890", "1e3", "1.5", "-", "", "'5'", "\"5\"", "!!str 5", "!!int 5", "5 # five", "٣"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		b := make([]byte, 1+r.IntN(20))
+		for i := range b {
+			b[i] = "0123456789-+_"[r.IntN(13)]
+		}
+		texts = append(texts, string(b))
+	}
+	fast := 0
+	for _, text := range texts {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte("v: "+text), &doc); err != nil || len(doc.Content) == 0 {
+			continue
+		}
+		n := doc.Content[0].Content[1]
+		got, ok := plainDecimal(n)
+		if !ok {
+			continue
+		}
+		fast++
+		var want int64
+		if err := n.Decode(&want); err != nil || got != want {
+			t.Errorf("%q: plainDecimal reads %d, the decoder %d (%v)", text, got, want, err)
+		}
+	}
+	for _, text := range []string{"0", "-7", "443", "123456789012345678"} {
+		if _, ok := plainDecimal(&yaml.Node{Kind: yaml.ScalarNode, Value: text}); !ok {
+			t.Errorf("%q takes the decoder", text)
+		}
+	}
+	t.Logf("%d of %d read without a decoder", fast, len(texts))
+}
