@@ -118,6 +118,9 @@ func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
 	return e.mac
 }
 
+// zeroBlock is a block of the MAC's hash, read only: zeros written to it.
+var zeroBlock [sha512.BlockSize]byte
+
 // release clears what e holds of a file (plaintext among it) and pools e.
 func (e *encrypter) release() {
 	clear(e.buf[:cap(e.buf)])
@@ -127,10 +130,9 @@ func (e *encrypter) release() {
 	if e.mac != nil {
 		// Reset keeps the digest's last partial block, plaintext: a block
 		// written in two parts fills it with zeros.
-		var zeros [sha512.BlockSize]byte
 		e.mac.Reset()
-		e.mac.Write(zeros[:len(zeros)-1])
-		e.mac.Write(zeros[:1])
+		e.mac.Write(zeroBlock[:len(zeroBlock)-1])
+		e.mac.Write(zeroBlock[:1])
 		e.mac.Reset()
 	}
 	e.gcm, e.rand, e.ad, e.path = nil, nil, nil, nil
