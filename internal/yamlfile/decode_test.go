@@ -33,6 +33,21 @@ func TestTooLarge(t *testing.T) {
 	}
 }
 
+// TestTokenBound: a file with more lines and commas than maxTokens is
+// refused before it is parsed, and one at the bound parses.
+func TestTokenBound(t *testing.T) {
+	list := func(n int) string { // n lines and commas in all
+		return "name: x\nitems: [" + strings.Repeat("{key: a},", n-2) + "{key: a}]\n"
+	}
+	if _, err := ParseText("at.yaml", list(maxTokens)); err != nil {
+		t.Errorf("%d lines and commas: %v", maxTokens, err)
+	}
+	_, err := ParseText("over.yaml", list(maxTokens+1))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("file has %d lines and commas, more than %d", maxTokens+1, maxTokens)) {
+		t.Errorf("%d lines and commas: want the bound's error, got %v", maxTokens+1, err)
+	}
+}
+
 func TestAllErrorsAtOnce(t *testing.T) {
 	in := "name: a\nitems:\n  - key: x\n    kee: y\n  - {key: 3}\ntags: [a]\ncount: many\nname: b\n"
 	var d doc
