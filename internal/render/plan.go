@@ -253,9 +253,18 @@ func (b *builder) build() (*Plan, error) {
 		return nil, b.diags.Err()
 	}
 	// Sorted as pointers: moving Files themselves costs a write barrier each.
+	// They are taken from the slabs, in the order they were added (units in
+	// catalog order, then what is derived), which is mostly path order
+	// already and costs no walk of the files map.
 	sorted := make([]*File, 0, len(b.files))
-	for _, f := range b.files {
-		sorted = append(sorted, f)
+	for i, slab := range b.slabs {
+		slab = slab[:cap(slab)] // a slab is replaced only once full
+		if i == len(b.slabs)-1 {
+			slab = b.slab
+		}
+		for j := range slab {
+			sorted = append(sorted, &slab[j])
+		}
 	}
 	slices.SortFunc(sorted, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
 	b.p.Files = releasedFiles.get(len(sorted))[:len(sorted)]
