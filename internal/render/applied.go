@@ -165,7 +165,11 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 		key := buf.join(dir, r)
 		if rf, ok := b.files[string(key)]; ok {
 			start := len(a.objects)
-			a.objects = appendObjects(a.objects, rf.Data, b.words)
+			if rf.object != nil {
+				a.objects = append(a.objects, *rf.object)
+			} else {
+				a.objects = appendObjects(a.objects, rf.Data, b.words)
+			}
 			for i := start; i < len(a.objects); i++ {
 				o := &a.objects[i]
 				o.file, o.inPlan = rf.Path, true

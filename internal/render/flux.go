@@ -129,6 +129,12 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 	return marshalGitRepository(dst, &obj)
 }
 
+// sourceObject is the one object of the file gitRepository writes for
+// source name, known without reading it back.
+func sourceObject(name string) object {
+	return object{group: sourcev1.GroupVersion.Group, kind: sourcev1.GitRepositoryKind, name: name, namespace: flux_system}
+}
+
 // kustomization appends a Flux Kustomization of a unit to dst.
 func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	u, fu := fp.u, fp.fu

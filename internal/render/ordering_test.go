@@ -153,6 +153,33 @@ func TestScanObjectsAgreesWithParser(t *testing.T) {
 	}
 }
 
+// TestKnownObjectsAgreeWithParser: the object the builder records for a
+// file it wrote from a Go value is the one the YAML parser reads from it.
+func TestKnownObjectsAgreeWithParser(t *testing.T) {
+	more, _ := filepath.Glob("testdata/configs/*.yaml")
+	known := 0
+	for _, n := range append(fixtureConfigs(t), more...) {
+		b := newBuilder(loadConfig(t, n), Options{AllowPlaintextSecrets: true})
+		if _, err := b.build(); err != nil {
+			b.release()
+			continue // the test configs that do not plan
+		}
+		for _, f := range b.files {
+			if f.object == nil {
+				continue
+			}
+			known++
+			if want := parseObjects(f.Data); len(want) != 1 || *f.object != want[0] {
+				t.Errorf("%s/%s: known as %+v, parsed %+v", b.p.Overlay, f.Path, *f.object, want)
+			}
+		}
+		b.release()
+	}
+	if known < 50 {
+		t.Errorf("only %d files have a known object: the sources should", known)
+	}
+}
+
 // BenchmarkScanObjects reads the objects of every rendered file of the
 // k8s-dev fixture cluster with the line scanner.
 func BenchmarkScanObjects(b *testing.B) {

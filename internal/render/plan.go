@@ -62,6 +62,9 @@ type File struct {
 	kustomization *parsedKustomization
 	// nextInDir links the plan's files in one directory (builder.byDir).
 	nextInDir *File
+	// object is the file's one object when the builder knows it without
+	// reading the text (rendered.object), nil otherwise.
+	object *object
 }
 
 // UnitStatus says whether a unit is active in a plan, and why not.
@@ -270,7 +273,7 @@ func (b *builder) build() (*Plan, error) {
 	b.p.Files = releasedFiles.get(len(sorted))[:len(sorted)]
 	for i, f := range sorted {
 		b.p.Files[i] = *f
-		b.p.Files[i].nextInDir = nil // a link into the builder's files
+		b.p.Files[i].nextInDir, b.p.Files[i].object = nil, nil // links into the builder's memory
 		if f.Secret && f.Recipients == nil {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
@@ -515,7 +518,7 @@ func (b *builder) write(u *catalog.Unit, p string, secret bool, body func(dst []
 		b.errorf(u, "rendering %s: %v", p, err)
 		return nil
 	}
-	return b.addRendered(u, rendered{p, data, secret})
+	return b.addRendered(u, rendered{path: p, data: data, secret: secret})
 }
 
 // addRendered puts a rendered file into the plan, checking its path, that it
@@ -607,6 +610,9 @@ type rendered struct {
 	path   string
 	data   []byte
 	secret bool
+	// object is the file's one object when the builder wrote it from a Go
+	// value and so knows it (a source's GitRepository); kind "" otherwise.
+	object object
 }
 
 // unitOutput is what rendering one unit produced.
@@ -623,7 +629,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
 	emit := func(p string, data []byte, secret bool) {
-		out.files = append(out.files, rendered{p, data, secret})
+		out.files = append(out.files, rendered{path: p, data: data, secret: secret})
 	}
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
@@ -632,7 +638,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
 		}
-		emit(dir+"/sources/"+s.Name+".yaml", obj, false)
+		out.files = append(out.files, rendered{path: dir + "/sources/" + s.Name + ".yaml", data: obj, object: sourceObject(s.Name)})
 	}
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
@@ -664,7 +670,7 @@ func (b *builder) fluxUnits(plans []*fluxPlan) {
 			b.errorf(fp.u, "unit %s: flux unit %s: %v", fp.u.Name, fp.fu.Name, err)
 			continue
 		}
-		b.addRendered(fp.u, rendered{fp.u.Layer.Dir() + "/fluxcd/" + fp.fu.Name + ".yaml", obj, false})
+		b.addRendered(fp.u, rendered{path: fp.u.Layer.Dir() + "/fluxcd/" + fp.fu.Name + ".yaml", data: obj})
 	}
 }
 
@@ -759,8 +765,11 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 	}
 	for i, u := range active {
 		b.diags = append(b.diags, outs[i].diags...)
-		for _, r := range outs[i].files {
-			b.addRendered(u, r)
+		for j := range outs[i].files {
+			r := &outs[i].files[j] // in b.rendered, kept until the builder's release
+			if f := b.addRendered(u, *r); f != nil && r.object.kind != "" {
+				f.object = &r.object
+			}
 		}
 	}
 }
