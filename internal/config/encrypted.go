@@ -70,17 +70,22 @@ func open(name string, root *yaml.Node, o LoadOptions) (Encryption, error) {
 	fail := func(format string, args ...any) (Encryption, error) {
 		return enc, diag.List{{File: name, Line: sopsKey.Line, Col: sopsKey.Column, Path: "sops", Msg: fmt.Sprintf(format, args...)}}
 	}
-	meta, err := sops.ReadNodeMetadata(root)
-	if err != nil {
-		return fail("this sops block cannot be read: %v", strings.TrimPrefix(err.Error(), "sops: "))
-	}
-	enc.Recipients = meta.Recipients
 	ids, idErr := o.identities()
 	var opened sops.Metadata
+	var err error
 	if idErr == nil {
 		// The sops: entry goes with the decryption.
 		opened, err = sops.DecryptNode(root, ids)
 	}
+	meta := opened
+	if idErr != nil || err != nil {
+		// Not opened: the block alone says why, or for whom it is.
+		var readErr error
+		if meta, readErr = sops.ReadNodeMetadata(root); readErr != nil {
+			return fail("this sops block cannot be read: %v", strings.TrimPrefix(readErr.Error(), "sops: "))
+		}
+	}
+	enc.Recipients = meta.Recipients
 	switch {
 	case idErr != nil || errors.Is(err, sops.ErrNoMatchingIdentity):
 		if !o.AllowLocked {
