@@ -266,7 +266,7 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 		Rules:        rules,
 		Version:      Version,
 	}}
-	e.ad = meta.LastModified.AppendFormat(e.ad[:0], time.RFC3339)
+	e.ad = append(e.ad[:0], stampText(meta.LastModified)...) // the text the sops: block shows, formatted once a second
 	meta.mac, err = e.sealMAC(mac)
 	if err != nil {
 		return nil, fmt.Errorf("sops: encrypting the MAC: %w", err)
