@@ -421,7 +421,7 @@ func (b *builder) selectUnits() {
 			}
 		}
 	}
-	b.p.Units = statuses // settled: nothing changes a status after this
+	b.p.Units = statuses // the statuses themselves, in catalog order
 }
 
 func (b *builder) activeUnits() []*catalog.Unit {
@@ -628,9 +628,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
-	emit := func(p string, data []byte, secret bool) {
-		out.files = append(out.files, rendered{path: p, data: data, secret: secret})
-	}
+	emit := func(r rendered) { out.files = append(out.files, r) }
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
 		obj, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.gitRepository(dst, u, s) })
@@ -638,7 +636,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
 		}
-		out.files = append(out.files, rendered{path: dir + "/sources/" + s.Name + ".yaml", data: obj, object: sourceObject(s.Name)})
+		emit(rendered{path: dir + "/sources/" + s.Name + ".yaml", data: obj, object: sourceObject(s.Name)})
 	}
 	for _, f := range u.Files {
 		if f.Builtin != "" || !f.When.Holds(b.c) {
@@ -657,7 +655,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 		if len(bytes.TrimSpace(body(data))) == 0 {
 			continue // a template that renders empty writes no file
 		}
-		emit(f.OverlayPath, data, f.Secret)
+		emit(rendered{path: f.OverlayPath, data: data, secret: f.Secret})
 	}
 }
 

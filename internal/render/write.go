@@ -90,6 +90,7 @@ type WriteOptions struct {
 
 // Diff compares a plan with the overlay under repo and returns the changes a
 // write would make, sorted by path. It reads only owned paths and writes nothing.
+// The changes live in room the plan gives to later plans on its Release.
 func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
 	// One checker from the repository down: the overlay path and every

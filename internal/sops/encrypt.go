@@ -111,7 +111,8 @@ func macText(h hash.Hash) string {
 }
 
 func macTextInto(h hash.Hash, sum *[sha512.Size]byte) string {
-	return string(appendMACText(make([]byte, 0, 2*h.Size()), h, sum))
+	var text [2 * sha512.Size]byte
+	return string(appendMACText(text[:0], h, sum))
 }
 
 // appendMACText appends the upper-case hex of h's sum to dst, summing into sum.

@@ -106,7 +106,7 @@ func newEncrypter(gcm cipher.AEAD, rand io.Reader, size int) *encrypter {
 	return e
 }
 
-// newMAC is package newMAC in e's own digest.
+// newMAC is newMAC with e's own digest, kept from file to file.
 func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
 	if e.mac == nil {
 		e.mac = sha512.New()
@@ -118,7 +118,7 @@ func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
 	return e.mac
 }
 
-// zeroBlock is a block of the MAC's hash, read only: zeros written to it.
+// zeroBlock is one block of zeros for the MAC's hash; nothing writes to it.
 var zeroBlock [sha512.BlockSize]byte
 
 // release clears what e holds of a file (plaintext among it) and pools e.
