@@ -207,14 +207,7 @@ func joinClean(dir, r string) string {
 
 // plainJoin reports whether dir + "/" + r is clean, for a clean dir.
 func plainJoin(dir, r string) bool {
-	return dir != "" && dir != "." && plainRel(r)
-}
-
-// plainRel reports whether r is a clean relative path without "..".
-func plainRel(r string) bool {
-	return r != "" && r[0] != '/' && !strings.Contains(r, "//") && !strings.HasSuffix(r, "/") &&
-		r != "." && r != ".." && !strings.HasPrefix(r, "./") && !strings.HasPrefix(r, "../") &&
-		!strings.Contains(r, "/./") && !strings.Contains(r, "/../") && !strings.HasSuffix(r, "/.") && !strings.HasSuffix(r, "/..")
+	return dir != "" && dir != "." && cleanInside(r)
 }
 
 // pathBuf builds the paths a plan looks up, reusing its bytes: a lookup
@@ -229,7 +222,7 @@ func (p *pathBuf) join(dir, r string) []byte {
 		*p = append(append(append((*p)[:0], dir...), '/'), r...)
 	case dotted && plainJoin(dir, rest):
 		*p = append(append(append((*p)[:0], dir...), '/'), rest...)
-	case dotted && dir == "." && plainRel(rest):
+	case dotted && dir == "." && cleanInside(rest):
 		*p = append((*p)[:0], rest...)
 	default:
 		*p = append((*p)[:0], path.Clean(path.Join(dir, r))...)
