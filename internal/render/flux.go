@@ -19,7 +19,7 @@ import (
 
 // labels are the labels of the Flux objects of a unit (part). The objects
 // of an active unit share one map, made before units render in parallel
-// (partLabels) and never changed.
+// (partLabels) and never changed, and its text (partLabelText).
 func (b *builder) labels(part string) map[string]string {
 	if l, ok := b.partLabels[part]; ok {
 		return l
@@ -126,7 +126,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		ObjectMeta: b.objectMeta(s.Name, u.Name),
 		Spec:       spec,
 	}
-	return marshalGitRepository(dst, &obj)
+	return marshalGitRepository(dst, &obj, b.partLabelText[u.Name])
 }
 
 // sourceObject is the one object of the file gitRepository writes for
@@ -166,7 +166,7 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	out, err := marshalKustomization(dst, &k)
+	out, err := marshalKustomization(dst, &k, b.partLabelText[u.Name])
 	b.dependsOn, b.healthChecks = k.Spec.DependsOn[:0], k.Spec.HealthChecks[:0]
 	return out, err
 }
@@ -216,18 +216,19 @@ var (
 func marshal(dst []byte, obj any) ([]byte, error) {
 	switch o := obj.(type) {
 	case *kustomizev1.Kustomization:
-		return marshalKustomization(dst, o)
+		return marshalKustomization(dst, o, nil)
 	case *sourcev1.GitRepository:
-		return marshalGitRepository(dst, o)
+		return marshalGitRepository(dst, o, nil)
 	}
 	return marshalGeneral(dst, obj)
 }
 
 // marshalKustomization is marshal for a Flux Kustomization: the direct
 // writer, else the general path on a copy, so that k itself need not
-// escape to the heap (the renderer builds about sixty per plan).
-func marshalKustomization(dst []byte, k *kustomizev1.Kustomization) ([]byte, error) {
-	if out, ok := kustomizationYAMLOf(dst, k); ok {
+// escape to the heap (the renderer builds about sixty per plan). labels is
+// k's labels block (appendLabels) when the caller has it, else nil.
+func marshalKustomization(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, error) {
+	if out, ok := kustomizationYAMLOf(dst, k, labels); ok {
 		return out, nil
 	}
 	general := *k
@@ -235,8 +236,8 @@ func marshalKustomization(dst []byte, k *kustomizev1.Kustomization) ([]byte, err
 }
 
 // marshalGitRepository is marshalKustomization for a GitRepository.
-func marshalGitRepository(dst []byte, g *sourcev1.GitRepository) ([]byte, error) {
-	if out, ok := gitRepositoryYAMLOf(dst, g); ok {
+func marshalGitRepository(dst []byte, g *sourcev1.GitRepository, labels []byte) ([]byte, error) {
+	if out, ok := gitRepositoryYAMLOf(dst, g, labels); ok {
 		return out, nil
 	}
 	general := *g

@@ -73,6 +73,11 @@ func TestMarshalMatchesReference(t *testing.T) {
 			if general, _ := marshalGeneral(nil, obj); string(general) != string(got) {
 				t.Errorf("%s: the direct writer and the general path differ:\n%s\ngeneral:\n%s", f.Path, got, general)
 			}
+			// The plan wrote its Flux objects with each unit's labels block
+			// made once: the same bytes.
+			if _, secret := obj.(*corev1.Secret); !secret && string(body) != string(got) {
+				t.Errorf("%s: the plan wrote\n%s\nwhere the writer writes\n%s", f.Path, body, got)
+			}
 			// Same document; same bytes except where yaml.v2 folds a long
 			// plain scalar at 80 columns, which the fast path does not.
 			want := referenceMarshal(t, obj)

@@ -34,30 +34,41 @@ func (w *yw) line(indent int, key, value string) {
 	w.WriteByte('\n')
 }
 
-func (w *yw) meta(apiVersion, kind string, m *metav1.ObjectMeta) {
+// meta writes an object's head. labels is m's labels block as appendLabels
+// writes it, when the caller has it already (the objects of a unit share
+// theirs); nil to write it from m.
+func (w *yw) meta(apiVersion, kind string, m *metav1.ObjectMeta, labels []byte) {
 	w.line(0, "apiVersion", apiVersion)
 	w.line(0, "kind", kind)
 	w.line(0, "metadata", "")
-	if len(m.Labels) > 0 {
-		w.line(2, "labels", "")
-		var buf [8]string // a handful of labels: sorted without allocating
-		keys := buf[:0]
-		for k := range m.Labels {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			w.WriteString("    ")
-			w.Write(yamlenc.AppendKey(w.AvailableBuffer(), k, 4))
-			w.WriteString(": ")
-			w.Write(yamlenc.AppendScalar(w.AvailableBuffer(), m.Labels[k]))
-			w.WriteByte('\n')
-		}
+	if labels == nil {
+		labels = appendLabels(w.AvailableBuffer(), m.Labels)
 	}
+	w.Write(labels)
 	w.line(2, "name", yamlenc.Scalar(m.Name))
 	if m.Namespace != "" {
 		w.line(2, "namespace", yamlenc.Scalar(m.Namespace))
 	}
+}
+
+// appendLabels appends the metadata.labels block of labels to dst, its
+// keys sorted; nothing for no labels.
+func appendLabels(dst []byte, labels map[string]string) []byte {
+	if len(labels) == 0 {
+		return dst
+	}
+	dst = append(dst, "  labels:\n"...)
+	var buf [8]string // a handful of labels: sorted without allocating
+	keys := buf[:0]
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		dst = yamlenc.AppendKey(append(dst, "    "...), k, 4)
+		dst = append(yamlenc.AppendScalar(append(dst, ": "...), labels[k]), '\n')
+	}
+	return dst
 }
 
 // durations holds the text of the few durations an overlay uses, so that
@@ -83,7 +94,7 @@ func boolText(b bool) string {
 // kustomizationYAMLOf writes a Flux Kustomization as built by kustomization
 // and customerManaged; ok is false for fields it does not know, and the caller
 // then uses marshal.
-func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization) ([]byte, bool) {
+func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, bool) {
 	s := &k.Spec
 	if s.CommonMetadata != nil || s.KubeConfig != nil || s.PostBuild != nil || s.DeletionPolicy != "" || s.NamePrefix != "" || s.NameSuffix != "" ||
 		len(s.Patches) > 0 || len(s.Images) > 0 || s.ServiceAccountName != "" || s.Suspend || s.Force || len(s.BuildMetadata) > 0 || len(s.Components) > 0 ||
@@ -92,7 +103,7 @@ func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization) ([]byte, bool
 		return nil, false
 	}
 	w := newYW(dst)
-	w.meta(kustomizationAPIVersion, kustomizev1.KustomizationKind, &k.ObjectMeta)
+	w.meta(kustomizationAPIVersion, kustomizev1.KustomizationKind, &k.ObjectMeta, labels)
 	w.line(0, "spec", "")
 	if d := s.Decryption; d != nil {
 		w.line(2, "decryption", "")
@@ -147,7 +158,7 @@ func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization) ([]byte, bool
 
 // gitRepositoryYAMLOf writes a GitRepository as built by gitRepository and
 // customerManaged; ok is false for fields it does not know.
-func gitRepositoryYAMLOf(dst []byte, g *sourcev1.GitRepository) ([]byte, bool) {
+func gitRepositoryYAMLOf(dst []byte, g *sourcev1.GitRepository, labels []byte) ([]byte, bool) {
 	s := &g.Spec
 	if s.Provider != "" || s.ServiceAccountName != "" || s.Verification != nil || s.ProxySecretRef != nil || s.Ignore != nil ||
 		s.Suspend || s.RecurseSubmodules || len(s.SparseCheckout) > 0 || len(g.Annotations) > 0 {
@@ -157,7 +168,7 @@ func gitRepositoryYAMLOf(dst []byte, g *sourcev1.GitRepository) ([]byte, bool) {
 		return nil, false
 	}
 	w := newYW(dst)
-	w.meta(gitRepositoryAPIVersion, sourcev1.GitRepositoryKind, &g.ObjectMeta)
+	w.meta(gitRepositoryAPIVersion, sourcev1.GitRepositoryKind, &g.ObjectMeta, labels)
 	w.line(0, "spec", "")
 	if len(s.Include) > 0 {
 		w.line(2, "include", "")

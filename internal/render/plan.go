@@ -176,6 +176,10 @@ type builder struct {
 	decrypt *kustomizev1.Decryption
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
+	// partLabelText holds each part's labels block (appendLabels), cut
+	// from labelText.
+	partLabelText map[string][]byte
+	labelText     []byte
 	// spareLabels are the emptied label maps of the last plan, for the
 	// next (reset): nothing a plan holds refers to them, since its Flux
 	// objects are written out as they are built.
@@ -342,6 +346,7 @@ func (b *builder) reset() {
 		localDirs: emptied(b.localDirs), words: emptied(b.words), owners: emptied(b.owners),
 		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
 		partLabels: emptied(b.partLabels), spareLabels: spareLabels,
+		partLabelText: emptied(b.partLabelText), labelText: b.labelText[:0],
 		fluxPlans: b.fluxPlans[:0], fluxByName: emptied(b.fluxByName),
 		infos: b.infos[:0], outs: b.outs[:0], rendered: b.rendered[:0],
 	}
@@ -722,6 +727,7 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 func (b *builder) renderUnits(active []*catalog.Unit) {
 	if b.partLabels == nil {
 		b.partLabels = make(map[string]map[string]string, len(active))
+		b.partLabelText = make(map[string][]byte, len(active))
 	}
 	for _, u := range active {
 		l := map[string]string{}
@@ -729,6 +735,11 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 			l, b.spareLabels = b.spareLabels[n-1], b.spareLabels[:n-1]
 		}
 		b.partLabels[u.Name] = b.fillLabels(l, u.Name)
+		// Its text, in the builder's buffer; an earlier part's keeps its
+		// bytes should the buffer move.
+		start := len(b.labelText)
+		b.labelText = appendLabels(b.labelText, b.partLabels[u.Name])
+		b.partLabelText[u.Name] = b.labelText[start:len(b.labelText):len(b.labelText)]
 	}
 	// What the units see and produce lives in slabs the builder keeps for
 	// the next plan (reset); each unit's files go into its own part of one.
