@@ -307,6 +307,56 @@ func TestSymlinkRejected(t *testing.T) {
 	}
 }
 
+// TestIrregularFileRefused: where the plan puts a file, a symbolic link
+// (even to a file opencenter wrote) or a directory is refused, with or
+// without --force, and nothing is written through the link.
+func TestIrregularFileRefused(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	cfg := testConfig("standard")
+	if err := renderTo(t, repo, cfg, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	overlay := filepath.Join(repo, OverlayDir("standard"))
+	const linked, dir = "services/postgres-operator/helm-values/override-values.yaml", "services/postgres-operator/kustomization.yaml"
+	target := filepath.Join(outside, "target.yaml")
+	written, err := os.ReadFile(filepath.Join(overlay, linked))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, written, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{linked, dir} {
+		if err := os.Remove(filepath.Join(overlay, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(target, filepath.Join(overlay, linked)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(overlay, dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, force := range []bool{false, true} {
+		err := renderTo(t, repo, cfg, WriteOptions{Force: force})
+		var re *RefusedError
+		if !errors.As(err, &re) {
+			t.Fatalf("force %v: want RefusedError, got %v", force, err)
+		}
+		for _, p := range []string{linked, dir} {
+			if !strings.Contains(re.Error(), p+": foreign (not written by opencenter), would update") {
+				t.Errorf("force %v: the refusal does not name %s:\n%s", force, p, re.Error())
+			}
+		}
+	}
+	if b, _ := os.ReadFile(target); !bytes.Equal(b, written) {
+		t.Error("the link's target was changed")
+	}
+	if info, err := os.Lstat(filepath.Join(overlay, dir)); err != nil || !info.IsDir() {
+		t.Errorf("the directory was replaced: %v %v", info, err)
+	}
+}
+
 // TestSymlinkAboveOverlay: a link anywhere on the way to the overlay is refused.
 func TestSymlinkAboveOverlay(t *testing.T) {
 	repo, outside := t.TempDir(), t.TempDir()

@@ -100,10 +100,21 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	// What the walk of the owned paths found, and the same by path (its
+	// directories too: a directory where a file goes is refused).
 	var disk []diskFile
+	var listed map[string]*diskFile
 	if overlay { // a new overlay has nothing on disk to compare or delete
-		if disk, err = ownedOnDisk(root); err != nil {
+		var dirs []string
+		if disk, dirs, err = ownedOnDisk(root); err != nil {
 			return nil, err
+		}
+		listed = make(map[string]*diskFile, len(disk)+len(dirs))
+		for i := range disk {
+			listed[disk[i].path] = &disk[i]
+		}
+		for _, d := range dirs {
+			listed[d] = &diskFile{path: d, state: Foreign, irregular: true}
 		}
 	}
 	changes := releasedChanges.get(len(p.Files))
@@ -125,7 +136,6 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
 			continue
 		}
-		full := filepath.Join(root, filepath.FromSlash(f.Path))
 		exists, err := dirs.check(path.Join(p.Overlay, path.Dir(f.Path)))
 		if err != nil {
 			return nil, err
@@ -135,22 +145,24 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
 			continue
 		}
-		info, err := os.Lstat(full)
-		if errors.Is(err, fs.ErrNotExist) {
+		// The walk of the owned paths has read what is there; a path it
+		// covers and did not find is not there.
+		d, ok := listed[f.Path]
+		if !ok && !inOwnedWalk(f.Path) {
+			if d, err = lookAt(filepath.Join(root, filepath.FromSlash(f.Path)), f.Path); err != nil {
+				return nil, err
+			}
+			ok = d != nil
+		}
+		if !ok {
 			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
 			continue
 		}
-		if err != nil {
-			return nil, err
-		}
-		if !info.Mode().IsRegular() {
+		if d.irregular {
 			refused = append(refused, Refusal{f.Path, Foreign, OpUpdate})
 			continue
 		}
-		old, err := readFile(full)
-		if err != nil {
-			return nil, err
-		}
+		old := d.data
 		st, _ := ownership(old)
 		same := bytes.Equal(old, f.Data) ||
 			// An unchanged secret keeps the bytes it was encrypted to.
@@ -160,7 +172,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			continue
 		}
 		if same && !f.Unverified {
-			if info.Mode().Perm() != mode {
+			if d.perm != mode {
 				changes = append(changes, Change{Path: f.Path, Op: OpMode, Mode: mode})
 			}
 			continue
@@ -199,47 +211,72 @@ type diskFile struct {
 	data  []byte
 	state Ownership
 	unit  string
+	// perm is a regular file's permission bits. irregular marks anything
+	// else (a symbolic link, a directory), which is never read or written.
+	perm      fs.FileMode
+	irregular bool
 }
 
-// ownedOnDisk reads every file under the owned paths of the overlay root.
-func ownedOnDisk(root string) ([]diskFile, error) {
-	var out []diskFile
+// ownedOnDisk reads every file under the owned paths of the overlay root,
+// and lists the directories below them.
+func ownedOnDisk(root string) (files []diskFile, dirs []string, err error) {
 	add := func(rel string) error {
-		full := filepath.Join(root, filepath.FromSlash(rel))
-		info, err := os.Lstat(full)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
+		d, err := lookAt(filepath.Join(root, filepath.FromSlash(rel)), rel)
+		if d != nil {
+			files = append(files, *d)
 		}
-		if err != nil {
-			return err
-		}
-		if !info.Mode().IsRegular() {
-			out = append(out, diskFile{path: rel, state: Foreign})
-			return nil
-		}
-		data, err := readFile(full)
-		if err != nil {
-			return err
-		}
-		st, unit := ownership(data)
-		out = append(out, diskFile{path: rel, data: data, state: st, unit: unit})
-		return nil
+		return err
 	}
 	for _, f := range OwnedFiles {
 		if err := add(f); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	err := walkOwned(root, func(rel string, e fs.DirEntry) error {
-		if e.IsDir() && e.Name() == LocalDir {
+	err = walkOwned(root, func(rel string, e fs.DirEntry) error {
+		switch {
+		case e.IsDir() && e.Name() == LocalDir:
 			return filepath.SkipDir // the user's escape hatch: never read, compared or deleted
-		}
-		if e.IsDir() || isTemp(e.Name()) {
+		case e.IsDir():
+			dirs = append(dirs, rel)
+			return nil
+		case isTemp(e.Name()):
 			return nil // a temporary file of an interrupted render: Tidy removes it
 		}
 		return add(rel)
 	})
-	return out, err
+	return files, dirs, err
+}
+
+// lookAt reads the file at full (rel under the overlay root) as
+// ownedOnDisk lists it: nil when there is nothing there.
+func lookAt(full, rel string) (*diskFile, error) {
+	info, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return &diskFile{path: rel, state: Foreign, irregular: true}, nil
+	}
+	data, err := readFile(full)
+	if err != nil {
+		return nil, err
+	}
+	st, unit := ownership(data)
+	return &diskFile{path: rel, data: data, state: st, unit: unit, perm: info.Mode().Perm()}, nil
+}
+
+// inOwnedWalk reports whether ownedOnDisk lists the file at rel when it is
+// there: an owned file of the root, or a file in an owned directory outside
+// a local/ one.
+func inOwnedWalk(rel string) bool {
+	if slices.Contains(OwnedFiles, rel) {
+		return true
+	}
+	top, _, nested := strings.Cut(rel, "/")
+	return nested && slices.Contains(OwnedDirs, top) && !isLocal(rel) && !isTemp(path.Base(rel))
 }
 
 // walkOwned walks the owned directories of an overlay root, giving fn slash
@@ -640,7 +677,7 @@ func Orphans(repo string, named map[string]bool) ([]Orphan, error) {
 			continue
 		}
 		o := Orphan{Cluster: e.Name(), Overlay: OverlayDir(e.Name())}
-		disk, err := ownedOnDisk(filepath.Join(repo, filepath.FromSlash(o.Overlay)))
+		disk, _, err := ownedOnDisk(filepath.Join(repo, filepath.FromSlash(o.Overlay)))
 		if err != nil {
 			return nil, err
 		}
