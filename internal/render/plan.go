@@ -95,6 +95,9 @@ type Plan struct {
 	chunks []*[]byte
 	// changes are the slices Diff returned for the plan, for Release.
 	changes [][]Change
+	// tidy: Diff found nothing under the overlay for Tidy to remove, so a
+	// write that deletes nothing need not call it.
+	tidy bool
 }
 
 // Release gives the memory of the plan's files, and of the changes Diff

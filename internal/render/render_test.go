@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -264,6 +265,90 @@ func TestStaleFilesRemoved(t *testing.T) {
 	if bytes.Contains(k, []byte("keycloak-hpa.yaml")) {
 		t.Error("the kustomization still lists the HPA")
 	}
+}
+
+// TestDisabledUnitLeavesNoDirectory: a unit turned off loses its files,
+// and the directories they emptied go too.
+func TestDisabledUnitLeavesNoDirectory(t *testing.T) {
+	repo := t.TempDir()
+	if err := renderTo(t, repo, testConfig("keycloak"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, OverlayDir("keycloak"), "services/keycloak")
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(testConfig("keycloak"))
+	data = []byte(strings.Replace(string(data), "    keycloak:\n      enabled: true\n", "    keycloak:\n      enabled: false\n", 1))
+	if err := writePlan(repo, planOf(t, "keycloak.yaml", data), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("services/keycloak is left behind: %v", err)
+	}
+}
+
+// TestRerenderTidies: a re-render with nothing to change still removes
+// what an interrupted render left, each kind on its own: a temporary file
+// in an owned directory or at the overlay root, the staging directory of a
+// first render, an empty owned directory (and the one it empties).
+func TestRerenderTidies(t *testing.T) {
+	leftovers := map[string]func(overlay string) error{
+		"temp file": func(o string) error {
+			return os.WriteFile(filepath.Join(o, "services/keycloak", tmpPrefix+"1-2"+tmpSuffix), nil, 0o644)
+		},
+		"temp file at the root": func(o string) error {
+			return os.WriteFile(filepath.Join(o, tmpPrefix+"3-4"+tmpSuffix), nil, 0o644)
+		},
+		"staging directory": func(o string) error {
+			return os.MkdirAll(filepath.Join(o, tmpPrefix+"5-6"+tmpSuffix, "services"), 0o755)
+		},
+		"empty directories": func(o string) error {
+			return os.MkdirAll(filepath.Join(o, "services/keycloak/gone/deeper"), 0o755)
+		},
+		"empty directory walked last": func(o string) error {
+			return os.MkdirAll(filepath.Join(o, OwnedDirs[len(OwnedDirs)-1], "zz"), 0o755)
+		},
+	}
+	for name, leave := range leftovers {
+		t.Run(name, func(t *testing.T) {
+			repo := t.TempDir()
+			cfg := testConfig("keycloak")
+			if err := renderTo(t, repo, cfg, WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			overlay := filepath.Join(repo, OverlayDir("keycloak"))
+			before := treeOf(t, overlay)
+			if err := leave(overlay); err != nil {
+				t.Fatal(err)
+			}
+			p := plan(t, cfg)
+			changes, err := Diff(repo, p, WriteOptions{})
+			if err != nil || len(changes) != 0 {
+				t.Fatalf("want no changes, got %+v, %v", changes, err)
+			}
+			if err := Apply(repo, p, changes); err != nil {
+				t.Fatal(err)
+			}
+			if after := treeOf(t, overlay); !slices.Equal(after, before) {
+				t.Errorf("left after the re-render: %v", slices.DeleteFunc(after, func(p string) bool { return slices.Contains(before, p) }))
+			}
+		})
+	}
+}
+
+// treeOf lists every path under root, directories too.
+func treeOf(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, _ fs.DirEntry, err error) error {
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestFluxSystemUntouched(t *testing.T) {

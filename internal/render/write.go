@@ -104,10 +104,16 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	// directories too: a directory where a file goes is refused).
 	var disk []diskFile
 	var listed map[string]*diskFile
+	untidy := true
 	if overlay { // a new overlay has nothing on disk to compare or delete
 		var dirs []string
-		if disk, dirs, err = ownedOnDisk(root); err != nil {
+		if disk, dirs, untidy, err = ownedOnDisk(root); err != nil {
 			return nil, err
+		}
+		if !untidy {
+			if untidy, err = tempInRoot(root); err != nil {
+				return nil, err
+			}
 		}
 		listed = make(map[string]*diskFile, len(disk)+len(dirs))
 		for i := range disk {
@@ -203,6 +209,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	p.changes = append(p.changes, changes) // its room goes to the next plan's (Release)
+	p.tidy = !untidy
 	return changes, nil
 }
 
@@ -218,8 +225,9 @@ type diskFile struct {
 }
 
 // ownedOnDisk reads every file under the owned paths of the overlay root,
-// and lists the directories below them.
-func ownedOnDisk(root string) (files []diskFile, dirs []string, err error) {
+// and lists the directories below them. untidy reports what Tidy would
+// remove: a temporary file, or an empty directory, under them.
+func ownedOnDisk(root string) (files []diskFile, dirs []string, untidy bool, err error) {
 	add := func(rel string) error {
 		d, err := lookAt(filepath.Join(root, filepath.FromSlash(rel)), rel)
 		if d != nil {
@@ -229,22 +237,30 @@ func ownedOnDisk(root string) (files []diskFile, dirs []string, err error) {
 	}
 	for _, f := range OwnedFiles {
 		if err := add(f); err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 	}
+	// The walk goes depth first in name order: a directory is empty when
+	// the entry after it is not inside it.
+	var last string // the directory visited last, while nothing is known inside it
 	err = walkOwned(root, func(rel string, e fs.DirEntry) error {
+		if last != "" && !strings.HasPrefix(rel, last+"/") {
+			untidy = true
+		}
+		last = ""
 		switch {
 		case e.IsDir() && e.Name() == LocalDir:
 			return filepath.SkipDir // the user's escape hatch: never read, compared or deleted
 		case e.IsDir():
-			dirs = append(dirs, rel)
+			dirs, last = append(dirs, rel), rel
 			return nil
 		case isTemp(e.Name()):
-			return nil // a temporary file of an interrupted render: Tidy removes it
+			untidy = untidy || e.Type().IsRegular() // a temporary file of an interrupted render: Tidy removes it
+			return nil
 		}
 		return add(rel)
 	})
-	return files, dirs, err
+	return files, dirs, untidy || last != "", err
 }
 
 // lookAt reads the file at full (rel under the overlay root) as
@@ -399,6 +415,9 @@ func Apply(repo string, p *Plan, changes []Change) error {
 		if err := writeAtomic(full, c.New, c.Mode); err != nil {
 			return err
 		}
+	}
+	if p.tidy && !slices.ContainsFunc(changes, func(c Change) bool { return c.Op == OpDelete }) {
+		return nil // Diff found nothing for Tidy, and only a deletion can empty a directory
 	}
 	return Tidy(root)
 }
@@ -563,6 +582,18 @@ func isTemp(name string) bool {
 	return strings.HasPrefix(name, tmpPrefix) && strings.HasSuffix(name, tmpSuffix)
 }
 
+// tempInRoot reports whether the overlay root holds what Tidy removes
+// there: a temporary file, or the staging directory of a first render.
+func tempInRoot(root string) (bool, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
+		return isTemp(e.Name()) && (e.Type().IsRegular() || e.IsDir())
+	}), nil
+}
+
 // Tidy removes the temporary files interrupted renders left under the owned
 // paths of an overlay root and the owned directories that are empty. Call it
 // only under the repository lock.
@@ -677,7 +708,7 @@ func Orphans(repo string, named map[string]bool) ([]Orphan, error) {
 			continue
 		}
 		o := Orphan{Cluster: e.Name(), Overlay: OverlayDir(e.Name())}
-		disk, _, err := ownedOnDisk(filepath.Join(repo, filepath.FromSlash(o.Overlay)))
+		disk, _, _, err := ownedOnDisk(filepath.Join(repo, filepath.FromSlash(o.Overlay)))
 		if err != nil {
 			return nil, err
 		}
