@@ -442,6 +442,35 @@ func TestIrregularFileRefused(t *testing.T) {
 	}
 }
 
+// TestDiffOutsideTheWalk: a plan file where the walk of the owned paths
+// does not look is looked at on its own, and a file there that opencenter
+// did not write is refused as anywhere else.
+func TestDiffOutsideTheWalk(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"kustomization.yaml": true, ".sops.yaml": true, "services/a/b.yaml": true, "customer-managed/x.yaml": true,
+		"services": false, "notes/x.yaml": false, "x.yaml": false, "services/local/x.yaml": false,
+		"services/a/" + tmpPrefix + "1" + tmpSuffix: false,
+	} {
+		if got := inOwnedWalk(rel); got != want {
+			t.Errorf("inOwnedWalk(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	repo := t.TempDir()
+	p := &Plan{Overlay: OverlayDir("outside"), Files: []File{{Path: "notes/x.yaml", Data: []byte("a: b\n"), Unit: "notes"}}}
+	full := filepath.Join(repo, p.Overlay, "notes/x.yaml")
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte("hand: written\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Diff(repo, p, WriteOptions{})
+	var re *RefusedError
+	if !errors.As(err, &re) || !strings.Contains(re.Error(), "notes/x.yaml: foreign (not written by opencenter), would update") {
+		t.Fatalf("want the foreign file refused, got %v", err)
+	}
+}
+
 // TestSymlinkAboveOverlay: a link anywhere on the way to the overlay is refused.
 func TestSymlinkAboveOverlay(t *testing.T) {
 	repo, outside := t.TempDir(), t.TempDir()

@@ -155,10 +155,11 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		// covers and did not find is not there.
 		d, ok := listed[f.Path]
 		if !ok && !inOwnedWalk(f.Path) {
-			if d, err = lookAt(filepath.Join(root, filepath.FromSlash(f.Path)), f.Path); err != nil {
+			var found diskFile
+			if found, ok, err = lookAt(filepath.Join(root, filepath.FromSlash(f.Path)), f.Path); err != nil {
 				return nil, err
 			}
-			ok = d != nil
+			d = &found
 		}
 		if !ok {
 			changes = append(changes, Change{Path: f.Path, Op: OpCreate, New: data, Mode: mode})
@@ -229,9 +230,9 @@ type diskFile struct {
 // remove: a temporary file, or an empty directory, under them.
 func ownedOnDisk(root string) (files []diskFile, dirs []string, untidy bool, err error) {
 	add := func(rel string) error {
-		d, err := lookAt(filepath.Join(root, filepath.FromSlash(rel)), rel)
-		if d != nil {
-			files = append(files, *d)
+		d, ok, err := lookAt(filepath.Join(root, filepath.FromSlash(rel)), rel)
+		if ok {
+			files = append(files, d)
 		}
 		return err
 	}
@@ -264,24 +265,24 @@ func ownedOnDisk(root string) (files []diskFile, dirs []string, untidy bool, err
 }
 
 // lookAt reads the file at full (rel under the overlay root) as
-// ownedOnDisk lists it: nil when there is nothing there.
-func lookAt(full, rel string) (*diskFile, error) {
+// ownedOnDisk lists it; found is false when there is nothing there.
+func lookAt(full, rel string) (d diskFile, found bool, err error) {
 	info, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return d, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return d, false, err
 	}
 	if !info.Mode().IsRegular() {
-		return &diskFile{path: rel, state: Foreign, irregular: true}, nil
+		return diskFile{path: rel, state: Foreign, irregular: true}, true, nil
 	}
 	data, err := readFile(full)
 	if err != nil {
-		return nil, err
+		return d, false, err
 	}
 	st, unit := ownership(data)
-	return &diskFile{path: rel, data: data, state: st, unit: unit, perm: info.Mode().Perm()}, nil
+	return diskFile{path: rel, data: data, state: st, unit: unit, perm: info.Mode().Perm()}, true, nil
 }
 
 // inOwnedWalk reports whether ownedOnDisk lists the file at rel when it is
