@@ -495,30 +495,13 @@ func scalarValue(n *yaml.Node) (any, error) {
 			return b, nil
 		}
 	case "!!int":
-		if decimal(n.Value) {
-			if i, err := strconv.Atoi(n.Value); err == nil {
-				return i, nil
-			}
+		if i, ok := yamlenc.DecimalInt(n.Value); ok && int64(int(i)) == i {
+			return int(i), nil
 		}
 	}
 	var v any
 	err := n.Decode(&v)
 	return v, err
-}
-
-// decimal reports whether s is an integer in plain decimal: no sign but '-',
-// no leading zero, no '_', which yaml.v3 reads as base 10.
-func decimal(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" || (s[0] == '0' && len(s) > 1) {
-		return false
-	}
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // scalarForm is the Value, Tag and Style a decrypted value has once Decrypt

@@ -49,6 +49,24 @@ func BoolWord(s string) (value, ok bool) {
 	return false, false
 }
 
+// DecimalInt reads s when it is an integer in plain decimal, which yaml.v3
+// reads in base 10: no sign but '-', no leading zero (YAML reads one as
+// octal), no '_'. ok is false for anything else, or a number past int64:
+// decoders take those through yaml.v3.
+func DecimalInt(s string) (i int64, ok bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return 0, false
+		}
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
+}
+
 // OtherType reports whether a YAML parser may read plain s as another
 // type than a string: a bool, null, a number or a timestamp, YAML 1.1 forms
 // included, or a merge key. It errs towards true, so false means YAML 1.1

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -107,24 +105,12 @@ func assign(file string, n *yaml.Node, v reflect.Value) *diag.Diag {
 	return nil
 }
 
-// plainDecimal reads a plain scalar of decimal digits, with an optional
-// '-' and no leading zero, as n.Decode would into an int64 (a leading zero
-// makes YAML read octal, and '+', '_', 0x and 0o take the decoder too),
-// without setting up a decoder; ok is false for anything else.
+// plainDecimal reads a plain integer scalar in decimal as n.Decode would
+// into an int64, without setting up a decoder (yamlenc.DecimalInt); ok is
+// false for anything else.
 func plainDecimal(n *yaml.Node) (int64, bool) {
-	s := n.Value
 	if n.Kind != yaml.ScalarNode || n.Style != 0 || (n.Tag != "" && n.Tag != "!!int") {
 		return 0, false
 	}
-	digits := strings.TrimPrefix(s, "-")
-	if digits == "" || len(digits) > 18 || (digits[0] == '0' && len(digits) > 1) {
-		return 0, false // 18 digits always fit an int64
-	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
-	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	return i, err == nil
+	return yamlenc.DecimalInt(n.Value)
 }
