@@ -74,8 +74,11 @@ var (
 // two kinds of MAC never coincide. It is SHA-256("sops"), as in sops.
 var macOnlyEncryptedSeed = sha256.Sum256([]byte("sops"))
 
-func newMAC(onlyEncrypted bool) hash.Hash {
-	h := sha512.New()
+func newMAC(onlyEncrypted bool) hash.Hash { return startMAC(sha512.New(), onlyEncrypted) }
+
+// startMAC resets h to start a file's MAC.
+func startMAC(h hash.Hash, onlyEncrypted bool) hash.Hash {
+	h.Reset()
 	if onlyEncrypted {
 		h.Write(macOnlyEncryptedSeed[:])
 	}

@@ -111,11 +111,7 @@ func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
 	if e.mac == nil {
 		e.mac = sha512.New()
 	}
-	e.mac.Reset()
-	if onlyEncrypted {
-		e.mac.Write(macOnlyEncryptedSeed[:])
-	}
-	return e.mac
+	return startMAC(e.mac, onlyEncrypted)
 }
 
 // zeroBlock is one block of zeros for the MAC's hash; nothing writes to it.
