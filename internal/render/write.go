@@ -256,7 +256,7 @@ func ownedOnDisk(root string) (files []diskFile, dirs []string, untidy bool, err
 			dirs, last = append(dirs, rel), rel
 			return nil
 		case isTemp(e.Name()):
-			untidy = untidy || e.Type().IsRegular() // a temporary file of an interrupted render: Tidy removes it
+			untidy = untidy || leftover(e, false) // Tidy removes it
 			return nil
 		}
 		return add(rel)
@@ -590,9 +590,14 @@ func tempInRoot(root string) (bool, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err
 	}
-	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool {
-		return isTemp(e.Name()) && (e.Type().IsRegular() || e.IsDir())
-	}), nil
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return leftover(e, true) }), nil
+}
+
+// leftover reports whether Tidy removes the entry e: a temporary file of
+// an interrupted render, or at the overlay root the staging directory of
+// an interrupted first render (applyFresh).
+func leftover(e fs.DirEntry, atRoot bool) bool {
+	return isTemp(e.Name()) && (e.Type().IsRegular() || atRoot && e.IsDir())
 }
 
 // Tidy removes the temporary files interrupted renders left under the owned
@@ -605,49 +610,41 @@ func Tidy(root string) error {
 		return err
 	}
 	for _, e := range entries {
-		if !isTemp(e.Name()) {
+		if !leftover(e, true) {
 			continue
 		}
-		var err error
-		switch full := filepath.Join(root, e.Name()); {
-		case e.Type().IsRegular():
-			err = os.Remove(full)
-		case e.IsDir(): // the staging directory of an interrupted first render (applyFresh)
-			err = os.RemoveAll(full)
+		remove := os.Remove
+		if e.IsDir() {
+			remove = os.RemoveAll
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := remove(filepath.Join(root, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	for _, d := range OwnedDirs {
-		var dirs []string
-		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				return nil
-			case err != nil:
+	var dirs []string
+	err = walkOwned(root, func(rel string, e fs.DirEntry) error {
+		full := filepath.Join(root, filepath.FromSlash(rel))
+		switch {
+		case e.IsDir() && e.Name() == LocalDir:
+			return filepath.SkipDir // the user's, even when empty
+		case e.IsDir():
+			dirs = append(dirs, full)
+		case leftover(e, false):
+			if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
-			case e.IsDir() && e.Name() == LocalDir:
-				return filepath.SkipDir // the user's, even when empty
-			case e.IsDir():
-				dirs = append(dirs, p)
-			case isTemp(e.Name()) && e.Type().IsRegular():
-				if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					return err
-				}
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
-		// Deepest first, so a directory emptied by pruning its children goes too.
-		slices.SortFunc(dirs, func(a, b string) int {
-			return strings.Count(b, string(filepath.Separator)) - strings.Count(a, string(filepath.Separator))
-		})
-		for _, dir := range dirs {
-			os.Remove(dir) // fails, as it should, when the directory is not empty
-		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Deepest first, so a directory emptied by pruning its children goes too.
+	slices.SortFunc(dirs, func(a, b string) int {
+		return strings.Count(b, string(filepath.Separator)) - strings.Count(a, string(filepath.Separator))
+	})
+	for _, dir := range dirs {
+		os.Remove(dir) // fails, as it should, when the directory is not empty
 	}
 	return nil
 }
