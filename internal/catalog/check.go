@@ -40,13 +40,8 @@ func checkServices(v *config.Validator, c *config.Config, units []Unit) {
 			continue
 		}
 		p := u.ServicePath()
-		// The field paths are made only for a report: every unit passes here.
-		if ns := common.Namespace; ns != "" && !config.IsDNSLabel(ns) {
-			v.DNSLabel(p+".namespace", ns)
-		}
-		if common.Source != nil {
-			v.SourceOverride(p+".source", common.Source)
-		}
+		v.DNSLabelAt(p, "namespace", common.Namespace)
+		v.SourceOverride(p, common.Source)
 		if !common.Enabled {
 			continue
 		}

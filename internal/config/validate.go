@@ -62,10 +62,19 @@ func (v *Validator) Required(p, s, what string) bool {
 func IsDNSLabel(s string) bool { return len(s) <= 63 && dnsLabel(s) }
 
 // DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
-func (v *Validator) DNSLabel(p, s string) {
-	if s != "" && !IsDNSLabel(s) {
-		v.Errorf(p, "%q is not a DNS-1123 label: expected at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit", s)
+func (v *Validator) DNSLabel(p, s string) { v.DNSLabelAt(p, "", s) }
+
+// DNSLabelAt is DNSLabel for the key of the mapping at p (p itself for
+// ""): the key's path is made only for a report, for checks that run for
+// every unit of every config loaded.
+func (v *Validator) DNSLabelAt(p, key, s string) {
+	if s == "" || IsDNSLabel(s) {
+		return
 	}
+	if key != "" {
+		p += "." + key
+	}
+	v.Errorf(p, "%q is not a DNS-1123 label: expected at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit", s)
 }
 
 // RepoURL checks a Git URL: ssh://, https:// or scp-style git@host:path.
@@ -122,13 +131,15 @@ func validate(v *Validator) {
 	validateSOPS(v, &g.OverlayUnits.SOPS)
 }
 
-// SourceOverride checks a service's source override at path p. Its
-// credentials are base_repo.secret_name's.
+// SourceOverride checks the source override s of the service at path p
+// (its source key), if it has one. Its credentials are
+// base_repo.secret_name's.
 func (v *Validator) SourceOverride(p string, s *SourceOverride) {
 	if s != nil {
-		v.RepoURL(p+".repo", s.Repo)
+		p += ".source.repo"
+		v.RepoURL(p, s.Repo)
 		b := &v.f.Config.OpenCenter.GitOps.BaseRepo
-		v.SSHIdentity(p+".repo", s.Repo, b.SecretName, "opencenter.gitops.base_repo.secret_name")
+		v.SSHIdentity(p, s.Repo, b.SecretName, "opencenter.gitops.base_repo.secret_name")
 	}
 }
 
