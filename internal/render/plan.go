@@ -326,9 +326,12 @@ func (b *builder) release() {
 	builders.Put(b)
 }
 
-// reset empties the builder: only its maps, emptied, its file slabs and
-// objects list, zeroed, and its path buffer are kept; every other field
-// starts again from zero. Nothing a plan holds refers to them: its files are copies.
+// reset empties the builder for the next plan. Kept: its maps, emptied;
+// its file slabs, objects list, Flux unit plans and the units' infos,
+// outputs and rendered files, zeroed; its label maps, emptied, as spares;
+// its path and label text buffers. Every other field starts again from
+// zero. Nothing a plan holds refers to them: its files are copies, and
+// their links into the builder are cleared (build).
 func (b *builder) reset() {
 	for _, slab := range b.slabs {
 		clear(slab[:cap(slab)])
