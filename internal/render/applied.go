@@ -265,7 +265,10 @@ func appendObjects(dst []object, data []byte, w words) []object {
 // scanObjects reads apiVersion, kind, metadata.name, metadata.namespace and
 // spec.group of each document from block-style YAML whose identifying values
 // are plain or simply quoted scalars; ok is false when the file is not of
-// that shape.
+// that shape. It reads only the renderer's own output, whose syntax the
+// writer guarantees: hand-written YAML can hold shapes the writer never
+// writes and the scan would misread (a quoted, explicit or repeated key, a
+// null word for a name), so it must go through parseObjects.
 func scanObjects(dst []object, data []byte, w words) (objs []object, ok bool) {
 	objs, start := dst, len(dst)
 	var cur object

@@ -2,9 +2,11 @@ package sops
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"filippo.io/age"
@@ -125,4 +127,23 @@ func fixtureIdentities(t *testing.T) []age.Identity {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// TestScanDocumentLongKey: YAML bounds an implicit key to 1024 characters,
+// so a longer one is left to yaml.v3, which refuses it; a key at the bound
+// still takes the fast path.
+func TestScanDocumentLongKey(t *testing.T) {
+	for _, n := range []int{1024, 1025, 5000} {
+		key := "k" + strings.Repeat("0", n-1)
+		for _, doc := range []string{
+			key + ": v\n",
+			key + ":\n  a: v\n",
+			"a:\n  " + key + ": v\n",
+			"a:\n  " + key + ": |\n    v\n",
+		} {
+			if scanned := checkScan(t, fmt.Sprintf("%d-character key", n), []byte(doc)); scanned != (n <= 1024) {
+				t.Errorf("%d-character key: scanned %v:\n%.60s", n, scanned, doc)
+			}
+		}
+	}
 }
