@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // RawOK reports whether r may be written unescaped: YAML's printable set
@@ -75,8 +77,21 @@ func DecimalInt(s string) (i int64, ok bool) {
 // short, numbers are numberish, timestamps start with a year.
 func OtherType(s string) bool {
 	return len(s) <= 6 && specialStart(s) && special.MatchString(s) ||
-		numberStart(s) && numberish(s) && numberRE.MatchString(s) ||
+		numberStart(s) && numberish(s) && (numberRE.MatchString(s) || resolvedNumber(s)) ||
 		len(s) >= 8 && s[4] == '-' && isDigit(s[0]) && timestamp.MatchString(s)
+}
+
+// resolvedNumber reports whether yaml.v3 resolves plain s to a number, by
+// its own resolver. Beside what numberRE describes, it drops every '_'
+// before reading and takes a sign after 0b or 0o ("+_1", "0b+1", "1e1_"
+// are numbers); sigs.k8s.io/yaml's parser shares those rules.
+func resolvedNumber(s string) bool {
+	n := yaml.Node{Kind: yaml.ScalarNode, Value: s}
+	switch n.ShortTag() {
+	case "!!int", "!!float":
+		return true
+	}
+	return false
 }
 
 // specialStart reports whether s starts as a special word may: y, n, o, t,
@@ -86,10 +101,10 @@ func specialStart(s string) bool {
 }
 
 // numberStart reports whether s starts as a number may: a digit or '.',
-// after an optional sign.
+// after an optional sign and any '_' (which yaml.v3 drops after a sign).
 func numberStart(s string) bool {
 	if s != "" && (s[0] == '-' || s[0] == '+') {
-		s = s[1:]
+		s = strings.TrimLeft(s[1:], "_")
 	}
 	return s != "" && (isDigit(s[0]) || s[0] == '.')
 }

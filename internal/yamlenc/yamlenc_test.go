@@ -243,12 +243,12 @@ func TestLongKey(t *testing.T) {
 // from an alphabet of the bytes they name, and random longer ones.
 func TestOtherTypeFilters(t *testing.T) {
 	const alphabet = "09aefxXoObBeEyYnNtTlLsSuU~+-._:=<i \u017f"
-	byRegexps := func(s string) bool {
-		return special.MatchString(s) || numberRE.MatchString(s) || timestamp.MatchString(s)
+	byRules := func(s string) bool {
+		return special.MatchString(s) || numberRE.MatchString(s) || resolvedNumber(s) || timestamp.MatchString(s)
 	}
 	check := func(s string) {
-		if got, want := OtherType(s), byRegexps(s); got != want {
-			t.Errorf("OtherType(%q) = %v, the regexps say %v", s, got, want)
+		if got, want := OtherType(s), byRules(s); got != want {
+			t.Errorf("OtherType(%q) = %v, the regexps and yaml.v3's resolver say %v", s, got, want)
 		}
 	}
 	words := []string{""}
@@ -299,5 +299,52 @@ func TestBoolWord(t *testing.T) {
 		if got, ok := BoolWord(s); ok != isBool || got != want {
 			t.Errorf("BoolWord(%q) = %v, %v; yaml.v3 reads %s %v", s, got, ok, node.Tag, want)
 		}
+	}
+}
+
+// TestOtherTypeMatchesParsers holds OtherType to the parsers the rendered
+// files meet: a string it calls a string, written plain, is read back as
+// that string by go.yaml.in/yaml/v3 (kustomize's) and sigs.k8s.io/yaml
+// (kubectl's and the API machinery's). Every string of up to four
+// characters over the characters of numbers is tried, and random longer ones.
+func TestOtherTypeMatchesParsers(t *testing.T) {
+	const alphabet = "07bBeoOxX+-._:"
+	bad := 0
+	check := func(s string) {
+		if OtherType(s) || !PlainOK(s) || bad > 20 {
+			return
+		}
+		doc := []byte("v: " + s + "\n")
+		var m map[string]any
+		if err := yaml.Unmarshal(doc, &m); err != nil || m["v"] != s {
+			bad++
+			t.Errorf("OtherType(%q) is false, but yaml.v3 reads %T %v (%v)", s, m["v"], m["v"], err)
+		}
+		j, err := sigsyaml.YAMLToJSON(doc)
+		if want, _ := json.Marshal(map[string]string{"v": s}); err != nil || !bytes.Equal(j, want) {
+			bad++
+			t.Errorf("OtherType(%q) is false, but sigs.k8s.io/yaml reads %s (%v)", s, j, err)
+		}
+	}
+	words := []string{""}
+	for range 4 {
+		var next []string
+		for _, w := range words {
+			for _, c := range alphabet {
+				next = append(next, w+string(c))
+			}
+		}
+		for _, w := range next {
+			check(w)
+		}
+		words = next
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 10_000 {
+		b := make([]byte, 5+r.IntN(12))
+		for i := range b {
+			b[i] = "0123456789aAbBeEfFoOxX+-._:"[r.IntN(27)]
+		}
+		check(string(b))
 	}
 }
