@@ -78,9 +78,9 @@ func refuse(context string, r rune, i int) *Refusal {
 
 // GcfgValue appends s as a value of a gcfg (git-config style) file: as it
 // is when gcfg reads it back unchanged, else double-quoted with gcfg's
-// escapes (\\ \" \n \t \b). gcfg has no escape for other control
-// characters, and none may stand raw in a YAML block scalar: those are
-// refused.
+// escapes (\\ \" \n \t). gcfg (gopkg.in/gcfg.v1, which reads cloud.conf)
+// has no escape for other control characters, \b among them although git
+// has one, and none may stand raw in a YAML block scalar: those are refused.
 func GcfgValue(b []byte, s string) ([]byte, error) {
 	if gcfgBare(s) {
 		return append(b, s...), nil
@@ -94,8 +94,6 @@ func GcfgValue(b []byte, s string) ([]byte, error) {
 			b = append(b, `\n`...)
 		case '\t':
 			b = append(b, `\t`...)
-		case '\b':
-			b = append(b, `\b`...)
 		default:
 			if !yamlenc.RawOK(r) || r == utf8.RuneError && !validAt(s, i) {
 				return nil, refuse("a gcfg value", r, i)
@@ -122,8 +120,11 @@ func gcfgBare(s string) bool {
 
 // GcfgSubsection appends s as the quoted subsection name of a gcfg section
 // header ([Section "s"]). Only \\ and \" are escapes there: a line break or
-// control character is refused.
+// control character is refused, and so is an empty name, which gcfg refuses.
 func GcfgSubsection(b []byte, s string) ([]byte, error) {
+	if s == "" {
+		return nil, &Refusal{Context: "a gcfg subsection name", What: "an empty name"}
+	}
 	b = append(b, '"')
 	for i, r := range s {
 		switch {

@@ -1,62 +1,39 @@
 package escape
 
 import (
-	"errors"
-	"strconv"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+	"gopkg.in/gcfg.v1"
 
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
-// readGcfg reads the value of a `name = value` line as gcfg does: after
-// leading blanks, quoted parts with the escapes \\ \" \n \t \b, unquoted
-// parts up to a ; or # comment, trailing unquoted blanks trimmed.
-func readGcfg(line string) (string, error) {
-	_, v, ok := strings.Cut(line, "=")
-	if !ok {
-		return "", errors.New("no =")
+// readGcfg reads the value of variable k from a gcfg file holding the
+// line "k = <value> ; comment", with gopkg.in/gcfg.v1, the parser
+// Kubernetes' OpenStack cloud provider reads cloud.conf with.
+func readGcfg(value string) (string, error) {
+	var cfg struct{ S struct{ K string } }
+	err := gcfg.ReadStringInto(&cfg, "[s]\nk = "+value+" ; comment\n")
+	return cfg.S.K, err
+}
+
+// readGcfgSubsection reads the subsection name of the one section of a gcfg
+// file whose header is `[s <name>]`, with gopkg.in/gcfg.v1.
+func readGcfgSubsection(name string) (string, error) {
+	var cfg struct{ S map[string]*struct{ K string } }
+	if err := gcfg.ReadStringInto(&cfg, "[s "+name+"]\nk = v\n"); err != nil {
+		return "", err
 	}
-	v = strings.TrimLeft(v, " \t")
-	var out []rune
-	quoted, trim := false, 0
-	for i := 0; i < len(v); {
-		r, n := utf8.DecodeRuneInString(v[i:])
-		i += n
-		switch {
-		case r == '\\':
-			if i >= len(v) {
-				return "", errors.New("escape at end")
-			}
-			e, n := utf8.DecodeRuneInString(v[i:])
-			i += n
-			u, ok := map[rune]rune{'\\': '\\', '"': '"', 'n': '\n', 't': '\t', 'b': '\b'}[e]
-			if !ok {
-				return "", errors.New("unknown escape")
-			}
-			out, trim = append(out, u), 0
-		case r == '"':
-			quoted, trim = !quoted, 0
-		case !quoted && (r == ';' || r == '#'):
-			return string(out[:len(out)-trim]), nil
-		case r == '\n':
-			return "", errors.New("line break")
-		default:
-			out = append(out, r)
-			if !quoted && (r == ' ' || r == '\t') {
-				trim++
-			} else {
-				trim = 0
-			}
+	for sub := range cfg.S {
+		if len(cfg.S) == 1 {
+			return sub, nil
 		}
 	}
-	if quoted {
-		return "", errors.New("unterminated string")
-	}
-	return string(out[:len(out)-trim]), nil
+	return "", fmt.Errorf("%d subsections", len(cfg.S))
 }
 
 // oneLine fails when out holds anything but raw-safe characters.
@@ -82,16 +59,16 @@ func FuzzEscapers(f *testing.F) {
 		}
 		if out, err := GcfgValue(nil, s); err == nil {
 			oneLine(t, "GcfgValue", out)
-			if got, err := readGcfg("k = " + string(out) + " ; comment"); err != nil || got != s {
+			if got, err := readGcfg(string(out)); err != nil || got != s {
 				t.Fatalf("GcfgValue(%q) = %s, read back %q (%v)", s, out, got, err)
 			}
-		} else if !strings.ContainsFunc(s, func(r rune) bool { return !yamlenc.RawOK(r) && !strings.ContainsRune("\n\t\b", r) }) {
+		} else if !strings.ContainsFunc(s, func(r rune) bool { return !yamlenc.RawOK(r) && !strings.ContainsRune("\n\t", r) }) {
 			t.Fatalf("GcfgValue refused %q, which gcfg can hold: %v", s, err)
 		}
 		if out, err := GcfgSubsection(nil, s); err == nil {
 			oneLine(t, "GcfgSubsection", out)
-			if u, err := strconv.Unquote(string(out)); err != nil || u != s {
-				t.Fatalf("GcfgSubsection(%q) = %s", s, out)
+			if got, err := readGcfgSubsection(string(out)); err != nil || got != s {
+				t.Fatalf("GcfgSubsection(%q) = %s, read back %q (%v)", s, out, got, err)
 			}
 		}
 		if out, err := INIValue(nil, s); err == nil {
@@ -120,10 +97,13 @@ func FuzzEscapers(f *testing.F) {
 }
 
 func TestRefusals(t *testing.T) {
-	for _, s := range []string{"\x00", "a\rb", "\u2028"} {
+	for _, s := range []string{"\x00", "a\rb", "\u2028", "\b"} {
 		if _, err := GcfgValue(nil, s); err == nil {
 			t.Errorf("GcfgValue(%q): gcfg has no escape for it, want a refusal", s)
 		}
+	}
+	if _, err := GcfgSubsection(nil, ""); err == nil {
+		t.Errorf(`GcfgSubsection(""): gcfg refuses an empty name, want a refusal`)
 	}
 	for _, s := range []string{"a\nb", " x", "a;b", "\x00"} {
 		if _, err := INIValue(nil, s); err == nil {
