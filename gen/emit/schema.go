@@ -95,8 +95,8 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 				return nil, fmt.Errorf("%s: unknown format %q", n.Path, n.Format)
 			}
 			s["pattern"] = p
-			if n.Format == "dns-label" {
-				s["maxLength"] = 63
+			if max, ok := config.FormatMaxLength[n.Format]; ok {
+				s["maxLength"] = max
 			}
 		}
 	case catalog.KindBool:

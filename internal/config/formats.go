@@ -1,21 +1,108 @@
 package config
 
 import (
+	"net"
+	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
 )
 
-// MatchFormat reports whether s is of the format (a key of Formats). The
-// formats most fields use are matched by hand, byte by byte, a tenth of a
-// regular expression's cost on every config loaded; the others by their
-// pattern. TestMatchFormatMatchesPatterns holds each hand-written matcher to
-// its pattern.
+// MatchFormat reports whether s is of the format (a key of Formats): of
+// its pattern's syntax, and within the bounds its consumer adds, which a
+// pattern cannot say (lengths, ranges, a prefix that fits its address).
+// The formats most fields use are matched by hand, byte by byte, a tenth
+// of a regular expression's cost on every config loaded; the others by
+// their pattern. TestMatchFormatMatchesPatterns holds each hand-written
+// matcher to its pattern, and TestFormatsAcceptWhatConsumersRead every
+// format to the parser its values meet.
 func MatchFormat(format, s string) bool {
+	if !matchSyntax(format, s) {
+		return false
+	}
+	if n, ok := FormatMaxLength[format]; ok && len(s) > n {
+		return false
+	}
+	bound, ok := bounds[format]
+	return !ok || bound(s)
+}
+
+// matchSyntax reports whether s matches the format's pattern.
+func matchSyntax(format, s string) bool {
 	if match, ok := handMatched[format]; ok {
 		return match(s)
 	}
 	re, ok := formatPatterns[format]
 	return ok && re.MatchString(s)
+}
+
+// FormatMaxLength bounds the length of the formats whose consumers bound
+// it: Kubernetes names and hostnames. The JSON Schema carries it.
+var FormatMaxLength = map[string]int{"dns-label": 63, "dns-subdomain": 253, "wildcard-hostname": 253}
+
+// bounds are what a format's consumer requires beyond the syntax.
+var bounds = map[string]func(string) bool{
+	// A DNS label is at most 63 bytes (Kubernetes names do not ask it of
+	// the labels of a subdomain; hostnames do).
+	"wildcard-hostname": func(s string) bool {
+		return !slices.ContainsFunc(strings.Split(strings.TrimPrefix(s, "*."), "."), func(l string) bool { return len(l) > 63 })
+	},
+	// Flux and Tempo read durations with Go's parser: at most 2562047h.
+	"duration":  func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
+	"retention": retentionFits,
+	"cidr":      func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil },
+	// Kubernetes (CronJob) and Velero read schedules with robfig/cron.
+	"cron": func(s string) bool { _, err := cron.ParseStandard(s); return err == nil },
+	"url":  func(s string) bool { _, err := url.Parse(s); return err == nil },
+}
+
+// retentionUnits are the units of a retention period, largest first, in
+// nanoseconds (Prometheus's duration type is Go's).
+var retentionUnits = [...]struct {
+	name string
+	ns   uint64
+}{
+	{"y", 365 * 24 * uint64(time.Hour)}, {"w", 7 * 24 * uint64(time.Hour)}, {"d", 24 * uint64(time.Hour)},
+	{"h", uint64(time.Hour)}, {"m", uint64(time.Minute)}, {"s", uint64(time.Second)}, {"ms", uint64(time.Millisecond)},
+}
+
+// retentionUnit returns the index in retentionUnits of the unit s starts
+// with, -1 for none.
+func retentionUnit(s string) int {
+	if strings.HasPrefix(s, "ms") {
+		return len(retentionUnits) - 1
+	}
+	for i, u := range retentionUnits[:len(retentionUnits)-1] {
+		if strings.HasPrefix(s, u.name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// retentionFits reports whether a retention period (of PatternRetention)
+// fits Prometheus's duration, as its parser requires: at most 1<<63-1ns,
+// about 292y.
+func retentionFits(s string) bool {
+	var total uint64
+	for s != "" && s != "0" {
+		n := digits(s)
+		v, err := strconv.ParseUint(s[:n], 10, 64)
+		u := retentionUnit(s[n:])
+		if err != nil || u < 0 || v > 1<<63/retentionUnits[u].ns {
+			return false
+		}
+		total += v * retentionUnits[u].ns
+		if total > 1<<63-1 {
+			return false
+		}
+		s = s[n+len(retentionUnits[u].name):]
+	}
+	return true
 }
 
 // handMatched are the formats matched byte by byte.
@@ -25,7 +112,7 @@ var handMatched = map[string]func(string) bool{
 	"wildcard-hostname": func(s string) bool { return dnsSubdomain(strings.TrimPrefix(s, "*.")) },
 	"quantity":          quantity,
 	"duration":          func(s string) bool { return unitNumbers(s, true, "ms", "s", "m", "h") },
-	"retention":         func(s string) bool { return unitNumbers(s, false, "ms", "s", "m", "h", "d", "w", "y") },
+	"retention":         retention,
 }
 
 // formatPatterns are the compiled Formats that are not hand-matched.
@@ -98,9 +185,9 @@ func quantity(s string) bool {
 	return false
 }
 
-// unitNumbers is PatternDuration (fractions allowed) and PatternRetention
-// (not): one or more numbers, each followed by one of units; a unit that
-// is a prefix of another (m of ms) is tried after it.
+// unitNumbers is PatternDuration: one or more numbers, with fractions if
+// allowed, each followed by one of units; a unit that is a prefix of
+// another (m of ms) is tried after it.
 func unitNumbers(s string, fractions bool, units ...string) bool {
 	if s == "" {
 		return false
@@ -131,4 +218,26 @@ func unitNumbers(s string, fractions bool, units ...string) bool {
 		s = s[len(unit):]
 	}
 	return true
+}
+
+// retention is PatternRetention: "0", or numbers each followed by a unit of
+// retentionUnits, larger units before smaller ones and each at most once.
+func retention(s string) bool {
+	if s == "0" {
+		return true
+	}
+	next := 0 // the index of the largest unit still allowed
+	for s != "" {
+		n := digits(s)
+		if n == 0 {
+			return false
+		}
+		u := retentionUnit(s[n:])
+		if u < next {
+			return false // none, or out of order
+		}
+		next = u + 1
+		s = s[n+len(retentionUnits[u].name):]
+	}
+	return next > 0
 }

@@ -30,11 +30,14 @@ const (
 	PatternURL = `^https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[^\s]*)?$`
 	// PatternCIDR is an IPv4 or IPv6 network in CIDR notation.
 	PatternCIDR = `^([0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}|[0-9A-Fa-f:]+/[0-9]{1,3})$`
-	// PatternRetention is a retention period as Prometheus and Loki write
-	// it: a number and a unit, ms, s, m, h, d, w or y (15d, 2w).
-	PatternRetention = `^([0-9]+(ms|s|m|h|d|w|y))+$`
-	// PatternCron is a cron schedule of five fields, or a @macro.
-	PatternCron = `^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9*,/?LW#-]+( [0-9A-Za-z*,/?LW#-]+){4})$`
+	// PatternRetention is a retention period as Prometheus, Loki and Mimir
+	// read it: numbers with units, largest first and each unit at most once
+	// (y, w, d, h, m, s, ms: 15d, 1w3d, 12h30m), or 0. Empty is unset.
+	PatternRetention = `^(0|([0-9]+y)?([0-9]+w)?([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?)$`
+	// PatternCron is a cron schedule of five fields, or a @macro, as the
+	// cron parser of Kubernetes CronJobs and Velero reads it (no Quartz L,
+	// W or #).
+	PatternCron = `^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9*,/?-]+( [0-9A-Za-z*,/?-]+){4})$`
 	// PatternEmail is an e-mail address.
 	PatternEmail = `^[^@\s]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`
 )
@@ -59,15 +62,15 @@ var Formats = map[string]string{
 var FormatDocs = map[string]string{
 	"dns-label":         "a DNS-1123 label: at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit",
 	"dns-subdomain":     "a DNS-1123 subdomain (a Kubernetes name or a hostname): lowercase letters, digits, '-' and '.', at most 253",
-	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com)",
-	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h)",
+	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com): at most 253 characters, each label at most 63",
+	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
 	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
 	"quantity":          "a Kubernetes quantity such as 10Gi, 500Mi or 1T",
-	"url":               "an http:// or https:// URL with a host",
-	"cidr":              "a network in CIDR notation such as 10.244.0.0/16",
-	"retention":         "a retention period such as 15d, 2w or 336h (units ms, s, m, h, d, w, y)",
-	"cron":              "a cron schedule of five fields such as \"0 2 * * *\", or @daily",
+	"url":               "an http:// or https:// URL with a host, any % followed by two hex digits",
+	"cidr":              "a network in CIDR notation such as 10.244.0.0/16 (an IPv4 or IPv6 address and a prefix length that fits it)",
+	"retention":         "a retention period such as 15d, 2w or 336h (units y, w, d, h, m, s, ms, largest first, each once; at most 292y), or 0",
+	"cron":              "a cron schedule of five fields such as \"0 2 * * *\" (minute 0-59, hour 0-23, day 1-31, month 1-12 or JAN-DEC, weekday 0-6 or SUN-SAT; no L, W or #), or @daily",
 	"email":             "an e-mail address",
 }
 

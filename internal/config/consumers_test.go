@@ -1,0 +1,141 @@
+package config
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/model"
+	"github.com/robfig/cron/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// consumers read a value of each format where the rendered files take it:
+// the Kubernetes API's own validation (names, hostnames), its quantity
+// parser (storage sizes), Go's duration parser (Flux intervals, Tempo),
+// Prometheus's (Prometheus, Loki and Mimir retention), the cron parser
+// Kubernetes CronJobs and Velero schedules use, and Go's URL and CIDR
+// parsers. git-url, repo-path and email have no single consumer to hold
+// them to.
+var consumers = map[string]func(string) error{
+	"dns-label":     func(s string) error { return errs(validation.IsDNS1123Label(s)) },
+	"dns-subdomain": func(s string) error { return errs(validation.IsDNS1123Subdomain(s)) },
+	"wildcard-hostname": func(s string) error {
+		if strings.HasPrefix(s, "*.") {
+			return errs(validation.IsWildcardDNS1123Subdomain(s))
+		}
+		return errs(validation.IsDNS1123Subdomain(s))
+	},
+	"duration":  func(s string) error { _, err := time.ParseDuration(s); return err },
+	"quantity":  func(s string) error { _, err := resource.ParseQuantity(s); return err },
+	"retention": func(s string) error { _, err := model.ParseDuration(s); return err },
+	"cidr":      func(s string) error { _, _, err := net.ParseCIDR(s); return err },
+	"cron":      func(s string) error { _, err := cron.ParseStandard(s); return err },
+	"url": func(s string) error {
+		u, err := url.Parse(s)
+		if err == nil && (u.Host == "" || u.Scheme != "http" && u.Scheme != "https") {
+			err = fmt.Errorf("scheme %q, host %q", u.Scheme, u.Host)
+		}
+		return err
+	},
+}
+
+// shaped make strings of the shape of a format, from parts of it, for the
+// formats where strings of random parts rarely pass.
+var shaped = map[string]func(r *rand.Rand) string{
+	"cidr": func(r *rand.Rand) string {
+		if r.IntN(2) == 0 {
+			return join(r, 4, ".", "0", "1", "10", "127", "255", "256", "999", "01") + pick(r, "/0", "/8", "/16", "/32", "/33", "/99")
+		}
+		return join(r, 1+r.IntN(8), ":", "", "0", "1", "ff", "ffff", "fffff", "fd00") + pick(r, "/0", "/64", "/128", "/129", "/999")
+	},
+	"cron": func(r *rand.Rand) string {
+		return join(r, 5, " ", "*", "0", "5", "7", "23", "24", "31", "32", "59", "60", "0-5", "5-0", "*/5", "*/0", "1,2", "?",
+			"JAN", "jan", "SUN", "MON-FRI", "FOO", "1-")
+	},
+	"url": func(r *rand.Rand) string {
+		return pick(r, "http://", "https://") + pick(r, "a", "a.b", "-", "a-b.c", "1.2.3.4") + pick(r, "", ":80", ":8080", ":99999", ":0") +
+			pick(r, "", "/", "/p", "/%zz", "/%41", "/a?b=c", "/[", "/#f", "/a%", "/%2")
+	},
+}
+
+func pick(r *rand.Rand, from ...string) string { return from[r.IntN(len(from))] }
+
+// join joins n strings picked from from with sep.
+func join(r *rand.Rand, n int, sep string, from ...string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = pick(r, from...)
+	}
+	return strings.Join(parts, sep)
+}
+
+func errs(list []string) error {
+	if len(list) > 0 {
+		return fmt.Errorf("%s", strings.Join(list, "; "))
+	}
+	return nil
+}
+
+// TestFormatsAcceptWhatConsumersRead: a value that passes its format's
+// check is one its consumer reads. Each format is tried on edge cases and
+// on random strings made of its own parts, so that many pass.
+func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
+	parts := map[string][]string{
+		"dns-label":         {"a", "z", "0", "9", "-", "ab", strings.Repeat("a", 30)},
+		"dns-subdomain":     {"a", "0", "-", ".", "ab", strings.Repeat("a", 40), strings.Repeat("b", 63)},
+		"wildcard-hostname": {"*.", "a", "0", "-", ".", strings.Repeat("a", 40), strings.Repeat("b", 63)},
+		"duration":          {"0", "1", "9", "99999", ".", ".5", "ms", "s", "m", "h"},
+		"quantity":          {"0", "1", "9", "99999", ".", ".5", "Ki", "Gi", "Ei", "k", "M", "E"},
+		"retention":         {"0", "1", "9", "99999", "ms", "s", "m", "h", "d", "w", "y"},
+	}
+	edge := map[string][]string{
+		"dns-label":         {strings.Repeat("a", 63), strings.Repeat("a", 64)},
+		"dns-subdomain":     {strings.Repeat("a.", 126) + "a", strings.Repeat("a.", 127) + "a", strings.Repeat("a", 64)},
+		"wildcard-hostname": {"*.a", "*." + strings.Repeat("a", 64), "*." + strings.Repeat("a.", 126) + "a"},
+		"duration":          {"9223372036854775807ns", "2562048h", "2562047h", "99999999999h", "1h1h", "1m1h"},
+		"quantity":          {"99999999999999999999999999Ei", "0.000000001", "1.5Ki", "00"},
+		"retention":         {"0", "15d", "1d1y", "1h1h", "1y1d", "999999999999y", "292y", "293y"},
+		"cidr":              {"10.244.0.0/16", "256.0.0.0/8", "10.0.0.0/33", "::/0", "fd00::/129", ":::::/64", "1:2:3:4:5:6:7:8:9/64"},
+		"cron":              {"0 2 * * *", "0 0 L * *", "0 0 ? * MON", "99 99 99 99 99", "0 0 1W * *", "0 0 * * 1#2", "60 * * * *"},
+		"url":               {"http://a", "https://a:99999/", "http://a/%zz", "http://a/b c"},
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for f, read := range consumers {
+		if _, ok := Formats[f]; !ok {
+			t.Fatalf("no format %q", f)
+		}
+		passed := 0
+		check := func(s string) {
+			if !MatchFormat(f, s) {
+				return
+			}
+			passed++
+			if err := read(s); err != nil {
+				t.Errorf("%s: %.80q passes the format check, but its consumer refuses it: %v", f, s, err)
+			}
+		}
+		for _, s := range edge[f] {
+			check(s)
+		}
+		for range 20_000 {
+			if gen, ok := shaped[f]; ok {
+				check(gen(r))
+				continue
+			}
+			var w strings.Builder
+			for range 1 + r.IntN(8) {
+				w.WriteString(parts[f][r.IntN(len(parts[f]))])
+			}
+			check(w.String())
+		}
+		if passed < 200 {
+			t.Errorf("%s: only %d strings pass the format check: the test sees too few", f, passed)
+		}
+	}
+}
