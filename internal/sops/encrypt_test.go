@@ -156,7 +156,7 @@ func TestEncryptSecrets(t *testing.T) {
 }
 
 // roundTripSeeds are the values FuzzRoundTrip starts from.
-var roundTripSeeds = []string{"", "plain", "multi\nline\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"}
+var roundTripSeeds = []string{"", "plain", "multi\nline\n", "\t\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"}
 
 // FuzzRoundTrip: Decrypt(Encrypt(x)) == x for any string value under any
 // key, and DecryptNode agrees.
@@ -178,7 +178,14 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		var back map[string]string
 		if err := yaml.Unmarshal(plain, &back); err != nil || back[k] != v || len(back) != 1 {
-			t.Skip("yaml.v3 does not read back what it wrote")
+			// yaml.v3 writes some strings in a form it cannot read back
+			// ("\t\n"): a user writes them double-quoted.
+			quoted := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+				{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: k},
+				{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: v}}}
+			if plain, err = yaml.Marshal(quoted); err != nil || yaml.Unmarshal(plain, &back) != nil || back[k] != v || len(back) != 1 {
+				t.Skip("yaml.v3 cannot write it so that it reads it back")
+			}
 		}
 		enc, err := Encrypt(plain, EncryptOptions{Recipients: []string{key.recipient}, DataKey: dataKey, Rand: rand.NewChaCha8([32]byte{}), LastModified: time.Unix(0, 0)})
 		if k == metadataKey {

@@ -389,6 +389,12 @@ func encodeMeta(s metaString) (yaml.Node, error) { return encodeNode(string(s)) 
 func encodeNode(v any) (yaml.Node, error) {
 	var n yaml.Node
 	err := n.Encode(v)
+	if s, ok := v.(string); ok && err != nil {
+		// yaml.v3 writes some strings in a form it cannot read back (a
+		// literal block whose line starts with a tab: "\t\n"), which
+		// Encode reports; double quotes, with escapes, hold any string.
+		return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.DoubleQuotedStyle, Value: s}, nil
+	}
 	return n, err
 }
 
