@@ -195,6 +195,10 @@ func FuzzScalar(f *testing.F) {
 		if got := scalarBack(t, append(line, '\n'), "key"); got != s {
 			t.Fatalf("AppendScalar: read back %q, want %q:\n%q", got, s, line)
 		}
+		// Helm and kubectl read YAML with sigs.k8s.io/yaml (YAML 1.1 rules).
+		if j, err := sigsyaml.YAMLToJSON(line); err != nil || !bytes.Equal(j, mustJSON(t, map[string]string{"key": s})) {
+			t.Fatalf("AppendScalar: sigs.k8s.io/yaml reads %s (%v), want %q:\n%q", j, err, s, line)
+		}
 		seq := AppendScalar([]byte("- "), s)
 		var items []string
 		if err := yaml.Unmarshal(seq, &items); err != nil || len(items) != 1 || items[0] != s {
@@ -224,6 +228,16 @@ func FuzzScalar(f *testing.F) {
 			}
 		}
 	})
+}
+
+// mustJSON is json.Marshal of v, as sigs.k8s.io/yaml writes it.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	j, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 func TestLongKey(t *testing.T) {
