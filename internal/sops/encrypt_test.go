@@ -156,7 +156,7 @@ func TestEncryptSecrets(t *testing.T) {
 }
 
 // roundTripSeeds are the values FuzzRoundTrip starts from.
-var roundTripSeeds = []string{"", "plain", "multi\nline\n", "\t\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"}
+var roundTripSeeds = []string{"", "plain", "multi\nline\n", " leading space", "ENC[AES256_GCM,data:x]", "#not a comment", "日本語", "\x00\x01", "null", "123", "- a", "a: b"}
 
 // FuzzRoundTrip: Decrypt(Encrypt(x)) == x for any string value under any
 // key, and DecryptNode agrees.
@@ -164,6 +164,7 @@ func FuzzRoundTrip(f *testing.F) {
 	for _, s := range roundTripSeeds {
 		f.Add("key", s)
 	}
+	f.Add("key", "\t\n") // yaml.v3 cannot write it back: written double-quoted
 	f.Add("", "empty key")
 	f.Add("a:b", "colon in key")
 	key, err := newFuzzKey()
