@@ -24,7 +24,9 @@ func readGcfg(value string) (string, error) {
 // readGcfgSubsection reads the subsection name of the one section of a gcfg
 // file whose header is `[s <name>]`, with gopkg.in/gcfg.v1.
 func readGcfgSubsection(name string) (string, error) {
-	var cfg struct{ S map[string]*struct{ K string } }
+	var cfg struct {
+		S map[string]*struct{ K string }
+	}
 	if err := gcfg.ReadStringInto(&cfg, "[s "+name+"]\nk = v\n"); err != nil {
 		return "", err
 	}
