@@ -139,3 +139,42 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		}
 	}
 }
+
+// TestMetalLBAddressesAcceptWhatMetalLBReads: an address pool entry that
+// passes addressRange is one MetalLB's config parser reads. It reads a range
+// as two addresses around a '-', each with net.ParseIP after trimming
+// blanks, and anything else with net.ParseCIDR.
+func TestMetalLBAddressesAcceptWhatMetalLBReads(t *testing.T) {
+	metallb := func(a string) error {
+		if from, to, ok := strings.Cut(a, "-"); ok {
+			if net.ParseIP(strings.TrimSpace(from)) == nil || net.ParseIP(strings.TrimSpace(to)) == nil {
+				return fmt.Errorf("not two IP addresses")
+			}
+			return nil
+		}
+		_, _, err := net.ParseCIDR(a)
+		return err
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	addr := func() string {
+		return pick(r, "10.0.0.1", "10.0.0.20", "0.0.0.0", "255.255.255.255", "256.1.1.1", "::1", "fe80::1", "fe80::1%eth0",
+			"::ffff:10.0.0.1", "2001:db8::", "010.0.0.1", " 10.0.0.2", "10.0.0.3 ")
+	}
+	passed := 0
+	for range 20_000 {
+		a := addr() + pick(r, "", "/24", "/32", "/33", "/64", "/128")
+		if r.IntN(2) == 0 {
+			a = addr() + pick(r, "-", " - ", "--") + addr()
+		}
+		if addressRange(a) != "" {
+			continue
+		}
+		passed++
+		if err := metallb(a); err != nil {
+			t.Errorf("%q passes addressRange, but MetalLB refuses it: %v", a, err)
+		}
+	}
+	if passed < 200 {
+		t.Errorf("only %d addresses pass: the test sees too few", passed)
+	}
+}

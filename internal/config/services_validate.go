@@ -297,7 +297,7 @@ func addressRange(a string) string {
 		start, err1 := netip.ParseAddr(strings.TrimSpace(from))
 		end, err2 := netip.ParseAddr(strings.TrimSpace(to))
 		switch {
-		case err1 != nil || err2 != nil:
+		case err1 != nil || err2 != nil || start.Zone() != "" || end.Zone() != "": // MetalLB's parser (net.ParseIP) takes no zone
 			return "is not a range of two IP addresses: " + want
 		case start.Is4() != end.Is4():
 			return "mixes IPv4 and IPv6: " + want
