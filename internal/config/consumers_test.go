@@ -20,8 +20,8 @@ import (
 // parser (storage sizes), Go's duration parser (Flux intervals, Tempo),
 // Prometheus's (Prometheus, Loki and Mimir retention), the cron parser
 // Kubernetes CronJobs and Velero schedules use, and Go's URL and CIDR
-// parsers. git-url, repo-path and email have no single consumer to hold
-// them to.
+// parsers. git-url is bounded by net/url itself (TestGitURLFormat);
+// repo-path and email have no single consumer to hold them to.
 var consumers = map[string]func(string) error{
 	"dns-label":     func(s string) error { return errs(validation.IsDNS1123Label(s)) },
 	"dns-subdomain": func(s string) error { return errs(validation.IsDNS1123Subdomain(s)) },

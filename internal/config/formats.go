@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/robfig/cron/v3"
 )
@@ -58,6 +59,22 @@ var bounds = map[string]func(string) bool{
 	// Kubernetes (CronJob) and Velero read schedules with robfig/cron.
 	"cron": func(s string) bool { _, err := cron.ParseStandard(s); return err == nil },
 	"url":  func(s string) bool { _, err := url.Parse(s); return err == nil },
+	// Flux's source-controller reads the URL FluxURL makes with url.Parse.
+	"git-url": func(s string) bool {
+		u, err := url.Parse(FluxURL(s))
+		return err == nil && u.Hostname() != "" && !strings.ContainsFunc(s, unicode.IsSpace)
+	},
+}
+
+var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*)$`)
+
+// FluxURL turns an scp-style Git address (git@host:org/repo.git), which the
+// config accepts, into the ssh:// URL Flux requires (ssh://git@host/org/repo.git).
+func FluxURL(u string) string {
+	if m := scpLike.FindStringSubmatch(u); m != nil {
+		return "ssh://" + m[1] + "@" + m[2] + "/" + m[3]
+	}
+	return u
 }
 
 // retentionUnits are the units of a retention period, largest first, in

@@ -64,3 +64,31 @@ func TestMatchFormatMatchesPatterns(t *testing.T) {
 		t.Error("an unknown format matched")
 	}
 }
+
+func TestFluxURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"git@github.com:org/repo.git":         "ssh://git@github.com/org/repo.git",
+		"ssh://git@github.com/org/repo.git":   "ssh://git@github.com/org/repo.git",
+		"https://git.example.com/org/r.git":   "https://git.example.com/org/r.git",
+		"deploy@git.example.com:team/ops.git": "ssh://deploy@git.example.com/team/ops.git",
+	} {
+		if got := FluxURL(in); got != want {
+			t.Errorf("FluxURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGitURLFormat: a Git URL passes when Flux's source-controller can read
+// the URL FluxURL makes of it with net/url: a host, no blank, valid escapes.
+func TestGitURLFormat(t *testing.T) {
+	for s, want := range map[string]bool{
+		"git@github.com:org/repo.git": true, "ssh://git@github.com/org/repo.git": true, "ssh://git@host:2222/org/repo.git": true,
+		"https://git.example.com/org/r.git": true, "https://git.example.com/org/r%20x.git": true,
+		"https:///": false, "ssh://git@": false, "ssh://git@/org/repo.git": false, "https://host/a b.git": false,
+		"https://host/%zz.git": false, "ssh://host:port/x": false, "git@host:a b": false, "git@host:%zz": false,
+	} {
+		if got := MatchFormat("git-url", s); got != want {
+			t.Errorf("git-url %q: %v, want %v", s, got, want)
+		}
+	}
+}

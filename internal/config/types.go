@@ -64,7 +64,7 @@ var FormatDocs = map[string]string{
 	"dns-subdomain":     "a DNS-1123 subdomain (a Kubernetes name or a hostname): lowercase letters, digits, '-' and '.', at most 253",
 	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com): at most 253 characters, each label at most 63",
 	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
-	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path",
+	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path, with a host and no blank",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
 	"quantity":          "a Kubernetes quantity such as 10Gi, 500Mi or 1T",
 	"url":               "an http:// or https:// URL with a host, any % followed by two hex digits",

@@ -82,7 +82,7 @@ func (v *Validator) RepoURL(p, s string) {
 	if s == "" || MatchFormat("git-url", s) {
 		return
 	}
-	v.Errorf(p, "%q is not a Git URL Flux can fetch: expected ssh://..., https://... or git@host:path", s)
+	v.Errorf(p, "%q is not %s", s, FormatDocs["git-url"])
 }
 
 // Duration checks a Flux duration such as 15m or 1h30m.

@@ -10,6 +10,7 @@ import (
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -221,7 +222,7 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 		TypeMeta:   metav1.TypeMeta{APIVersion: gitRepositoryAPIVersion, Kind: sourcev1.GitRepositoryKind},
 		ObjectMeta: b.objectMeta(cm.RepositoryName, u.Name),
 		Spec: sourcev1.GitRepositorySpec{
-			URL: fluxURL(cm.RepositoryURL), Interval: iv, Timeout: &timeout,
+			URL: config.FluxURL(cm.RepositoryURL), Interval: iv, Timeout: &timeout,
 			Reference: &sourcev1.GitRepositoryRef{Branch: cm.Branch},
 		},
 	}

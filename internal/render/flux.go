@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"time"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
@@ -34,17 +33,6 @@ func (b *builder) fillLabels(l map[string]string, part string) map[string]string
 	l["app.kubernetes.io/managed-by"] = "flux"
 	l["opencenter/managed-by"] = "opencenter"
 	return l
-}
-
-var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*)$`)
-
-// fluxURL turns an scp-style Git address (git@host:org/repo.git), which the
-// config accepts, into the ssh:// URL Flux requires (ssh://git@host/org/repo.git).
-func fluxURL(u string) string {
-	if m := scpLike.FindStringSubmatch(u); m != nil {
-		return "ssh://" + m[1] + "@" + m[2] + "/" + m[3]
-	}
-	return u
 }
 
 // fluxDurations are gitops.flux's durations, parsed once per plan and shared
@@ -84,7 +72,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 	spec := sourcev1.GitRepositorySpec{Interval: d.interval, Timeout: &d.timeout}
 	switch s.Repo {
 	case catalog.RepoBase:
-		spec.URL = fluxURL(g.BaseRepo.URL)
+		spec.URL = config.FluxURL(g.BaseRepo.URL)
 		ref := &sourcev1.GitRepositoryRef{Tag: g.BaseRepo.Release}
 		if ref.Tag == "" {
 			ref.Branch = g.BaseRepo.Branch
@@ -92,7 +80,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		if u.Common != nil {
 			if o := u.Common(b.c).Source; o != nil {
 				if o.Repo != "" {
-					spec.URL = fluxURL(o.Repo)
+					spec.URL = config.FluxURL(o.Repo)
 				}
 				switch {
 				case o.Release != "":
@@ -107,7 +95,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 			spec.SecretRef = &meta.LocalObjectReference{Name: g.BaseRepo.SecretName}
 		}
 	case catalog.RepoCluster:
-		spec.URL = fluxURL(g.Repository.URL)
+		spec.URL = config.FluxURL(g.Repository.URL)
 		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
 		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.
 		spec.SecretRef = &meta.LocalObjectReference{Name: flux_system}

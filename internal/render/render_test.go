@@ -530,19 +530,6 @@ func TestOnlyUnit(t *testing.T) {
 	}
 }
 
-func TestFluxURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"git@github.com:org/repo.git":         "ssh://git@github.com/org/repo.git",
-		"ssh://git@github.com/org/repo.git":   "ssh://git@github.com/org/repo.git",
-		"https://git.example.com/org/r.git":   "https://git.example.com/org/r.git",
-		"deploy@git.example.com:team/ops.git": "ssh://deploy@git.example.com/team/ops.git",
-	} {
-		if got := fluxURL(in); got != want {
-			t.Errorf("fluxURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestHeaderOwnership(t *testing.T) {
 	data := withHeader(".x-config.yaml", "keycloak", "", []byte("a: 1\n"))
 	if st, unit := ownership(data); st != Owned || unit != "keycloak" {
