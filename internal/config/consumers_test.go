@@ -17,7 +17,7 @@ import (
 
 // consumers read a value of each format where the rendered files take it:
 // the Kubernetes API's own validation (names, hostnames), its quantity
-// parser (storage sizes), Go's duration parser (Flux intervals, Tempo),
+// parser (volume sizes, which a claim wants above zero), Go's duration parser (Flux intervals, Tempo),
 // Prometheus's (Prometheus, Loki and Mimir retention), the cron parser
 // Kubernetes CronJobs and Velero schedules use, and Go's URL and CIDR
 // parsers. git-url is bounded by net/url itself (TestGitURLFormat);
@@ -31,8 +31,15 @@ var consumers = map[string]func(string) error{
 		}
 		return errs(validation.IsDNS1123Subdomain(s))
 	},
-	"duration":  func(s string) error { _, err := time.ParseDuration(s); return err },
-	"quantity":  func(s string) error { _, err := resource.ParseQuantity(s); return err },
+	"duration": func(s string) error { _, err := time.ParseDuration(s); return err },
+	// A PersistentVolumeClaim's storage request must be above zero.
+	"quantity": func(s string) error {
+		q, err := resource.ParseQuantity(s)
+		if err == nil && q.Sign() <= 0 {
+			err = fmt.Errorf("not above zero")
+		}
+		return err
+	},
 	"retention": func(s string) error { _, err := model.ParseDuration(s); return err },
 	"cidr":      func(s string) error { _, _, err := net.ParseCIDR(s); return err },
 	"cron":      func(s string) error { _, err := cron.ParseStandard(s); return err },

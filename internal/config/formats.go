@@ -55,7 +55,9 @@ var bounds = map[string]func(string) bool{
 	// Flux and Tempo read durations with Go's parser: at most 2562047h.
 	"duration":  func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
 	"retention": retentionFits,
-	"cidr":      func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil },
+	// Every quantity is a volume's size, which Kubernetes wants above zero.
+	"quantity": func(s string) bool { return strings.ContainsAny(s, "123456789") },
+	"cidr":     func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil },
 	// Kubernetes (CronJob) and Velero read schedules with robfig/cron.
 	"cron": func(s string) bool { _, err := cron.ParseStandard(s); return err == nil },
 	"url":  func(s string) bool { _, err := url.Parse(s); return err == nil },

@@ -66,7 +66,7 @@ var FormatDocs = map[string]string{
 	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
 	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path, with a host and no blank",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
-	"quantity":          "a Kubernetes quantity such as 10Gi, 500Mi or 1T",
+	"quantity":          "a Kubernetes quantity above zero such as 10Gi, 500Mi or 1T",
 	"url":               "an http:// or https:// URL with a host, any % followed by two hex digits",
 	"cidr":              "a network in CIDR notation such as 10.244.0.0/16 (an IPv4 or IPv6 address and a prefix length that fits it)",
 	"retention":         "a retention period such as 15d, 2w or 336h (units y, w, d, h, m, s, ms, largest first, each once; at most 292y), or 0",
