@@ -77,8 +77,16 @@ func DecimalInt(s string) (i int64, ok bool) {
 // short, numbers are numberish, timestamps start with a year.
 func OtherType(s string) bool {
 	return len(s) <= 6 && specialStart(s) && special.MatchString(s) ||
-		numberStart(s) && numberish(s) && (numberRE.MatchString(s) || resolvedNumber(s)) ||
+		numberStart(s) && numberish(s) && (numberRE.MatchString(s) || quirkable(s) && resolvedNumber(s)) ||
 		len(s) >= 8 && s[4] == '-' && isDigit(s[0]) && timestamp.MatchString(s)
+}
+
+// quirkable reports whether resolvedNumber may find a number numberRE does
+// not: where yaml.v3's quirks apply, a '_' or a sign after 0b or 0o. The
+// resolver allocates an error for each string it does not read as a
+// number (an IP address, a version), so the others do not go to it.
+func quirkable(s string) bool {
+	return strings.IndexByte(s, '_') >= 0 || strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0o")
 }
 
 // resolvedNumber reports whether yaml.v3 resolves plain s to a number, by
