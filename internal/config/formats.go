@@ -4,9 +4,9 @@ import (
 	"net"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -29,7 +29,46 @@ func MatchFormat(format, s string) bool {
 		return false
 	}
 	bound, ok := bounds[format]
-	return !ok || bound(s)
+	if !ok {
+		return true
+	}
+	if !parsedBounds[format] {
+		return bound(s)
+	}
+	return boundsSeen.of(format, s, bound)
+}
+
+// parsedBounds are the bounds that run a consumer's parser, which
+// allocates (cron's some thirty times): boundsSeen remembers their answers.
+var parsedBounds = map[string]bool{"cron": true, "url": true, "git-url": true, "cidr": true}
+
+// boundsSeen remembers what the parsers said of the values they were given:
+// a fleet's configs repeat the same URLs and schedules, and a config checks
+// its repository URL more than once.
+var boundsSeen = seenBounds{ok: map[seenKey]bool{}}
+
+type seenKey struct{ format, value string }
+
+type seenBounds struct {
+	sync.RWMutex
+	ok map[seenKey]bool
+}
+
+// of returns bound(s), asking bound only the first time.
+func (b *seenBounds) of(format, s string, bound func(string) bool) bool {
+	b.RLock()
+	ok, seen := b.ok[seenKey{format, s}]
+	b.RUnlock()
+	if seen {
+		return ok
+	}
+	ok = bound(s)
+	b.Lock()
+	if len(b.ok) < 4096 {
+		b.ok[seenKey{format, strings.Clone(s)}] = ok
+	}
+	b.Unlock()
+	return ok
 }
 
 // matchSyntax reports whether s matches the format's pattern.
@@ -50,7 +89,12 @@ var bounds = map[string]func(string) bool{
 	// A DNS label is at most 63 bytes (Kubernetes names do not ask it of
 	// the labels of a subdomain; hostnames do).
 	"wildcard-hostname": func(s string) bool {
-		return !slices.ContainsFunc(strings.Split(strings.TrimPrefix(s, "*."), "."), func(l string) bool { return len(l) > 63 })
+		for l := range strings.SplitSeq(strings.TrimPrefix(s, "*."), ".") {
+			if len(l) > 63 {
+				return false
+			}
+		}
+		return true
 	},
 	// Flux and Tempo read durations with Go's parser: at most 2562047h.
 	"duration":  func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
