@@ -38,9 +38,18 @@ verify-generated: generate
 golden:
 	$(GO) test ./... -update
 
-## fuzz: a short fuzzing run of the config loader.
+FUZZTIME ?= 30s
+FUZZ_TARGETS = FuzzLoad:./internal/config FuzzScanBlock:./internal/yamlfile FuzzScanDocument:./internal/sops \
+	FuzzRoundTrip:./internal/sops FuzzScalarForm:./internal/sops FuzzScalar:./internal/yamlenc \
+	FuzzRoundTrip:./internal/yamlenc FuzzEscapers:./internal/escape FuzzCompiledTemplate:./internal/render
+
+## fuzz: every fuzz target in turn, FUZZTIME (30s) each: the config loader,
+## the YAML scanners, sops, the YAML writer, the escapers, compiled templates.
 fuzz:
-	$(GO) test -run '^$$' -fuzz=FuzzLoad -fuzztime=30s -fuzzminimizetime=5s ./internal/config
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== $${t%%:*} ($${t#*:}, $(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz="^$${t%%:*}$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $${t#*:}; \
+	done
 
 ## bench: the performance benchmarks (see docs/PERFORMANCE.md); a few minutes on 2 cores.
 bench:
