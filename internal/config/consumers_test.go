@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/mail"
 	"net/url"
 	"strings"
 	"testing"
@@ -20,8 +21,8 @@ import (
 // parser (volume sizes, which a claim wants above zero), Go's duration parser (Flux intervals, Tempo),
 // Prometheus's (Prometheus, Loki and Mimir retention), the cron parser
 // Kubernetes CronJobs and Velero schedules use, and Go's URL and CIDR
-// parsers. git-url is bounded by net/url itself (TestGitURLFormat);
-// repo-path and email have no single consumer to hold them to.
+// parsers, and net/mail for an ACME account's e-mail. git-url is bounded
+// by net/url itself (TestGitURLFormat); repo-path is ours alone.
 var consumers = map[string]func(string) error{
 	"dns-label":     func(s string) error { return errs(validation.IsDNS1123Label(s)) },
 	"dns-subdomain": func(s string) error { return errs(validation.IsDNS1123Subdomain(s)) },
@@ -43,6 +44,14 @@ var consumers = map[string]func(string) error{
 	"retention": func(s string) error { _, err := model.ParseDuration(s); return err },
 	"cidr":      func(s string) error { _, _, err := net.ParseCIDR(s); return err },
 	"cron":      func(s string) error { _, err := cron.ParseStandard(s); return err },
+	// An ACME server reads the account's e-mail with net/mail (Let's Encrypt's does).
+	"email": func(s string) error {
+		a, err := mail.ParseAddress(s)
+		if err == nil && a.Address != s {
+			err = fmt.Errorf("read as %q", a.Address)
+		}
+		return err
+	},
 	"url": func(s string) error {
 		u, err := url.Parse(s)
 		if err == nil && (u.Host == "" || u.Scheme != "http" && u.Scheme != "https") {
@@ -64,6 +73,10 @@ var shaped = map[string]func(r *rand.Rand) string{
 	"cron": func(r *rand.Rand) string {
 		return join(r, 5, " ", "*", "0", "5", "7", "23", "24", "31", "32", "59", "60", "0-5", "5-0", "*/5", "*/0", "1,2", "?",
 			"JAN", "jan", "SUN", "MON-FRI", "FOO", "1-")
+	},
+	"email": func(r *rand.Rand) string {
+		return join(r, 1+r.IntN(3), "", "ops", "a.b", ".", "+tag", "-", "_", "\"", "<", "(", ",", "é", "!", "\\") + "@" +
+			join(r, 1+r.IntN(2), ".", "example", "x-y", "-", "", "é") + pick(r, ".com", ".io", ".c")
 	},
 	"url": func(r *rand.Rand) string {
 		return pick(r, "http://", "https://") + pick(r, "a", "a.b", "-", "a-b.c", "1.2.3.4") + pick(r, "", ":80", ":8080", ":99999", ":0") +

@@ -2,6 +2,7 @@ package config
 
 import (
 	"net"
+	"net/mail"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -40,7 +41,7 @@ func MatchFormat(format, s string) bool {
 
 // parsedBounds are the bounds that run a consumer's parser, which
 // allocates (cron's some thirty times): boundsSeen remembers their answers.
-var parsedBounds = map[string]bool{"cron": true, "url": true, "git-url": true, "cidr": true}
+var parsedBounds = map[string]bool{"cron": true, "url": true, "git-url": true, "cidr": true, "email": true}
 
 // boundsSeen remembers what the parsers said of the values they were given:
 // a fleet's configs repeat the same URLs and schedules, and a config checks
@@ -105,6 +106,8 @@ var bounds = map[string]func(string) bool{
 	// Kubernetes (CronJob) and Velero read schedules with robfig/cron.
 	"cron": func(s string) bool { _, err := cron.ParseStandard(s); return err == nil },
 	"url":  func(s string) bool { _, err := url.Parse(s); return err == nil },
+	// An ACME server reads an account's e-mail with net/mail.
+	"email": func(s string) bool { a, err := mail.ParseAddress(s); return err == nil && a.Address == s },
 	// Flux's source-controller reads the URL FluxURL makes with url.Parse.
 	"git-url": func(s string) bool {
 		u, err := url.Parse(FluxURL(s))

@@ -71,7 +71,7 @@ var FormatDocs = map[string]string{
 	"cidr":              "a network in CIDR notation such as 10.244.0.0/16 (an IPv4 or IPv6 address and a prefix length that fits it)",
 	"retention":         "a retention period such as 15d, 2w or 336h (units y, w, d, h, m, s, ms, largest first, each once; at most 292y), or 0",
 	"cron":              "a cron schedule of five fields such as \"0 2 * * *\" (minute 0-59, hour 0-23, day 1-31, month 1-12 or JAN-DEC, weekday 0-6 or SUN-SAT; no L, W or #), or @daily",
-	"email":             "an e-mail address",
+	"email":             "an e-mail address (name@example.com, no display name or comment)",
 }
 
 // Config is one cluster config file.
