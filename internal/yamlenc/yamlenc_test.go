@@ -265,19 +265,7 @@ func TestOtherTypeFilters(t *testing.T) {
 			t.Errorf("OtherType(%q) = %v, the regexps and yaml.v3's resolver say %v", s, got, want)
 		}
 	}
-	words := []string{""}
-	for range 4 {
-		var next []string
-		for _, w := range words {
-			for _, c := range alphabet {
-				next = append(next, w+string(c))
-			}
-		}
-		for _, w := range next {
-			check(w)
-		}
-		words = next
-	}
+	eachWord(alphabet, 4, check)
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 100_000 {
 		b := make([]byte, 5+r.IntN(20))
@@ -335,24 +323,12 @@ func TestOtherTypeMatchesParsers(t *testing.T) {
 			t.Errorf("OtherType(%q) is false, but yaml.v3 reads %T %v (%v)", s, m["v"], m["v"], err)
 		}
 		j, err := sigsyaml.YAMLToJSON(doc)
-		if want, _ := json.Marshal(map[string]string{"v": s}); err != nil || !bytes.Equal(j, want) {
+		if err != nil || !bytes.Equal(j, mustJSON(t, map[string]string{"v": s})) {
 			bad++
 			t.Errorf("OtherType(%q) is false, but sigs.k8s.io/yaml reads %s (%v)", s, j, err)
 		}
 	}
-	words := []string{""}
-	for range 4 {
-		var next []string
-		for _, w := range words {
-			for _, c := range alphabet {
-				next = append(next, w+string(c))
-			}
-		}
-		for _, w := range next {
-			check(w)
-		}
-		words = next
-	}
+	eachWord(alphabet, 4, check)
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 10_000 {
 		b := make([]byte, 5+r.IntN(12))
@@ -360,5 +336,22 @@ func TestOtherTypeMatchesParsers(t *testing.T) {
 			b[i] = "0123456789aAbBeEfFoOxX+-._:"[r.IntN(27)]
 		}
 		check(string(b))
+	}
+}
+
+// eachWord calls f with every string of 1 to n characters of alphabet.
+func eachWord(alphabet string, n int, f func(string)) {
+	words := []string{""}
+	for range n {
+		var next []string
+		for _, w := range words {
+			for _, c := range alphabet {
+				next = append(next, w+string(c))
+			}
+		}
+		for _, w := range next {
+			f(w)
+		}
+		words = next
 	}
 }
