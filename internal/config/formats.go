@@ -30,18 +30,15 @@ func MatchFormat(format, s string) bool {
 		return false
 	}
 	bound, ok := bounds[format]
-	if !ok {
-		return true
-	}
-	if !parsedBounds[format] {
-		return bound(s)
-	}
-	return boundsSeen.of(format, s, bound)
+	return !ok || bound(s)
 }
 
-// parsedBounds are the bounds that run a consumer's parser, which
-// allocates (cron's some thirty times): boundsSeen remembers their answers.
-var parsedBounds = map[string]bool{"cron": true, "url": true, "git-url": true, "cidr": true, "email": true}
+// remembered is bound with its answers remembered in boundsSeen, for the
+// bounds that run a consumer's parser, which allocates (cron's some thirty
+// times a schedule).
+func remembered(format string, bound func(string) bool) func(string) bool {
+	return func(s string) bool { return boundsSeen.of(format, s, bound) }
+}
 
 // boundsSeen remembers what the parsers said of the values they were given:
 // a fleet's configs repeat the same URLs and schedules, and a config checks
@@ -102,17 +99,17 @@ var bounds = map[string]func(string) bool{
 	"retention": retentionFits,
 	// Every quantity is a volume's size, which Kubernetes wants above zero.
 	"quantity": func(s string) bool { return strings.ContainsAny(s, "123456789") },
-	"cidr":     func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil },
+	"cidr":     remembered("cidr", func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil }),
 	// Kubernetes (CronJob) and Velero read schedules with robfig/cron.
-	"cron": func(s string) bool { _, err := cron.ParseStandard(s); return err == nil },
-	"url":  func(s string) bool { _, err := url.Parse(s); return err == nil },
+	"cron": remembered("cron", func(s string) bool { _, err := cron.ParseStandard(s); return err == nil }),
+	"url":  remembered("url", func(s string) bool { _, err := url.Parse(s); return err == nil }),
 	// An ACME server reads an account's e-mail with net/mail.
-	"email": func(s string) bool { a, err := mail.ParseAddress(s); return err == nil && a.Address == s },
+	"email": remembered("email", func(s string) bool { a, err := mail.ParseAddress(s); return err == nil && a.Address == s }),
 	// Flux's source-controller reads the URL FluxURL makes with url.Parse.
-	"git-url": func(s string) bool {
+	"git-url": remembered("git-url", func(s string) bool {
 		u, err := url.Parse(FluxURL(s))
 		return err == nil && u.Hostname() != "" && !strings.ContainsFunc(s, unicode.IsSpace)
-	},
+	}),
 }
 
 var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*)$`)
