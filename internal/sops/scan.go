@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // scanDocument reads a document in the block style the renderer writes
@@ -143,11 +145,6 @@ func (s *scanner) next() {
 	}
 }
 
-// maxImplicitKey bounds a key written without "? ": YAML wants its ':' at
-// most 1024 characters after its start, and yaml.v3 refuses it otherwise.
-// (A plain key is ASCII, so characters are bytes.)
-const maxImplicitKey = 1024
-
 // mapping appends the tokens of the entries whose keys are at column col,
 // depth deep.
 func (s *scanner) mapping(toks []token, col, depth int) ([]token, bool) {
@@ -176,7 +173,7 @@ func (s *scanner) mapping(toks []token, col, depth int) ([]token, bool) {
 		if rest == "" {
 			key = text
 		}
-		if len(key) > maxImplicitKey || !plainString(key) || slices.ContainsFunc(toks[start:], func(t token) bool { return t.depth == depth && t.key == key }) {
+		if len(key) > yamlenc.ImplicitKeyLimit || !plainString(key) || slices.ContainsFunc(toks[start:], func(t token) bool { return t.depth == depth && t.key == key }) {
 			return toks, false
 		}
 		s.next()

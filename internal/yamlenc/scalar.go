@@ -244,9 +244,14 @@ func AppendQuoted(dst []byte, s string) []byte {
 	return strconv.AppendQuote(dst, s)
 }
 
-// maxImplicitKey bounds the length of a key written before its colon: YAML
-// parsers refuse implicit keys longer than 1024 characters.
-const maxImplicitKey = 512
+// ImplicitKeyLimit is YAML's bound on a key written without "? ": its ':'
+// at most 1024 characters after its start. Parsers refuse a longer one, and
+// the fast readers leave it to yaml.v3, which refuses it too.
+const ImplicitKeyLimit = 1024
+
+// maxImplicitKey bounds the bytes of a key the writer writes before its
+// colon, with room to spare below ImplicitKeyLimit.
+const maxImplicitKey = ImplicitKeyLimit / 2
 
 // AppendKey appends the mapping key k, to be followed by ":". col is the
 // column the key starts at: a key too long for the implicit form is written

@@ -161,11 +161,6 @@ func (s *scanner) peek() (scanLine, bool) {
 	return scanLine{}, false
 }
 
-// maxImplicitKey bounds a key written without "? ": YAML wants its ':' at
-// most 1024 characters after its start, and yaml.v3 refuses it otherwise.
-// (splitKey's keys are ASCII, so characters are bytes.)
-const maxImplicitKey = 1024
-
 // splitKey splits "key: rest" or "key:" into key and what follows the colon;
 // a key longer than YAML allows is not split, and left to yaml.v3.
 func splitKey(text string) (key, rest string, ok bool) {
@@ -173,7 +168,7 @@ func splitKey(text string) (key, rest string, ok bool) {
 	for i < len(text) && (isWordByte(text[i]) || i > 0 && strings.IndexByte("./-", text[i]) >= 0) {
 		i++
 	}
-	if i == 0 || i > maxImplicitKey || i == len(text) || text[i] != ':' || (i+1 < len(text) && text[i+1] != ' ') {
+	if i == 0 || i > yamlenc.ImplicitKeyLimit || i == len(text) || text[i] != ':' || (i+1 < len(text) && text[i+1] != ' ') {
 		return "", "", false
 	}
 	return text[:i], text[i+1:], true
