@@ -80,15 +80,19 @@ func matchSyntax(format, s string) bool {
 
 // FormatMaxLength bounds the length of the formats whose consumers bound
 // it: Kubernetes names and hostnames. The JSON Schema carries it.
-var FormatMaxLength = map[string]int{"dns-label": 63, "dns-subdomain": 253, "wildcard-hostname": 253}
+var FormatMaxLength = map[string]int{"dns-label": maxDNSLabel, "dns-subdomain": 253, "wildcard-hostname": 253}
+
+// maxDNSLabel bounds a DNS label: a Kubernetes name of that format, and
+// each label of a hostname.
+const maxDNSLabel = 63
 
 // bounds are what a format's consumer requires beyond the syntax.
 var bounds = map[string]func(string) bool{
-	// A DNS label is at most 63 bytes (Kubernetes names do not ask it of
-	// the labels of a subdomain; hostnames do).
+	// Each label of a hostname is a DNS label (Kubernetes names do not ask
+	// it of the labels of a subdomain).
 	"wildcard-hostname": func(s string) bool {
 		for l := range strings.SplitSeq(strings.TrimPrefix(s, "*."), ".") {
-			if len(l) > 63 {
+			if len(l) > maxDNSLabel {
 				return false
 			}
 		}

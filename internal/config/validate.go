@@ -59,7 +59,7 @@ func (v *Validator) Required(p, s, what string) bool {
 // IsDNSLabel reports whether s is a DNS-1123 label: at most 63 lowercase
 // letters, digits or '-', starting and ending with a letter or digit. The
 // generator, the CLI and validation all ask this one function.
-func IsDNSLabel(s string) bool { return len(s) <= 63 && dnsLabel(s) }
+func IsDNSLabel(s string) bool { return len(s) <= maxDNSLabel && dnsLabel(s) }
 
 // DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
 func (v *Validator) DNSLabel(p, s string) { v.DNSLabelAt(p, "", s) }
@@ -74,7 +74,7 @@ func (v *Validator) DNSLabelAt(p, key, s string) {
 	if key != "" {
 		p += "." + key
 	}
-	v.Errorf(p, "%q is not a DNS-1123 label: expected at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit", s)
+	v.Errorf(p, "%q is not %s", s, FormatDocs["dns-label"])
 }
 
 // RepoURL checks a Git URL: ssh://, https:// or scp-style git@host:path.
