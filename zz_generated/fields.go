@@ -79,10 +79,12 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.meta.labels",
-		Kind:   catalog.KindMap,
-		GoType: "map[string]string",
-		Doc:    "labels are extra labels added to every Flux object of the overlay.",
+		Path:      "opencenter.meta.labels",
+		Kind:      catalog.KindMap,
+		GoType:    "map[string]string",
+		Doc:       "labels are extra labels added to every Flux object of the overlay; opencenter sets app.kubernetes.io/part-of, app.kubernetes.io/managed-by and opencenter/managed-by itself.",
+		Format:    "label-value",
+		KeyFormat: "label-key",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.Meta.Labels, true
 		},
@@ -232,6 +234,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository (and for services whose source override points at a fork); required for an ssh URL, since Flux has no anonymous ssh.",
+		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.SecretName, true
 		},
@@ -385,6 +388,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
+		Format:       "dns-subdomain",
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
 		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
 		Missing: func(c *config.Config) []string {
@@ -3182,6 +3186,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "excluded_namespaces are namespaces the policies do not apply to, in addition to the chart's.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -4887,6 +4892,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindList,
 		GoType: "[]string",
 		Doc:    "watched_namespaces limits the operator to these namespaces; empty means all namespaces.",
+		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false

@@ -33,6 +33,7 @@ type fieldJSON struct {
 	RequiredWhen string `json:"required_when,omitempty"`
 	Doc          string `json:"doc,omitempty"`
 	Format       string `json:"format,omitempty"`
+	KeyFormat    string `json:"key_format,omitempty"`
 }
 
 type explainJSON struct {
@@ -94,8 +95,18 @@ func explainField(w io.Writer, f catalog.Field) {
 	if len(f.Enum) > 0 {
 		fmt.Fprintf(w, "  allowed:  %s\n", strings.Join(f.Enum, ", "))
 	}
+	if f.KeyFormat != "" {
+		fmt.Fprintf(w, "  keys:     %s\n", config.FormatDocs[f.KeyFormat])
+	}
 	if f.Format != "" {
-		fmt.Fprintf(w, "  format:   %s\n", config.FormatDocs[f.Format])
+		label := "format: "
+		switch f.Kind {
+		case catalog.KindList:
+			label = "items:  "
+		case catalog.KindMap:
+			label = "values: "
+		}
+		fmt.Fprintf(w, "  %s  %s\n", label, config.FormatDocs[f.Format])
 	}
 	fmt.Fprintf(w, "  required: %s\n", requiredText(f))
 	fmt.Fprintf(w, "  secret:   %s\n", yesNo(f.Secret))
@@ -105,7 +116,7 @@ func explainField(w io.Writer, f catalog.Field) {
 }
 
 func toJSON(f catalog.Field) fieldJSON {
-	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, Secret: f.Secret, Required: f.Required, RequiredWhen: f.RequiredWhen, Doc: f.Doc}
+	return fieldJSON{Path: f.Path, Kind: string(f.Kind), GoType: f.GoType, Default: f.Default, Enum: f.Enum, Format: f.Format, KeyFormat: f.KeyFormat, Secret: f.Secret, Required: f.Required, RequiredWhen: f.RequiredWhen, Doc: f.Doc}
 }
 
 // requiredShort is requiredText for a table of siblings: "-" for no, and

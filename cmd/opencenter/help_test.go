@@ -36,7 +36,7 @@ func TestHelp(t *testing.T) {
 
 func TestExplain(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/explain"), goldie.WithNameSuffix(".golden"))
-	for _, p := range []string{"", "services.keycloak", "gitops.overlay_units.customer_managed", "secrets.services.cert-manager", "services.keycloak.max_replicas", "gitops.overlay_units.customer_managed.kustomizations.name", "services.loki", "services.loki.bucket", "secrets.services.loki.access_key_id", "services.gateway.listeners.hostname"} {
+	for _, p := range []string{"", "services.keycloak", "gitops.overlay_units.customer_managed", "secrets.services.cert-manager", "services.keycloak.max_replicas", "gitops.overlay_units.customer_managed.kustomizations.name", "services.loki", "services.loki.bucket", "secrets.services.loki.access_key_id", "services.gateway.listeners.hostname", "meta.labels", "services.kyverno.excluded_namespaces"} {
 		name := strings.NewReplacer(".", "_", "-", "_").Replace(p)
 		if name == "" {
 			name = "sections"

@@ -23,7 +23,8 @@ var schemaInvalid = []string{
 	"missing-meta-name", "missing-provider", "missing-repository-url", "number-for-string",
 	"repository-url-not-git-url", "repository-url-without-scheme", "string-for-bool",
 	"unknown-key-in-list-item", "unknown-key-in-service", "unknown-provider", "unknown-service-key",
-	"unknown-top-level-key",
+	"unknown-top-level-key", "meta-label-key-invalid", "meta-label-value-invalid", "customer-managed-secret-name-not-dns",
+	"base-repo-secret-name-not-dns", "svc-kyverno-excluded-namespace-not-dns-label", "svc-postgres-watched-namespaces-comma",
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {

@@ -74,6 +74,9 @@ func field(cat *check.Catalog, m *model.Model, n *model.Node, chain []*model.Nod
 	if n.Format != "" {
 		ff = append(ff, jen.Id("Format").Op(":").Lit(n.Format))
 	}
+	if n.KeyFormat != "" {
+		ff = append(ff, jen.Id("KeyFormat").Op(":").Lit(n.KeyFormat))
+	}
 	if r := cat.Requirement(n); r != nil {
 		ff = append(ff, jen.Id("RequiredWhen").Op(":").Lit(r.Text))
 		if !inElem && r.By != nil {

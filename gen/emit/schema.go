@@ -3,7 +3,6 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -77,6 +76,7 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 			return nil, err
 		}
 		s["items"] = items
+		formatSchema(items, n.Format)
 	case catalog.KindMap:
 		s["type"] = "object"
 		vals, err := schemaOf(cat, n.Elem)
@@ -84,21 +84,18 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 			return nil, err
 		}
 		s["additionalProperties"] = vals
+		formatSchema(vals, n.Format)
+		if n.KeyFormat != "" {
+			keys := map[string]any{}
+			formatSchema(keys, n.KeyFormat)
+			s["propertyNames"] = keys
+		}
 	case catalog.KindString:
 		s["type"] = "string"
 		if len(n.Enum) > 0 {
 			s["enum"] = n.Enum
 		}
-		if n.Format != "" {
-			p, ok := config.Formats[n.Format]
-			if !ok {
-				return nil, fmt.Errorf("%s: unknown format %q", n.Path, n.Format)
-			}
-			s["pattern"] = p
-			if max, ok := config.FormatMaxLength[n.Format]; ok {
-				s["maxLength"] = max
-			}
-		}
+		formatSchema(s, n.Format)
 	case catalog.KindBool:
 		s["type"] = "boolean"
 	case catalog.KindInt:
@@ -110,6 +107,18 @@ func schemaOf(cat *check.Catalog, n *model.Node) (map[string]any, error) {
 		s["default"] = typedDefault(n, cat.Default(n))
 	}
 	return s, nil
+}
+
+// formatSchema sets the pattern and length bound of a string's format
+// (check.Formats has made sure the format exists).
+func formatSchema(s map[string]any, format string) {
+	if format == "" {
+		return
+	}
+	s["pattern"] = config.Formats[format]
+	if max, ok := config.FormatMaxLength[format]; ok {
+		s["maxLength"] = max
+	}
 }
 
 func typedDefault(n *model.Node, def string) any {

@@ -69,9 +69,10 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		},
 	})
 	reqs, rerr := check.Requirements(m, o.Root)
-	if derr != nil || cerr != nil || rerr != nil {
+	ferr := check.Formats(m, o.Root)
+	if derr != nil || cerr != nil || rerr != nil || ferr != nil {
 		var all diag.List
-		for _, e := range []error{derr, cerr, rerr} {
+		for _, e := range []error{derr, cerr, rerr, ferr} {
 			if l, ok := e.(diag.List); ok {
 				all = append(all, l...)
 			}

@@ -43,8 +43,11 @@ type Node struct {
 	Doc string
 	// Default is the `default` tag.
 	Default string
-	// Format is the `format` tag: a key of config.Formats.
+	// Format is the `format` tag: a key of config.Formats. On a list or a
+	// map it is the format of its items or values.
 	Format string
+	// KeyFormat is the `key_format` tag of a map: the format of its keys.
+	KeyFormat string
 	// Enum lists the constants of a string-kinded named type, sorted.
 	Enum []string
 	// Required is true for keys without omitempty.
@@ -269,15 +272,16 @@ func (m *Model) fields(n *Node, s *types.Struct, secret bool, depth int) {
 			path = n.Path + "." + name
 		}
 		c := &Node{
-			JSON:     name,
-			GoName:   f.Name(),
-			Path:     path,
-			Type:     f.Type(),
-			Doc:      m.docs[f.Pos()],
-			Default:  tag.Get("default"),
-			Format:   tag.Get("format"),
-			Parent:   n,
-			Required: !slices.Contains(strings.Split(opts, ","), "omitempty"),
+			JSON:      name,
+			GoName:    f.Name(),
+			Path:      path,
+			Type:      f.Type(),
+			Doc:       m.docs[f.Pos()],
+			Default:   tag.Get("default"),
+			Format:    tag.Get("format"),
+			KeyFormat: tag.Get("key_format"),
+			Parent:    n,
+			Required:  !slices.Contains(strings.Split(opts, ","), "omitempty"),
 
 			RequiredWhen: tag.Get("required_when"),
 			Pos:          m.fset.Position(f.Pos()),

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -116,38 +117,52 @@ func what(f *Field) string {
 }
 
 // checkFormats reports every set string field whose value does not match its
-// format (a quantity, a hostname, a URL...), unless a problem is already
-// reported at its path: the field's own rule says it better. Fields in list
-// elements are checked by their service's validator.
+// format (a quantity, a hostname, a URL...), each item of a list and each
+// key and value of a map of strings that does not match its format, unless
+// a problem is already reported at its path: the field's own rule says it
+// better. Fields in list elements are checked by their service's validator.
 func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 	reported := map[string]bool{}
 	for _, d := range v.Diags() {
 		reported[d.Path] = true
 	}
+	check := func(p, what, format, s string) {
+		if !reported[p] && !config.MatchFormat(format, s) {
+			v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
+		}
+	}
 	for i := range fields {
 		f := &fields[i]
-		if f.Format == "" || f.Get == nil || f.Secret || reported[f.Path] {
+		if f.Format == "" && f.KeyFormat == "" || f.Get == nil || f.Secret || reported[f.Path] {
 			continue
 		}
 		val, ok := f.Get(c)
 		if !ok {
 			continue
 		}
-		var s string
 		switch x := val.(type) {
 		case string:
-			s = x
-		case *string:
-			if x == nil {
-				continue
+			if x != "" {
+				check(f.Path, "", f.Format, x)
 			}
-			s = *x
-		default:
-			continue
+		case *string:
+			if x != nil && *x != "" {
+				check(f.Path, "", f.Format, *x)
+			}
+		case []string:
+			// An item is never unset: an empty one is checked too.
+			for j, s := range x {
+				check(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
+			}
+		case map[string]string:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if f.KeyFormat != "" {
+					check(f.Path+"."+k, "key ", f.KeyFormat, k)
+				}
+				if f.Format != "" {
+					check(f.Path+"."+k, "", f.Format, x[k])
+				}
+			}
 		}
-		if s == "" || config.MatchFormat(f.Format, s) {
-			continue
-		}
-		v.Errorf(f.Path, "%q is not %s", s, config.FormatDocs[f.Format])
 	}
 }

@@ -34,8 +34,11 @@ type Field struct {
 	Secret bool
 	// Required is true when the key must be present in its mapping.
 	Required bool
-	// Format names the pattern a string must match (config.Formats), "" for none.
+	// Format names the pattern a string must match (config.Formats), "" for
+	// none; on a list or a map, each item or value.
 	Format string
+	// KeyFormat names the pattern each key of a map must match, "" for none.
+	KeyFormat string
 	// RequiredWhen says when the field must be set, from its required_when tag
 	// ("services.loki.storage is s3 or swift"); "" for none.
 	RequiredWhen string

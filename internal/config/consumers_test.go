@@ -32,7 +32,9 @@ var consumers = map[string]func(string) error{
 		}
 		return errs(validation.IsDNS1123Subdomain(s))
 	},
-	"duration": func(s string) error { _, err := time.ParseDuration(s); return err },
+	"label-key":   func(s string) error { return errs(validation.IsQualifiedName(s)) },
+	"label-value": func(s string) error { return errs(validation.IsValidLabelValue(s)) },
+	"duration":    func(s string) error { _, err := time.ParseDuration(s); return err },
 	// A PersistentVolumeClaim's storage request must be above zero.
 	"quantity": func(s string) error {
 		q, err := resource.ParseQuantity(s)
@@ -113,6 +115,8 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"duration":          {"0", "1", "9", "99999", ".", ".5", "ms", "s", "m", "h"},
 		"quantity":          {"0", "1", "9", "99999", ".", ".5", "Ki", "Gi", "Ei", "k", "M", "E"},
 		"retention":         {"0", "1", "9", "99999", "ms", "s", "m", "h", "d", "w", "y"},
+		"label-key":         {"a", "Z", "0", "-", "_", ".", "/", "a/", "example.com/", strings.Repeat("a", 40), strings.Repeat("b.", 70)},
+		"label-value":       {"a", "Z", "0", "-", "_", ".", "/", strings.Repeat("a", 30)},
 	}
 	edge := map[string][]string{
 		"dns-label":         {strings.Repeat("a", 63), strings.Repeat("a", 64)},
@@ -124,6 +128,9 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"cidr":              {"10.244.0.0/16", "256.0.0.0/8", "10.0.0.0/33", "::/0", "fd00::/129", ":::::/64", "1:2:3:4:5:6:7:8:9/64"},
 		"cron":              {"0 2 * * *", "0 0 L * *", "0 0 ? * MON", "99 99 99 99 99", "0 0 1W * *", "0 0 * * 1#2", "60 * * * *"},
 		"url":               {"http://a", "https://a:99999/", "http://a/%zz", "http://a/b c"},
+		"label-key": {strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 126) + "a/" + strings.Repeat("b", 63),
+			strings.Repeat("a.", 127) + "a/b", "a/" + strings.Repeat("b", 64), "/a", "a/b/c", "A/b"},
+		"label-value": {strings.Repeat("a", 63), strings.Repeat("a", 64)},
 	}
 	r := rand.New(rand.NewPCG(7, 8))
 	for f, read := range consumers {

@@ -80,11 +80,18 @@ func matchSyntax(format, s string) bool {
 
 // FormatMaxLength bounds the length of the formats whose consumers bound
 // it: Kubernetes names and hostnames. The JSON Schema carries it.
-var FormatMaxLength = map[string]int{"dns-label": maxDNSLabel, "dns-subdomain": 253, "wildcard-hostname": 253}
+var FormatMaxLength = map[string]int{
+	"dns-label": maxDNSLabel, "dns-subdomain": maxDNSSubdomain, "wildcard-hostname": maxDNSSubdomain,
+	"label-key": maxDNSSubdomain + 1 + maxDNSLabel, "label-value": maxDNSLabel,
+}
 
-// maxDNSLabel bounds a DNS label: a Kubernetes name of that format, and
-// each label of a hostname.
+// maxDNSLabel bounds a DNS label: a Kubernetes name of that format, each
+// label of a hostname, and a label's value and the name part of its key.
 const maxDNSLabel = 63
+
+// maxDNSSubdomain bounds a DNS subdomain: a Kubernetes name of that
+// format, a hostname, and a label key's prefix.
+const maxDNSSubdomain = 253
 
 // bounds are what a format's consumer requires beyond the syntax.
 var bounds = map[string]func(string) bool{
@@ -97,6 +104,14 @@ var bounds = map[string]func(string) bool{
 			}
 		}
 		return true
+	},
+	// A label key's prefix and name are bounded each on its own.
+	"label-key": func(s string) bool {
+		prefix, name, ok := strings.Cut(s, "/")
+		if !ok {
+			return len(s) <= maxDNSLabel
+		}
+		return len(prefix) <= maxDNSSubdomain && len(name) <= maxDNSLabel
 	},
 	// Flux and Tempo read durations with Go's parser: at most 2562047h.
 	"duration":  func(s string) bool { _, err := time.ParseDuration(s); return err == nil },

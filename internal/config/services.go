@@ -419,7 +419,7 @@ type Kyverno struct {
 	// AdmissionReplicas is the number of admission controller pods; unset means the chart's default.
 	AdmissionReplicas *int `json:"admission_replicas,omitempty"`
 	// ExcludedNamespaces are namespaces the policies do not apply to, in addition to the chart's.
-	ExcludedNamespaces []string `json:"excluded_namespaces,omitempty"`
+	ExcludedNamespaces []string `json:"excluded_namespaces,omitempty" format:"dns-label"`
 }
 
 // Loki is the Loki log store.
@@ -562,7 +562,7 @@ type PostgresOperator struct {
 	// StorageSize is the default size of a database volume, as a Kubernetes quantity.
 	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
 	// WatchedNamespaces limits the operator to these namespaces; empty means all namespaces.
-	WatchedNamespaces []string `json:"watched_namespaces,omitempty"`
+	WatchedNamespaces []string `json:"watched_namespaces,omitempty" format:"dns-label"`
 }
 
 // RBACManager is the FairwindsOps RBAC manager and the cluster's role bindings.

@@ -40,6 +40,14 @@ const (
 	PatternCron = `^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9*,/?-]+( [0-9A-Za-z*,/?-]+){4})$`
 	// PatternEmail is an e-mail address.
 	PatternEmail = `^[^@\s]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`
+	// PatternLabelKey is a Kubernetes label key: a name of letters, digits,
+	// '-', '_' and '.' that starts and ends with a letter or digit (at most
+	// 63), with an optional DNS-1123 subdomain prefix and '/' (at most 253).
+	PatternLabelKey = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`
+	// PatternLabelValue is a Kubernetes label value: letters, digits, '-',
+	// '_' and '.', starting and ending with a letter or digit (at most 63),
+	// or empty.
+	PatternLabelValue = `^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`
 )
 
 // Formats maps a `format` struct tag to its pattern.
@@ -56,6 +64,8 @@ var Formats = map[string]string{
 	"retention":         PatternRetention,
 	"cron":              PatternCron,
 	"email":             PatternEmail,
+	"label-key":         PatternLabelKey,
+	"label-value":       PatternLabelValue,
 }
 
 // FormatDocs says what each format expects, for messages and explain.
@@ -72,6 +82,8 @@ var FormatDocs = map[string]string{
 	"retention":         "a retention period such as 15d, 2w or 336h (units y, w, d, h, m, s, ms, largest first, each once; at most 292y), or 0",
 	"cron":              "a cron schedule of five fields such as \"0 2 * * *\" (minute 0-59, hour 0-23, day 1-31, month 1-12 or JAN-DEC, weekday 0-6 or SUN-SAT; no L, W or #), or @daily",
 	"email":             "an e-mail address (name@example.com, no display name or comment)",
+	"label-key":         "a Kubernetes label key such as tier or example.com/cost-center: a name of at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional DNS-1123 subdomain prefix (at most 253) and '/'",
+	"label-value":       "a Kubernetes label value: at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or empty",
 }
 
 // Config is one cluster config file.
@@ -110,9 +122,19 @@ type Meta struct {
 	Env string `json:"env,omitempty"`
 	// Region is the data-centre region the cluster runs in, such as iad3.
 	Region string `json:"region,omitempty"`
-	// Labels are extra labels added to every Flux object of the overlay.
-	Labels map[string]string `json:"labels,omitempty"`
+	// Labels are extra labels added to every Flux object of the overlay;
+	// opencenter sets app.kubernetes.io/part-of, app.kubernetes.io/managed-by
+	// and opencenter/managed-by itself.
+	Labels map[string]string `json:"labels,omitempty" format:"label-value" key_format:"label-key"`
 }
+
+// The labels the renderer sets on every Flux object itself, with the unit's
+// name, "flux" and "opencenter"; meta.labels cannot set them.
+const (
+	LabelPartOf     = "app.kubernetes.io/part-of"
+	LabelManagedBy  = "app.kubernetes.io/managed-by"
+	LabelOpenCenter = "opencenter/managed-by"
+)
 
 // Cluster names the cluster and its DNS domain.
 type Cluster struct {
@@ -176,7 +198,7 @@ type BaseRepo struct {
 	// SecretName names the Secret in flux-system holding credentials for the
 	// base repository (and for services whose source override points at a
 	// fork); required for an ssh URL, since Flux has no anonymous ssh.
-	SecretName string `json:"secret_name,omitempty"`
+	SecretName string `json:"secret_name,omitempty" format:"dns-subdomain"`
 }
 
 // DefaultBaseRelease is the base release used when base_repo sets neither
@@ -235,7 +257,7 @@ type CustomerManaged struct {
 	Interval string `json:"interval,omitempty" format:"duration"`
 	// SecretName names the Secret in flux-system holding the customer
 	// repository's credentials; required for an ssh URL.
-	SecretName string `json:"secret_name,omitempty" required_when:"emit_secret"`
+	SecretName string `json:"secret_name,omitempty" format:"dns-subdomain" required_when:"emit_secret"`
 	// EmitSecret renders that Secret from secrets.overlay_units.customer_managed.
 	EmitSecret bool `json:"emit_secret,omitempty"`
 	// Kustomizations are the Flux Kustomizations {name, path} applied from the customer repository.

@@ -113,6 +113,11 @@ func validate(v *Validator) {
 				oc.Cluster.ClusterName, filepath.Base(f.Name), m[1], oc.Cluster.ClusterName)
 		}
 	}
+	for k := range oc.Meta.Labels {
+		if k == LabelPartOf || k == LabelManagedBy || k == LabelOpenCenter {
+			v.Errorf("opencenter.meta.labels."+k, "label %s is set by opencenter on every Flux object: remove it (or choose another key)", k)
+		}
+	}
 	if oc.Infrastructure.Provider == "" { // an unknown value is reported with every other enumeration
 		v.Errorf("opencenter.infrastructure.provider", "required: one of openstack, vmware, baremetal, kind")
 	}

@@ -29,9 +29,9 @@ func (b *builder) labels(part string) map[string]string {
 // fillLabels sets the labels of part's Flux objects in the empty map l.
 func (b *builder) fillLabels(l map[string]string, part string) map[string]string {
 	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
-	l["app.kubernetes.io/part-of"] = part
-	l["app.kubernetes.io/managed-by"] = "flux"
-	l["opencenter/managed-by"] = "opencenter"
+	l[config.LabelPartOf] = part
+	l[config.LabelManagedBy] = "flux"
+	l[config.LabelOpenCenter] = "opencenter"
 	return l
 }
 
