@@ -179,7 +179,8 @@ var hundredKB = []string{
 // same message as its harmless twin, when the value breaks a reference to
 // it), or render files whose parsed structure (documents, keys, value
 // types, and the structure of YAML and INI held in block scalars) equals
-// the harmless twin's.
+// the harmless twin's, and whose objects the Kubernetes API server's
+// validation accepts (apiProblems).
 func TestHostileValues(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus renders ten thousand configs")
@@ -280,7 +281,13 @@ func verdict(p *prepared, w twin, value string, r result) string {
 	if tw.err != nil {
 		return fmt.Sprintf("renders, but its harmless twin %.40q is rejected: %.300s", harmless, tw.err)
 	}
-	return sameTree(tw.files, r.files, harmless, value)
+	if why := sameTree(tw.files, r.files, harmless, value); why != "" {
+		return why
+	}
+	if problems := apiProblems(r.files); len(problems) > 0 {
+		return fmt.Sprintf("renders what the API server refuses: %.300s", strings.Join(problems, "; "))
+	}
+	return ""
 }
 
 // sameMessage compares two errors with each one's value taken out.

@@ -1,0 +1,179 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/api/validation/path"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// apiObject is what apiProblems reads of a rendered object.
+type apiObject struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Metadata   metav1.ObjectMeta `json:"metadata"`
+	Data       map[string]any    `json:"data"`
+	StringData map[string]any    `json:"stringData"`
+}
+
+// apiName is the API server's check of an object's name by kind: RBAC
+// objects take any path segment, Namespaces a DNS label, Services a
+// DNS-1035 label, every other kind (custom resources too) a DNS subdomain.
+func apiName(kind string) apivalidation.ValidateNameFunc {
+	switch kind {
+	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
+		return path.ValidatePathSegmentName
+	case "Namespace":
+		return apivalidation.NameIsDNSLabel
+	case "Service":
+		return apivalidation.NameIsDNS1035Label
+	}
+	return apivalidation.NameIsDNSSubdomain
+}
+
+// apiProblems says what the Kubernetes API server's own validation
+// (apimachinery) refuses in the objects of rendered files: an object's
+// metadata (name, namespace, labels, annotations), the keys of a Secret's
+// or ConfigMap's data, and the names and namespaces an object refers to
+// (a name under a ...Ref or dependsOn, a namespace, targetNamespace or
+// namespaces), which name objects the cluster must hold. Kustomizations
+// (kustomize's own files) are not objects.
+func apiProblems(files map[string][]byte) []string {
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		for _, e := range fileProblems(files[p]) {
+			out = append(out, p+": "+e)
+		}
+	}
+	return out
+}
+
+// fileSeen remembers fileProblems by the file's bytes: the corpus's renders
+// of one config share most of their files.
+var fileSeen sync.Map
+
+// fileProblems is apiProblems for the objects of one file.
+func fileProblems(data []byte) []string {
+	if seen, ok := fileSeen.Load(string(data)); ok {
+		return seen.([]string)
+	}
+	var out []string
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var body any
+		if err := dec.Decode(&body); err == io.EOF {
+			break
+		} else if err != nil {
+			out = append(out, err.Error())
+			break
+		}
+		text, err := json.Marshal(body)
+		var o apiObject
+		if err != nil || json.Unmarshal(text, &o) != nil || o.Kind == "" || strings.HasPrefix(o.APIVersion, "kustomize.config.k8s.io/") {
+			continue
+		}
+		at := o.Kind + " " + o.Metadata.Name
+		for _, e := range apivalidation.ValidateObjectMeta(&o.Metadata, o.Metadata.Namespace != "", apiName(o.Kind), k8sfield.NewPath("metadata")) {
+			out = append(out, at+": "+e.Error())
+		}
+		if o.Kind == "Secret" || o.Kind == "ConfigMap" {
+			for _, m := range []map[string]any{o.Data, o.StringData} {
+				for k := range m {
+					for _, e := range validation.IsConfigMapKey(k) {
+						out = append(out, fmt.Sprintf("%s: key %q: %s", at, k, e))
+					}
+				}
+			}
+		}
+		references(body, "", "", func(field string, problems []string) {
+			for _, e := range problems {
+				out = append(out, fmt.Sprintf("%s: %s: %s", at, field, e))
+			}
+		})
+	}
+	fileSeen.Store(string(data), out)
+	return out
+}
+
+// references reports the problems of each name and namespace that v (an
+// object, or a part of one under the key parent, at field) refers to.
+func references(v any, parent, field string, report func(field string, problems []string)) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			at := field + "." + k
+			switch s, _ := x.(string); {
+			case k == "namespace" || k == "targetNamespace":
+				report(at, validation.IsDNS1123Label(s))
+			case k == "name" && (strings.HasSuffix(parent, "Ref") || parent == "dependsOn"):
+				report(at, validation.IsDNS1123Subdomain(s))
+			case k == "namespaces":
+				list, _ := x.([]any)
+				for i, n := range list {
+					s, _ := n.(string)
+					report(fmt.Sprintf("%s[%d]", at, i), validation.IsDNS1123Label(s))
+				}
+			}
+			references(x, k, at, report)
+		}
+	case []any:
+		for i, x := range v {
+			references(x, parent, fmt.Sprintf("%s[%d]", field, i), report)
+		}
+	}
+}
+
+// TestRenderedObjectsPassAPIValidation: every object the fixture clusters
+// render is one the Kubernetes API server's validation accepts, and so are
+// the names it refers to (TestHostileValues holds every rendered case of
+// the corpus to the same).
+func TestRenderedObjectsPassAPIValidation(t *testing.T) {
+	for _, c := range fixtureConfigs(t) {
+		p := plan(t, c)
+		files := map[string][]byte{}
+		for _, f := range p.Files {
+			files[f.Path] = f.Data
+		}
+		for _, e := range apiProblems(files) {
+			t.Errorf("%s: %s", p.Overlay, e)
+		}
+	}
+}
+
+// TestAPIProblemsFindsWhatTheAPIRefuses: the check above can fail.
+func TestAPIProblemsFindsWhatTheAPIRefuses(t *testing.T) {
+	cases := map[string]string{
+		"label value":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    tier: \"a b\"\n",
+		"label key":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    \"a b\": x\n",
+		"name":               "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"0b+1\"\n",
+		"Service name":       "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1a\n",
+		"namespace":          "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: A\n",
+		"Secret key":         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  \"a b\": x\n",
+		"secretRef":          "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: a\nspec:\n  secretRef:\n    name: \"a b\"\n",
+		"dependsOn":          "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  dependsOn:\n    - name: A\n",
+		"targetNamespace":    "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  targetNamespace: a.b\n",
+		"namespaces in list": "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n",
+	}
+	for name, text := range cases {
+		if got := apiProblems(map[string][]byte{"f.yaml": []byte(text)}); len(got) == 0 {
+			t.Errorf("%s: no problem found in\n%s", name, text)
+		}
+	}
+	ok := "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: \"system:a\"\n" +
+		"---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: x\n"
+	if got := apiProblems(map[string][]byte{"f.yaml": []byte(ok)}); len(got) > 0 {
+		t.Errorf("problems found in valid objects: %q", got)
+	}
+}
