@@ -160,6 +160,11 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
+	// Without an endpoint the region is part of a hostname: a '?', '#' or
+	// '/' in it would end the host and send Tempo's S3 requests elsewhere.
+	if s.Storage == StorageS3 && s.Endpoint == "" && s.Region != "" && !IsDNSLabel(s.Region) {
+		v.Errorf(path+".region", "%q is not an AWS region such as us-east-1 (lowercase letters, digits and '-'): without endpoint, Tempo's S3 endpoint is s3.<region>.amazonaws.com", s.Region)
+	}
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
