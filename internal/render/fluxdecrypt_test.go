@@ -1,0 +1,220 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+// TestFluxDecryptsRenderedSecrets follows an encrypted Secret the way
+// Flux's kustomize-controller does, instead of reading the file as sops
+// does: each Flux Kustomization of the cluster's repository with
+// spec.decryption is built with kustomize (its kustomization's namespace
+// and generators applied), and each object of the build that carries
+// sops.mac is marshalled to JSON as kustomize's resource does, then
+// decrypted from JSON to JSON by the real sops CLI without the MAC check
+// (kustomize-controller skips it, since kustomize changes the objects).
+// What comes out must be the object the same build makes with sops off.
+// The repository's Flux Kustomizations are the ones that build it: with
+// flux-system as their source, or a GitRepository of the repository's URL
+// that brings in part of the base repository (whose directories are empty
+// here).
+func TestFluxDecryptsRenderedSecrets(t *testing.T) {
+	bin, ok := fixturekey.SopsCLI()
+	if !ok {
+		t.Skip("the sops CLI is not built: make test builds bin/sops")
+	}
+	dir := t.TempDir()
+	n := 0
+	for _, name := range fixtureConfigs(t) {
+		f := loadConfig(t, name)
+		encrypted, err := Build(f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plainConfig := *f.Config
+		plainConfig.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
+		plainFile := *f
+		plainFile.Config = &plainConfig
+		plain, err := Build(&plainFile, Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, dec := repoBuilder(t, encrypted), repoBuilder(t, plain)
+		decrypted := map[string]bool{}
+		for _, u := range decryptingUnits(t, encrypted, config.FluxURL(f.Config.OpenCenter.GitOps.Repository.URL)) {
+			got, err := enc.Build(u.path, u.targetNamespace)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", encrypted.Overlay, u.name, err)
+			}
+			want, err := dec.Build(u.path, u.targetNamespace)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", plain.Overlay, u.name, err)
+			}
+			for _, o := range got.Objects {
+				if fluxbuild.Field(o.Body, "sops", "mac") == nil {
+					continue
+				}
+				n++
+				decrypted[o.File] = true
+				in, err := json.Marshal(o.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				file := filepath.Join(dir, "secret.json")
+				if err := os.WriteFile(file, in, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(bin, "decrypt", "--ignore-mac", "--input-type", "json", "--output-type", "json", file)
+				cmd.Env = []string{"SOPS_AGE_KEY_FILE=" + fixturekey.Path(), "HOME=" + dir, "SOPS_DISABLE_VERSION_CHECK=1"}
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				out, err := cmd.Output()
+				if err != nil {
+					t.Errorf("%s: %s: %s: Flux would not decrypt it: %v\n%s", encrypted.Overlay, u.name, o.ID(), err, stderr.String())
+					continue
+				}
+				var applied any
+				if err := json.Unmarshal(out, &applied); err != nil {
+					t.Fatal(err)
+				}
+				if w := objectByID(want.Objects, o.ID()); !reflect.DeepEqual(applied, jsonValue(t, w)) {
+					t.Errorf("%s: %s: %s: Flux applies\n%s\nwhere sops off builds\n%s", encrypted.Overlay, u.name, o.ID(), out, jsonText(t, w))
+				}
+			}
+		}
+		for _, fl := range encrypted.Files {
+			if fl.Fingerprint != "" && !decrypted[encrypted.Overlay+"/"+fl.Path] {
+				t.Errorf("%s: %s is encrypted, but no Flux Kustomization with decryption applies it", encrypted.Overlay, fl.Path)
+			}
+		}
+	}
+	t.Logf("%d encrypted objects decrypted as Flux does", n)
+	if n < 50 {
+		t.Errorf("only %d encrypted objects in the Flux builds of the fixture", n)
+	}
+}
+
+// repoBuilder is the cluster's repository as Flux's artifact: the plan's
+// files at their place in the repository, and an empty kustomization for
+// each directory of the base repository a kustomization refers to (a
+// source's spec.include brings it in; its objects are not the plan's).
+func repoBuilder(t *testing.T, p *Plan) *fluxbuild.Builder {
+	t.Helper()
+	tree := fluxbuild.Tree{}
+	for _, f := range p.Files {
+		tree[p.Overlay+"/"+f.Path] = f.Data
+	}
+	for name, data := range tree {
+		if path.Base(name) != "kustomization.yaml" {
+			continue
+		}
+		var k struct{ Resources []string }
+		if err := sigsyaml.Unmarshal(data, &k); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, r := range k.Resources {
+			dir := path.Join(path.Dir(name), r)
+			if strings.Contains(dir, "/base/") && !fluxbuild.IsRemote(r) {
+				tree[dir+"/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nbuildMetadata: [originAnnotations]\n") // kustomize refuses an empty one
+			}
+		}
+	}
+	b, err := fluxbuild.NewBuilder(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// fluxUnit is what building a Flux Kustomization needs.
+type fluxUnit struct{ name, path, targetNamespace string }
+
+// decryptingUnits are the plan's Flux Kustomizations with spec.decryption
+// whose source is the cluster's repository: flux-system, or a GitRepository
+// of the same URL that includes part of the base repository.
+func decryptingUnits(t *testing.T, p *Plan, repoURL string) []fluxUnit {
+	t.Helper()
+	var objs []map[string]any
+	for _, f := range p.Files {
+		docs, err := yamlDocs(f.Data)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		for _, d := range docs {
+			var o map[string]any
+			if d.Decode(&o) == nil {
+				objs = append(objs, o)
+			}
+		}
+	}
+	ours := map[string]bool{"flux-system": true}
+	for _, o := range objs {
+		if fluxbuild.String(o, "kind") == "GitRepository" && fluxbuild.String(o, "spec", "url") == repoURL {
+			ours[fluxbuild.String(o, "metadata", "name")] = true
+		}
+	}
+	var out []fluxUnit
+	for _, o := range objs {
+		if fluxbuild.String(o, "kind") != "Kustomization" ||
+			!strings.HasPrefix(fluxbuild.String(o, "apiVersion"), "kustomize.toolkit.fluxcd.io/") ||
+			fluxbuild.Field(o, "spec", "decryption") == nil || !ours[fluxbuild.String(o, "spec", "sourceRef", "name")] {
+			continue
+		}
+		out = append(out, fluxUnit{
+			name:            fluxbuild.String(o, "metadata", "name"),
+			path:            fluxbuild.String(o, "spec", "path"),
+			targetNamespace: fluxbuild.String(o, "spec", "targetNamespace"),
+		})
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no Flux Kustomization of the cluster's repository decrypts", p.Overlay)
+	}
+	return out
+}
+
+func objectByID(objs []fluxbuild.Object, id string) *fluxbuild.Object {
+	for i := range objs {
+		if objs[i].ID() == id {
+			return &objs[i]
+		}
+	}
+	return nil
+}
+
+// jsonValue is the object as JSON reads it back, nil for none.
+func jsonValue(t *testing.T, o *fluxbuild.Object) any {
+	t.Helper()
+	if o == nil {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(jsonText(t, o)), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func jsonText(t *testing.T, o *fluxbuild.Object) string {
+	t.Helper()
+	if o == nil {
+		return "nothing"
+	}
+	b, err := json.Marshal(o.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
