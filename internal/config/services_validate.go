@@ -132,6 +132,7 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.loki", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
+	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
 }
 
 // Validate checks Mimir's object store credentials and replicas.
@@ -145,6 +146,8 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	if s.Replicas < 1 {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
+	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
+	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
 }
 
 // Validate checks Tempo's object storage and replicas; Tempo has no Swift backend.
@@ -160,11 +163,7 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
-	// Without an endpoint the region is part of a hostname: a '?', '#' or
-	// '/' in it would end the host and send Tempo's S3 requests elsewhere.
-	if s.Storage == StorageS3 && s.Endpoint == "" && s.Region != "" && !IsDNSLabel(s.Region) {
-		v.Errorf(path+".region", "%q is not an AWS region such as us-east-1 (lowercase letters, digits and '-'): without endpoint, Tempo's S3 endpoint is s3.<region>.amazonaws.com", s.Region)
-	}
+	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
@@ -210,6 +209,37 @@ func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 	}
 	if s.RetentionCount < 1 {
 		v.Errorf(path+".retention_count", "%d: expected at least 1 snapshot kept", s.RetentionCount)
+	}
+	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByKubernetes)
+}
+
+// s3HostRegion checks the region of a service on AWS S3 (storage s3, no
+// endpoint), whose values name the host s3.<region>.amazonaws.com: a '?',
+// '#' or '/' in the region would end the host there and send the
+// service's S3 requests to another server.
+func (v *Validator) s3HostRegion(path, service string, storage StorageBackend, endpoint, region string) {
+	if storage == StorageS3 && endpoint == "" && region != "" && !IsDNSLabel(region) {
+		v.Errorf(path+".region", "%q is not an AWS region such as us-east-1 (lowercase letters, digits and '-'): without endpoint, %s's S3 endpoint is s3.<region>.amazonaws.com", region, service)
+	}
+}
+
+// Where a consumer expands variable references in the values it is given,
+// which would replace part of a value, with a Secret's value as readily as
+// any other.
+const (
+	expandedByKubernetes = "Kubernetes expands $(NAME) in the backup job's environment"
+	expandedByLoki       = "Loki reads its config with -config.expand-env, which expands ${NAME}"
+	expandedByMimir      = "Mimir reads its config with -config.expand-env, which expands ${NAME}"
+)
+
+// objectStoreUnexpanded refuses a '$' in an object store's bucket, region
+// and endpoint, which land where their consumer expands references (how):
+// no bucket, region or store URL needs one.
+func (v *Validator) objectStoreUnexpanded(path, bucket, region, endpoint, how string) {
+	for _, f := range [...]struct{ key, value string }{{"bucket", bucket}, {"region", region}, {"endpoint", endpoint}} {
+		if strings.Contains(f.value, "$") {
+			v.Errorf(path+"."+f.key, "%q holds '$', which no bucket, region or store URL needs: %s, so part of the value would be replaced", f.value, how)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -48,6 +49,9 @@ var hostile = []struct {
 	{"null", func(string) string { return "null" }, twinWord},
 	{"*anchor", func(string) string { return "*anchor" }, twinWord},
 	{"0b+1", func(string) string { return "0b+1" }, twinWord}, // a number to yaml.v3, by a quirk of its resolver
+	// References that a consumer expands after the YAML is read.
+	{"$(VAR)", func(o string) string { return o + expandK8s }, twinSuffix},
+	{"${VAR}", func(o string) string { return o + expandEnvsubst }, twinSuffix},
 	{"100 kB", func(o string) string { return o + strings.Repeat("a", 100<<10) }, twinOwn},
 }
 
@@ -287,7 +291,79 @@ func verdict(p *prepared, w twin, value string, r result) string {
 	if problems := apiProblems(r.files); len(problems) > 0 {
 		return fmt.Sprintf("renders what the API server refuses: %.300s", strings.Join(problems, "; "))
 	}
+	return expanded(r.files)
+}
+
+// The variable references of the corpus: Kubernetes expands $(NAME) in a
+// container's env values, command and args (with the container's other
+// variables, a Secret's included), and Loki and Mimir expand ${NAME} in
+// their whole config file when run with -config.expand-env (drone/envsubst).
+// The name is one no template refers to.
+const (
+	expandK8s      = "$(OPENCENTER_INJECTED)"
+	expandEnvsubst = "${OPENCENTER_INJECTED}"
+)
+
+// expanded says where a rendered file holds a reference of the corpus in a
+// place its consumer expands, or returns "".
+func expanded(files map[string][]byte) string {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		data := files[p]
+		if bytes.Contains(data, []byte("-config.expand-env=true")) && bytes.Contains(data, []byte(expandEnvsubst)) {
+			return p + ": a value holds " + expandEnvsubst + " in a config read with -config.expand-env"
+		}
+		if !bytes.Contains(data, []byte(expandK8s)) {
+			continue
+		}
+		docs, err := yamlDocs(data)
+		if err != nil {
+			return p + ": " + err.Error()
+		}
+		for _, d := range docs {
+			var body any
+			if d.Decode(&body) == nil && containerExpands(body, "") {
+				return p + ": a container's env value, command or args holds " + expandK8s
+			}
+		}
+	}
 	return ""
+}
+
+// containerExpands reports whether v, under the key parent, holds expandK8s
+// in an env value, command or args of a container.
+func containerExpands(v any, parent string) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if parent == "containers" || parent == "initContainers" {
+			for _, k := range []string{"command", "args"} {
+				list, _ := v[k].([]any)
+				for _, x := range list {
+					if s, _ := x.(string); strings.Contains(s, expandK8s) {
+						return true
+					}
+				}
+			}
+			env, _ := v["env"].([]any)
+			for _, e := range env {
+				m, _ := e.(map[string]any)
+				if s, _ := m["value"].(string); strings.Contains(s, expandK8s) {
+					return true
+				}
+			}
+		}
+		for k, x := range v {
+			if containerExpands(x, k) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if containerExpands(x, parent) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameMessage compares two errors with each one's value taken out.
