@@ -139,14 +139,19 @@ func GcfgSubsection(b []byte, s string) ([]byte, error) {
 	return append(b, '"'), nil
 }
 
-// INIValue appends s as a value of an INI file whose parser knows no quotes
-// or escapes (the AWS shared credentials file): s is written as it is, and
-// refused when it would not read back as one value: a line break or control
-// character, surrounding whitespace, or a comment character.
+// INIValue appends s as a value of an INI file whose parser knows no
+// escapes (the AWS shared credentials file): s is written as it is, and
+// refused when it would not read back as itself: a line break or control
+// character, surrounding whitespace, a comment character, or quotes around
+// the whole value, which the AWS SDK strips (and a lone quote, on which it
+// panics).
 func INIValue(b []byte, s string) ([]byte, error) {
 	const ctx = "an INI value without escapes"
 	if strings.TrimSpace(s) != s {
 		return nil, &Refusal{Context: ctx, What: "leading or trailing whitespace"}
+	}
+	if s != "" && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return nil, &Refusal{Context: ctx, What: "quotes around the value (" + s[:1] + "..." + s[:1] + "), which the reader strips"}
 	}
 	for i, r := range s {
 		if !yamlenc.RawOK(r) || r == utf8.RuneError && !validAt(s, i) || r == ';' || r == '#' {

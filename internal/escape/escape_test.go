@@ -55,6 +55,7 @@ func FuzzEscapers(f *testing.F) {
 	for _, s := range corpus {
 		f.Add(s)
 	}
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
 			t.Skip("config values come from UTF-8 YAML")
@@ -77,6 +78,9 @@ func FuzzEscapers(f *testing.F) {
 			oneLine(t, "INIValue", out)
 			if string(out) != s || strings.TrimSpace(s) != s || strings.ContainsAny(s, ";#") {
 				t.Fatalf("INIValue(%q) = %q", s, out)
+			}
+			if got, err := readAWSCredentials(dir, string(out)); err != nil || got != s {
+				t.Fatalf("INIValue(%q) = %q, which the AWS SDK reads as %q (%v)", s, out, got, err)
 			}
 		}
 		out := Comment([]byte("# "), s)
