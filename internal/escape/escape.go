@@ -142,9 +142,9 @@ func GcfgSubsection(b []byte, s string) ([]byte, error) {
 // INIValue appends s as a value of an INI file whose parser knows no
 // escapes (the AWS shared credentials file): s is written as it is, and
 // refused when it would not read back as itself: a line break or control
-// character, surrounding whitespace, a comment character, or quotes around
-// the whole value, which the AWS SDK strips (and a lone quote, on which it
-// panics).
+// character, surrounding whitespace, a comment (a '#' or ';' after a blank),
+// or quotes around the whole value, which the AWS SDK strips (and a lone
+// quote, on which it panics).
 func INIValue(b []byte, s string) ([]byte, error) {
 	const ctx = "an INI value without escapes"
 	if strings.TrimSpace(s) != s {
@@ -154,8 +154,11 @@ func INIValue(b []byte, s string) ([]byte, error) {
 		return nil, &Refusal{Context: ctx, What: "quotes around the value (" + s[:1] + "..." + s[:1] + "), which the reader strips"}
 	}
 	for i, r := range s {
-		if !yamlenc.RawOK(r) || r == utf8.RuneError && !validAt(s, i) || r == ';' || r == '#' {
+		if !yamlenc.RawOK(r) || r == utf8.RuneError && !validAt(s, i) {
 			return nil, refuse(ctx, r, i)
+		}
+		if (r == ';' || r == '#') && i > 0 && s[i-1] == ' ' {
+			return nil, &Refusal{Context: ctx, What: fmt.Sprintf("%q after a blank (at byte %d), which starts a comment", r, i)}
 		}
 	}
 	return append(b, s...), nil
