@@ -187,6 +187,7 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "main",
 		Doc:     "branch Flux follows in the repository.",
+		Format:  "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.Repository.Branch, true
 		},
@@ -216,6 +217,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch of the base repository, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Branch, true
 		},
@@ -225,6 +227,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Release, true
 		},
@@ -369,6 +372,7 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "main",
 		Doc:     "branch of the customer repository.",
+		Format:  "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Branch, true
 		},
@@ -611,6 +615,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -626,6 +631,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -782,6 +788,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -797,6 +804,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -1093,6 +1101,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -1108,6 +1117,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -1286,6 +1296,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1301,6 +1312,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1385,6 +1397,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1400,6 +1413,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1636,6 +1650,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1651,6 +1666,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1735,6 +1751,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -1750,6 +1767,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -2146,6 +2164,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -2161,6 +2180,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -2332,6 +2352,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -2347,6 +2368,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -2457,6 +2479,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2472,6 +2495,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2624,6 +2648,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2639,6 +2664,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2904,6 +2930,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -2919,6 +2946,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -3125,6 +3153,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -3140,6 +3169,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -3268,6 +3298,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -3283,6 +3314,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -3545,6 +3577,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -3560,6 +3593,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -3682,6 +3716,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3697,6 +3732,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3846,6 +3882,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -3861,6 +3898,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -4123,6 +4161,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -4138,6 +4177,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -4222,6 +4262,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -4237,6 +4278,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -4437,6 +4479,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -4452,6 +4495,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -4664,6 +4708,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -4679,6 +4724,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -4835,6 +4881,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -4850,6 +4897,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -4974,6 +5022,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -4989,6 +5038,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -5112,6 +5162,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -5127,6 +5178,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -5224,6 +5276,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -5239,6 +5292,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -5481,6 +5535,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -5496,6 +5551,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -5716,6 +5772,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -5731,6 +5788,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -5967,6 +6025,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -5982,6 +6041,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -6114,6 +6174,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -6129,6 +6190,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch.",
+		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -203,5 +204,44 @@ func TestMetalLBAddressesAcceptWhatMetalLBReads(t *testing.T) {
 	}
 	if passed < 200 {
 		t.Errorf("only %d addresses pass: the test sees too few", passed)
+	}
+}
+
+// TestGitRefFormatAcceptsWhatGitAccepts: a branch or tag name that passes
+// the git-ref format is one Git accepts as refs/heads/<name> (git
+// check-ref-format, the rules every Git server holds its refs to), so a
+// remote can have it; and the format refuses only what Git refuses, a
+// leading '-' (which git branch takes for an option) and "@" (HEAD).
+func TestGitRefFormatAcceptsWhatGitAccepts(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	parts := []string{"a", "main", "v1", "2026.01", "/", ".", "..", "-", "@", "{", "@{", ".lock", "lock", " ", "~", "^", ":", "?", "*", "[", `\`, "é", "_", "+", "\t", "#"}
+	values := []string{"main", "release/2026.01", "a/b.lock/c", "a.lock", ".a", "a/.b", "a.", "a/", "/a", "a//b", "@", "a@{b", "a..b", "-a", "é"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 700 {
+		var w strings.Builder
+		for range 1 + r.IntN(5) {
+			w.WriteString(parts[r.IntN(len(parts))])
+		}
+		values = append(values, w.String())
+	}
+	passed := 0
+	for _, s := range values {
+		ok := MatchFormat("git-ref", s)
+		gitOK := exec.Command(git, "check-ref-format", "refs/heads/"+s).Run() == nil
+		switch {
+		case ok && !gitOK:
+			t.Errorf("%q passes the git-ref format, but Git refuses the branch name", s)
+		case !ok && gitOK && !strings.HasPrefix(s, "-") && s != "@":
+			t.Errorf("%q fails the git-ref format, but Git accepts the branch name", s)
+		}
+		if ok {
+			passed++
+		}
+	}
+	if passed < 100 {
+		t.Errorf("only %d names pass the format: the test sees too few", passed)
 	}
 }

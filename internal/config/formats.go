@@ -105,6 +105,19 @@ var bounds = map[string]func(string) bool{
 		}
 		return true
 	},
+	// Git's rules for a ref name (git check-ref-format) beyond its
+	// characters: a remote holds no branch or tag that breaks them.
+	"git-ref": func(s string) bool {
+		if s == "@" || strings.HasSuffix(s, ".") || strings.Contains(s, "..") || strings.Contains(s, "@{") {
+			return false
+		}
+		for c := range strings.SplitSeq(s, "/") {
+			if c == "" || c[0] == '.' || strings.HasSuffix(c, ".lock") {
+				return false
+			}
+		}
+		return true
+	},
 	// A label key's prefix and name are bounded each on its own.
 	"label-key": func(s string) bool {
 		prefix, name, ok := strings.Cut(s, "/")

@@ -40,6 +40,10 @@ const (
 	PatternCron = `^(@(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9*,/?-]+( [0-9A-Za-z*,/?-]+){4})$`
 	// PatternEmail is an e-mail address.
 	PatternEmail = `^[^@\s]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$`
+	// PatternGitRef is the syntax of a Git branch or tag name: no blank or
+	// control character, none of ~ ^ : ? * [ \, and no leading '-' (the
+	// rules about '.', '/', ".." and "@{" are bounds).
+	PatternGitRef = `^[^-\s~^:?*\[\\\x00-\x1f\x7f][^\s~^:?*\[\\\x00-\x1f\x7f]*$`
 	// PatternLabelKey is a Kubernetes label key: a name of letters, digits,
 	// '-', '_' and '.' that starts and ends with a letter or digit (at most
 	// 63), with an optional DNS-1123 subdomain prefix and '/' (at most 253).
@@ -64,6 +68,7 @@ var Formats = map[string]string{
 	"retention":         PatternRetention,
 	"cron":              PatternCron,
 	"email":             PatternEmail,
+	"git-ref":           PatternGitRef,
 	"label-key":         PatternLabelKey,
 	"label-value":       PatternLabelValue,
 }
@@ -82,6 +87,7 @@ var FormatDocs = map[string]string{
 	"retention":         "a retention period such as 15d, 2w or 336h (units y, w, d, h, m, s, ms, largest first, each once; at most 292y), or 0",
 	"cron":              "a cron schedule of five fields such as \"0 2 * * *\" (minute 0-59, hour 0-23, day 1-31, month 1-12 or JAN-DEC, weekday 0-6 or SUN-SAT; no L, W or #), or @daily",
 	"email":             "an e-mail address (name@example.com, no display name or comment)",
+	"git-ref":           "a Git branch or tag name such as main or release/2026.01: no blank, ~, ^, :, ?, *, [ or \\, no .., @{ or //, not starting with - or /, no part starting with . or ending with .lock, not ending with / or .",
 	"label-key":         "a Kubernetes label key such as tier or example.com/cost-center: a name of at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional DNS-1123 subdomain prefix (at most 253) and '/'",
 	"label-value":       "a Kubernetes label value: at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or empty",
 }
@@ -181,7 +187,7 @@ type Repository struct {
 	// URL of the repository: ssh://, https:// or scp-style git@host:path.
 	URL string `json:"url" format:"git-url"`
 	// Branch Flux follows in the repository.
-	Branch string `json:"branch,omitempty" default:"main"`
+	Branch string `json:"branch,omitempty" format:"git-ref" default:"main"`
 }
 
 // BaseRepo is the shared base repository the overlays build on.
@@ -191,10 +197,10 @@ type BaseRepo struct {
 	// without credentials; an ssh URL needs secret_name.
 	URL string `json:"url,omitempty" format:"git-url" default:"https://github.com/opencenter-cloud/openCenter-gitops-base.git"`
 	// Branch of the base repository, used when release is empty.
-	Branch string `json:"branch,omitempty"`
+	Branch string `json:"branch,omitempty" format:"git-ref"`
 	// Release is the tag of the base repository to deploy; it wins over branch.
 	// When neither release nor branch is set, the release is 2026.01.
-	Release string `json:"release,omitempty"`
+	Release string `json:"release,omitempty" format:"git-ref"`
 	// SecretName names the Secret in flux-system holding credentials for the
 	// base repository (and for services whose source override points at a
 	// fork); required for an ssh URL, since Flux has no anonymous ssh.
@@ -218,9 +224,9 @@ type SourceOverride struct {
 	// Repo is the repository URL; empty means gitops.base_repo.url.
 	Repo string `json:"repo,omitempty" format:"git-url"`
 	// Branch to follow, used when release is empty.
-	Branch string `json:"branch,omitempty"`
+	Branch string `json:"branch,omitempty" format:"git-ref"`
 	// Release is the tag to deploy; it wins over branch.
-	Release string `json:"release,omitempty"`
+	Release string `json:"release,omitempty" format:"git-ref"`
 }
 
 // Flux holds the reconciliation settings of every rendered Flux object.
@@ -252,7 +258,7 @@ type CustomerManaged struct {
 	// RepositoryURL is the URL of the customer repository: ssh://, https:// or scp-style git@host:path.
 	RepositoryURL string `json:"repository_url,omitempty" format:"git-url" required_when:"enabled"`
 	// Branch of the customer repository.
-	Branch string `json:"branch,omitempty" default:"main"`
+	Branch string `json:"branch,omitempty" format:"git-ref" default:"main"`
 	// Interval overrides gitops.flux.interval for the customer units.
 	Interval string `json:"interval,omitempty" format:"duration"`
 	// SecretName names the Secret in flux-system holding the customer
