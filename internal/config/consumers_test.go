@@ -221,11 +221,7 @@ func TestGitRefFormatAcceptsWhatGitAccepts(t *testing.T) {
 	values := []string{"main", "release/2026.01", "a/b.lock/c", "a.lock", ".a", "a/.b", "a.", "a/", "/a", "a//b", "@", "a@{b", "a..b", "-a", "é"}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 700 {
-		var w strings.Builder
-		for range 1 + r.IntN(5) {
-			w.WriteString(parts[r.IntN(len(parts))])
-		}
-		values = append(values, w.String())
+		values = append(values, join(r, 1+r.IntN(5), "", parts...))
 	}
 	passed := 0
 	for _, s := range values {
