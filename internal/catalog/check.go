@@ -126,11 +126,12 @@ func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 	for _, d := range v.Diags() {
 		reported[d.Path] = true
 	}
-	check := func(p, what, format, s string) {
-		if !reported[p] && !config.MatchFormat(format, s) {
+	report := func(p, what, format, s string) {
+		if !reported[p] {
 			v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
 		}
 	}
+	matches := func(format, s string) bool { return format == "" || config.MatchFormat(format, s) }
 	for i := range fields {
 		f := &fields[i]
 		if f.Format == "" && f.KeyFormat == "" || f.Get == nil || f.Secret || reported[f.Path] {
@@ -140,27 +141,37 @@ func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 		if !ok {
 			continue
 		}
+		// Paths are made, and a map's keys sorted, only for a report.
 		switch x := val.(type) {
 		case string:
-			if x != "" {
-				check(f.Path, "", f.Format, x)
+			if x != "" && !matches(f.Format, x) {
+				report(f.Path, "", f.Format, x)
 			}
 		case *string:
-			if x != nil && *x != "" {
-				check(f.Path, "", f.Format, *x)
+			if x != nil && *x != "" && !matches(f.Format, *x) {
+				report(f.Path, "", f.Format, *x)
 			}
 		case []string:
 			// An item is never unset: an empty one is checked too.
 			for j, s := range x {
-				check(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
+				if !matches(f.Format, s) {
+					report(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
+				}
 			}
 		case map[string]string:
+			bad := false
+			for k, s := range x {
+				bad = bad || !matches(f.KeyFormat, k) || !matches(f.Format, s)
+			}
+			if !bad {
+				continue
+			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
-				if f.KeyFormat != "" {
-					check(f.Path+"."+k, "key ", f.KeyFormat, k)
+				if !matches(f.KeyFormat, k) {
+					report(f.Path+"."+k, "key ", f.KeyFormat, k)
 				}
-				if f.Format != "" {
-					check(f.Path+"."+k, "", f.Format, x[k])
+				if !matches(f.Format, x[k]) {
+					report(f.Path+"."+k, "", f.Format, x[k])
 				}
 			}
 		}
