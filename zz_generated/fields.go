@@ -447,6 +447,13 @@ var Fields = []catalog.Field{
 		Doc:      "name is the DNS-1123 name of the Flux Kustomization.",
 		Required: true,
 		Format:   "dns-label",
+		Item: func(c *config.Config, i int) (string, bool) {
+			if i >= len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) {
+				return "", false
+			}
+			e := &c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations[i]
+			return e.Name, true
+		},
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
@@ -455,6 +462,13 @@ var Fields = []catalog.Field{
 		Doc:      "path in the customer repository, starting with \"/\", such as /apps/prod: segments of letters, digits, '.', '_' and '-', none starting with a dot.",
 		Required: true,
 		Format:   "repo-path",
+		Item: func(c *config.Config, i int) (string, bool) {
+			if i >= len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) {
+				return "", false
+			}
+			e := &c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations[i]
+			return e.Path, true
+		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations[].depends_on",
@@ -1533,6 +1547,16 @@ var Fields = []catalog.Field{
 			}
 			return out
 		},
+		Item: func(c *config.Config, i int) (string, bool) {
+			if c.OpenCenter.Services.Gateway == nil {
+				return "", false
+			}
+			if i >= len(c.OpenCenter.Services.Gateway.Listeners) {
+				return "", false
+			}
+			e := &c.OpenCenter.Services.Gateway.Listeners[i]
+			return e.Hostname, true
+		},
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
@@ -1574,6 +1598,16 @@ var Fields = []catalog.Field{
 				out = append(out, "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].tls_secret_name")
 			}
 			return out
+		},
+		Item: func(c *config.Config, i int) (string, bool) {
+			if c.OpenCenter.Services.Gateway == nil {
+				return "", false
+			}
+			if i >= len(c.OpenCenter.Services.Gateway.Listeners) {
+				return "", false
+			}
+			e := &c.OpenCenter.Services.Gateway.Listeners[i]
+			return e.TLSSecretName, true
 		},
 	},
 	{

@@ -42,6 +42,10 @@ func Formats(m *model.Model, root string) error {
 				report(n, "key_format "+strconv.Quote(n.KeyFormat)+" on a "+string(n.Kind)+": a key format is for a map")
 			}
 		}
+		if (n.Format != "" || n.KeyFormat != "") && (strings.Contains(n.Path, "[]") || strings.Contains(n.Path, ".*")) &&
+			(n.Kind != catalog.KindString || strings.Count(n.Path, "[]") > 1 || strings.Contains(n.Path, ".*")) {
+			report(n, "a format inside a list's elements is checked at load only on a string field of a list that is not itself inside a list or map: check this one in its service's Validate and drop the tag")
+		}
 		if n.Elem != nil {
 			visit(n.Elem)
 		}

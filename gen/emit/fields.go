@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"go/types"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -27,30 +28,36 @@ func Fields(cat *check.Catalog) ([]byte, error) {
 	m := cat.Model
 	f := newFile()
 	var entries []jen.Code
-	var visit func(n *model.Node, chain []*model.Node, inElem bool)
-	visit = func(n *model.Node, chain []*model.Node, inElem bool) {
+	// chain runs from the root, or inside a list's elements from the
+	// element; list is the chain to the list whose elements hold n.
+	var visit func(n *model.Node, chain, list []*model.Node, inElem bool)
+	visit = func(n *model.Node, chain, list []*model.Node, inElem bool) {
 		if n.Path != "" {
-			entries = append(entries, field(cat, m, n, chain, inElem))
+			entries = append(entries, field(cat, m, n, chain, list, inElem))
 		}
 		if n.Elem != nil {
 			if n.Elem.Kind == catalog.KindObject {
+				var outer []*model.Node
+				if !inElem {
+					outer = chain
+				}
 				for _, c := range n.Elem.Children {
-					visit(c, nil, true)
+					visit(c, []*model.Node{c}, outer, true)
 				}
 			}
 			return
 		}
 		for _, c := range n.Children {
-			visit(c, append(chain[:len(chain):len(chain)], c), inElem)
+			visit(c, append(chain[:len(chain):len(chain)], c), list, inElem)
 		}
 	}
-	visit(m.Root, nil, false)
+	visit(m.Root, nil, nil, false)
 	f.Comment("Fields is the field index of the config: every path, in declaration order.")
 	f.Var().Id("Fields").Op("=").Index().Qual(CatalogPkg, "Field").Add(values(entries...))
 	return render(f)
 }
 
-func field(cat *check.Catalog, m *model.Model, n *model.Node, chain []*model.Node, inElem bool) jen.Code {
+func field(cat *check.Catalog, m *model.Model, n *model.Node, chain, list []*model.Node, inElem bool) jen.Code {
 	ff := []jen.Code{
 		jen.Id("Path").Op(":").Lit(n.Path),
 		jen.Id("Kind").Op(":").Qual(CatalogPkg, kindConst[n.Kind]),
@@ -86,8 +93,42 @@ func field(cat *check.Catalog, m *model.Model, n *model.Node, chain []*model.Nod
 	}
 	if !inElem {
 		ff = append(ff, jen.Id("Get").Op(":").Add(getFunc(chain)))
+	} else if n.Format != "" && list != nil {
+		ff = append(ff, jen.Id("Item").Op(":").Add(itemFunc(list, chain)))
 	}
 	return values(ff...)
+}
+
+// itemFunc compiles the accessor of a string field inside the elements of
+// one list, func(c *config.Config, i int) (string, bool): the field's value
+// in element i ("" when a pointer on the way to it is nil), and false when
+// the list has no element i.
+func itemFunc(list, inElem []*model.Node) jen.Code {
+	none := jen.List(jen.Lit(""), jen.False())
+	stmts, x := walkChain(list, make([]string, len(list)), "", none)
+	over := x()
+	if list[len(list)-1].Ptr {
+		stmts = append(stmts, jen.If(x().Op("==").Nil()).Block(jen.Return(none)))
+		over = jen.Parens(jen.Op("*").Add(over))
+	}
+	stmts = append(stmts,
+		jen.If(jen.Id("i").Op(">=").Len(over.Clone())).Block(jen.Return(none)),
+		jen.Id("e").Op(":=").Op("&").Add(over.Clone()).Index(jen.Id("i")))
+	e := jen.Id("e")
+	for _, n := range inElem {
+		e = e.Clone().Dot(n.GoName)
+		if n.Ptr {
+			stmts = append(stmts, jen.If(e.Clone().Op("==").Nil()).Block(jen.Return(jen.Lit(""), jen.True())))
+			if n == inElem[len(inElem)-1] {
+				e = jen.Op("*").Add(e)
+			}
+		}
+	}
+	if leaf := inElem[len(inElem)-1].Type; leaf != types.Typ[types.String] && leaf != types.NewPointer(types.Typ[types.String]) {
+		e = jen.String().Parens(e) // a named string type, such as an enumeration
+	}
+	stmts = append(stmts, jen.Return(e, jen.True()))
+	return jen.Func().Params(cfg(), jen.Id("i").Int()).Params(jen.String(), jen.Bool()).Block(stmts...)
 }
 
 // Defaults emits defaults.go: ApplyDefaults from the `default` tags and the

@@ -18,6 +18,7 @@ func TestFormatTagErrors(t *testing.T) {
 		{"opencenter.services.gateway.listeners", "dns-label", "", `format "dns-label" on a list: a format is for a string, or the strings of a list or map`},
 		{"opencenter.meta.labels", "", "label", `key_format "label" is not a format`},
 		{"opencenter.services.loki.bucket", "", "label-key", `key_format "label-key" on a string: a key format is for a map`},
+		{"opencenter.services.metallb.ip_pools[].addresses", "cidr", "", "a format inside a list's elements is checked at load only on a string field"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path+" "+tc.format+" "+tc.keyFormat, func(t *testing.T) {

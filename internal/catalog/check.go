@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -117,24 +118,30 @@ func what(f *Field) string {
 }
 
 // checkFormats reports every set string field whose value does not match its
-// format (a quantity, a hostname, a URL...), each item of a list and each
-// key and value of a map of strings that does not match its format, unless
-// a problem is already reported at its path: the field's own rule says it
-// better. Fields in list elements are checked by their service's validator.
+// format (a quantity, a hostname, a URL...), in list elements too, each item
+// of a list and each key and value of a map of strings that does not match
+// its format, unless a problem is already reported at its path: the field's
+// own rule says it better.
 func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
-	reported := map[string]bool{}
+	fc := formatCheck{v: v, reported: map[string]bool{}}
 	for _, d := range v.Diags() {
-		reported[d.Path] = true
+		fc.reported[d.Path] = true
 	}
-	report := func(p, what, format, s string) {
-		if !reported[p] {
-			v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
-		}
-	}
-	matches := func(format, s string) bool { return format == "" || config.MatchFormat(format, s) }
 	for i := range fields {
 		f := &fields[i]
-		if f.Format == "" && f.KeyFormat == "" || f.Get == nil || f.Secret || reported[f.Path] {
+		if f.Item != nil && !f.Secret {
+			for j := 0; ; j++ {
+				s, ok := f.Item(c, j)
+				if !ok {
+					break
+				}
+				if s != "" && !matches(f.Format, s) {
+					fc.report(strings.Replace(f.Path, "[]", "["+strconv.Itoa(j)+"]", 1), "", f.Format, s)
+				}
+			}
+			continue
+		}
+		if f.Format == "" && f.KeyFormat == "" || f.Get == nil || f.Secret || fc.reported[f.Path] {
 			continue
 		}
 		val, ok := f.Get(c)
@@ -145,17 +152,17 @@ func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 		switch x := val.(type) {
 		case string:
 			if x != "" && !matches(f.Format, x) {
-				report(f.Path, "", f.Format, x)
+				fc.report(f.Path, "", f.Format, x)
 			}
 		case *string:
 			if x != nil && *x != "" && !matches(f.Format, *x) {
-				report(f.Path, "", f.Format, *x)
+				fc.report(f.Path, "", f.Format, *x)
 			}
 		case []string:
 			// An item is never unset: an empty one is checked too.
 			for j, s := range x {
 				if !matches(f.Format, s) {
-					report(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
+					fc.report(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
 				}
 			}
 		case map[string]string:
@@ -168,12 +175,27 @@ func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
 			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if !matches(f.KeyFormat, k) {
-					report(f.Path+"."+k, "key ", f.KeyFormat, k)
+					fc.report(f.Path+"."+k, "key ", f.KeyFormat, k)
 				}
 				if !matches(f.Format, x[k]) {
-					report(f.Path+"."+k, "", f.Format, x[k])
+					fc.report(f.Path+"."+k, "", f.Format, x[k])
 				}
 			}
 		}
 	}
 }
+
+// formatCheck reports through v at the paths nothing has been reported at.
+type formatCheck struct {
+	v        *config.Validator
+	reported map[string]bool
+}
+
+func (fc formatCheck) report(p, what, format, s string) {
+	if !fc.reported[p] {
+		fc.v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
+	}
+}
+
+// matches reports whether s is of format, "" matching anything.
+func matches(format, s string) bool { return format == "" || config.MatchFormat(format, s) }

@@ -39,6 +39,10 @@ type Field struct {
 	Format string
 	// KeyFormat names the pattern each key of a map must match, "" for none.
 	KeyFormat string
+	// Item returns the value of a formatted string field inside the elements
+	// of a list in element i, and false when the list has no element i; nil
+	// for other fields.
+	Item func(c *config.Config, i int) (string, bool)
 	// RequiredWhen says when the field must be set, from its required_when tag
 	// ("services.loki.storage is s3 or swift"); "" for none.
 	RequiredWhen string
