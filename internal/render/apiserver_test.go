@@ -17,6 +17,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
 // apiObject is what apiProblems reads of a rendered object.
@@ -48,8 +50,9 @@ func apiName(kind string) apivalidation.ValidateNameFunc {
 // metadata (name, namespace, labels, annotations), the keys of a Secret's
 // or ConfigMap's data, and the names and namespaces an object refers to
 // (a name under a ...Ref or dependsOn, a namespace, targetNamespace or
-// namespaces), which name objects the cluster must hold. Kustomizations
-// (kustomize's own files) are not objects.
+// namespaces), which name objects the cluster must hold; and for the kinds
+// whose CRDs toolcheck has (Flux, MetalLB, Gateway API), what the CRD
+// refuses. Kustomizations (kustomize's own files) are not objects.
 func apiProblems(files map[string][]byte) []string {
 	var out []string
 	for _, p := range slices.Sorted(maps.Keys(files)) {
@@ -85,6 +88,13 @@ func fileProblems(data []byte) []string {
 			continue
 		}
 		at := o.Kind + " " + o.Metadata.Name
+		if crds, err := toolcheck.Load(); err != nil {
+			out = append(out, "loading the CRDs: "+err.Error())
+		} else if m, ok := body.(map[string]any); ok && crds.Known(o.APIVersion, o.Kind) {
+			for _, e := range crds.Validate(jsonMap(m)) {
+				out = append(out, at+": "+e)
+			}
+		}
 		for _, e := range apivalidation.ValidateObjectMeta(&o.Metadata, o.Metadata.Namespace != "", apiName(o.Kind), k8sfield.NewPath("metadata")) {
 			out = append(out, at+": "+e.Error())
 		}
@@ -104,6 +114,15 @@ func fileProblems(data []byte) []string {
 		})
 	}
 	fileSeen.Store(string(data), out)
+	return out
+}
+
+// jsonMap is m as JSON decodes it (numbers as float64), which the CRD
+// validator reads.
+func jsonMap(m map[string]any) map[string]any {
+	text, _ := json.Marshal(m)
+	var out map[string]any
+	_ = json.Unmarshal(text, &out)
 	return out
 }
 

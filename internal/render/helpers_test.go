@@ -123,15 +123,16 @@ var (
 	str   = fluxbuild.String
 )
 
-// checkWithTools checks a plan as Flux and kustomize would see it: every Flux
-// object validates against the Flux CRDs (schema, unknown fields, CEL); every
-// dependsOn and sourceRef resolves inside the render; the overlay root and
-// every overlay directory a Flux unit applies build with kustomize.
+// checkWithTools checks a plan as Flux, kustomize and the API server would
+// see it: every Flux object, MetalLB pool and Gateway API object validates
+// against its CRD (schema, unknown fields, CEL); every dependsOn and
+// sourceRef resolves inside the render; the overlay root and every overlay
+// directory a Flux unit applies build with kustomize.
 func checkWithTools(t *testing.T, p *Plan) {
 	t.Helper()
-	crds, err := toolcheck.Flux()
+	crds, err := toolcheck.Load()
 	if err != nil {
-		t.Fatalf("loading the Flux CRDs: %v", err)
+		t.Fatalf("loading the CRDs: %v", err)
 	}
 	tree := toolcheck.Tree{p.Overlay + "/flux-system/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")}
 	var kustomizations, repos []map[string]any
@@ -139,9 +140,9 @@ func checkWithTools(t *testing.T, p *Plan) {
 		tree[p.Overlay+"/"+f.Path] = f.Data
 		for _, obj := range documents(t, f.Path, f.Data) {
 			av, kind := str(obj, "apiVersion"), str(obj, "kind")
-			if strings.Contains(av, "toolkit.fluxcd.io") {
+			if validated(av) {
 				if !crds.Known(av, kind) {
-					t.Errorf("%s: %s %s is not a Flux kind this test validates", f.Path, av, kind)
+					t.Errorf("%s: %s %s is not a kind of its group this test validates", f.Path, av, kind)
 					continue
 				}
 				for _, e := range crds.Validate(obj) {
@@ -195,6 +196,13 @@ func checkWithTools(t *testing.T, p *Plan) {
 		}
 	}
 	checkNoOrphans(t, p, dirs)
+}
+
+// validated reports whether objects of apiVersion are held to CRDs: Flux's,
+// MetalLB's and the Gateway API's.
+func validated(apiVersion string) bool {
+	return strings.Contains(apiVersion, "toolkit.fluxcd.io") || strings.HasPrefix(apiVersion, "metallb.io/") ||
+		strings.HasPrefix(apiVersion, "gateway.networking.k8s.io/")
 }
 
 // checkNoOrphans: every rendered file is reached from the root or a Flux

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -47,6 +49,24 @@ var FluxCRDs = []crdSource{
 	}},
 }
 
+// ServiceCRDs are the CRDs of the other custom resources overlay templates
+// write, from the module of their project at the version the base
+// repository installs: MetalLB's chart 0.15.2 (base release 2026.01), and
+// the Gateway API, which Envoy Gateway's chart installs (the base follows
+// its latest build; v1.4.1 is a release Envoy Gateway 1.6 ships, and the
+// newest whose module builds with this project's Go).
+var ServiceCRDs = []crdSource{
+	{Module: "go.universe.tf/metallb", Version: "v0.15.2", Files: []string{
+		"config/crd/bases/metallb.io_ipaddresspools.yaml",
+		"config/crd/bases/metallb.io_l2advertisements.yaml",
+	}},
+	{Module: "sigs.k8s.io/gateway-api", Version: "v1.4.1", Files: []string{
+		"config/crd/standard/gateway.networking.k8s.io_gatewayclasses.yaml",
+		"config/crd/standard/gateway.networking.k8s.io_gateways.yaml",
+		"config/crd/standard/gateway.networking.k8s.io_httproutes.yaml",
+	}},
+}
+
 type schema struct {
 	validator  validation.SchemaValidator
 	structural *structuralschema.Structural
@@ -59,20 +79,21 @@ type CRDs struct {
 }
 
 var (
-	fluxOnce sync.Once
-	fluxCRDs *CRDs
-	fluxErr  error
+	crdsOnce sync.Once
+	crds     *CRDs
+	crdsErr  error
 )
 
-// Flux returns the validator of the Flux CRDs, loaded once per process.
-func Flux() (*CRDs, error) {
-	fluxOnce.Do(func() { fluxCRDs, fluxErr = loadFlux() })
-	return fluxCRDs, fluxErr
+// Load returns the validator of the Flux CRDs and the ServiceCRDs, loaded
+// once per process.
+func Load() (*CRDs, error) {
+	crdsOnce.Do(func() { crds, crdsErr = load(slices.Concat(FluxCRDs, ServiceCRDs)) })
+	return crds, crdsErr
 }
 
-func loadFlux() (*CRDs, error) {
+func load(sources []crdSource) (*CRDs, error) {
 	c := &CRDs{byKind: map[string]*schema{}}
-	for _, src := range FluxCRDs {
+	for _, src := range sources {
 		dir, err := moduleDir(src.Module, src.Version)
 		if err != nil {
 			return nil, err
@@ -161,14 +182,18 @@ func (c *CRDs) Known(apiVersion, kind string) bool {
 }
 
 // Validate checks one object (decoded YAML) and returns its problems: schema
-// violations, fields the schema does not know, and failed CEL rules.
-func (c *CRDs) Validate(obj map[string]any) []string {
-	apiVersion, _ := obj["apiVersion"].(string)
-	kind, _ := obj["kind"].(string)
+// violations, fields the schema does not know, and failed CEL rules. As the
+// API server does, it reads whole numbers as integers and applies the
+// schema's defaults first, since CEL rules read defaulted fields.
+func (c *CRDs) Validate(decoded map[string]any) []string {
+	apiVersion, _ := decoded["apiVersion"].(string)
+	kind, _ := decoded["kind"].(string)
 	s, ok := c.byKind[apiVersion+"/"+kind]
 	if !ok {
 		return []string{fmt.Sprintf("no CRD for %s %s", apiVersion, kind)}
 	}
+	obj := integers(decoded).(map[string]any)
+	defaulting.Default(obj, s.structural)
 	var out []string
 	for _, e := range validation.ValidateCustomResource(nil, obj, s.validator) {
 		out = append(out, e.Error())
@@ -183,4 +208,28 @@ func (c *CRDs) Validate(obj map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// integers copies a decoded value with its whole float64 numbers as int64,
+// as the API server's decoder reads them.
+func integers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = integers(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = integers(x)
+		}
+		return out
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return int64(v)
+		}
+	}
+	return v
 }
