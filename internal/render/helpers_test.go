@@ -124,8 +124,8 @@ var (
 )
 
 // checkWithTools checks a plan as Flux, kustomize and the API server would
-// see it: every Flux object, MetalLB pool and Gateway API object validates
-// against its CRD (schema, unknown fields, CEL); every dependsOn and
+// see it: every Flux, MetalLB, cert-manager, Gateway API and Envoy Gateway
+// object validates against its CRD (schema, unknown fields, CEL); every dependsOn and
 // sourceRef resolves inside the render; the overlay root and every overlay
 // directory a Flux unit applies build with kustomize.
 func checkWithTools(t *testing.T, p *Plan) {
@@ -199,10 +199,13 @@ func checkWithTools(t *testing.T, p *Plan) {
 }
 
 // validated reports whether objects of apiVersion are held to CRDs: Flux's,
-// MetalLB's and the Gateway API's.
+// MetalLB's, cert-manager's, the Gateway API's and Envoy Gateway's.
 func validated(apiVersion string) bool {
-	return strings.Contains(apiVersion, "toolkit.fluxcd.io") || strings.HasPrefix(apiVersion, "metallb.io/") ||
-		strings.HasPrefix(apiVersion, "gateway.networking.k8s.io/")
+	if strings.Contains(apiVersion, "toolkit.fluxcd.io") {
+		return true
+	}
+	group, _, _ := strings.Cut(apiVersion, "/")
+	return slices.Contains([]string{"metallb.io", "cert-manager.io", "gateway.networking.k8s.io", "gateway.envoyproxy.io"}, group)
 }
 
 // checkNoOrphans: every rendered file is reached from the root or a Flux

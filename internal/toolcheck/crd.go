@@ -51,19 +51,23 @@ var FluxCRDs = []crdSource{
 
 // ServiceCRDs are the CRDs of the other custom resources overlay templates
 // write, from the module of their project at the version the base
-// repository installs: MetalLB's chart 0.15.2 (base release 2026.01), and
-// the Gateway API, which Envoy Gateway's chart installs (the base follows
-// its latest build; v1.4.1 is a release Envoy Gateway 1.6 ships, and the
-// newest whose module builds with this project's Go).
+// repository installs (release 2026.01): MetalLB's chart 0.15.2,
+// cert-manager's v1.18.2, and Envoy Gateway's chart, which the base follows
+// at its latest build (v1.9.1 here, the newest release on the module proxy)
+// and which installs the EnvoyProxy CRD and the Gateway API CRDs it bundles
+// (v1.6.1, experimental channel).
 var ServiceCRDs = []crdSource{
 	{Module: "go.universe.tf/metallb", Version: "v0.15.2", Files: []string{
 		"config/crd/bases/metallb.io_ipaddresspools.yaml",
 		"config/crd/bases/metallb.io_l2advertisements.yaml",
 	}},
-	{Module: "sigs.k8s.io/gateway-api", Version: "v1.4.1", Files: []string{
-		"config/crd/standard/gateway.networking.k8s.io_gatewayclasses.yaml",
-		"config/crd/standard/gateway.networking.k8s.io_gateways.yaml",
-		"config/crd/standard/gateway.networking.k8s.io_httproutes.yaml",
+	{Module: "github.com/cert-manager/cert-manager", Version: "v1.18.2", Files: []string{
+		"deploy/crds/crd-clusterissuers.yaml",
+		"deploy/crds/crd-certificates.yaml",
+	}},
+	{Module: "github.com/envoyproxy/gateway", Version: "v1.9.1", Files: []string{
+		"charts/gateway-helm/charts/crds/crds/gatewayapi-crds.yaml",
+		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml",
 	}},
 }
 
@@ -147,12 +151,24 @@ func moduleDir(mod, v string) (string, error) {
 	return info.Dir, nil
 }
 
-// Add registers every served version of a CRD.
+// Add registers every served version of each CRD of a YAML stream.
 func (c *CRDs) Add(data []byte) error {
-	var crd apiextensionsv1.CustomResourceDefinition
-	if err := sigsyaml.Unmarshal(data, &crd); err != nil {
-		return err
+	for _, doc := range strings.Split("\n"+string(data), "\n---") {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := sigsyaml.Unmarshal([]byte(doc), &crd); err != nil {
+			return err
+		}
+		if crd.Kind != "CustomResourceDefinition" {
+			continue
+		}
+		if err := c.add(&crd); err != nil {
+			return fmt.Errorf("%s: %w", crd.Name, err)
+		}
 	}
+	return nil
+}
+
+func (c *CRDs) add(crd *apiextensionsv1.CustomResourceDefinition) error {
 	for _, v := range crd.Spec.Versions {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
