@@ -12,11 +12,15 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
@@ -51,8 +55,10 @@ func apiName(kind string) apivalidation.ValidateNameFunc {
 // or ConfigMap's data, and the names and namespaces an object refers to
 // (a name under a ...Ref or dependsOn, a namespace, targetNamespace or
 // namespaces), which name objects the cluster must hold; and for the kinds
-// whose CRDs toolcheck has (Flux, MetalLB, Gateway API), what the CRD
-// refuses. Kustomizations (kustomize's own files) are not objects.
+// whose CRDs toolcheck has (Flux, MetalLB, cert-manager, Gateway API, Envoy
+// Gateway), what the CRD refuses, and for the built-in kinds templates write,
+// what their API types refuse to decode strictly. Kustomizations
+// (kustomize's own files) are not objects.
 func apiProblems(files map[string][]byte) []string {
 	var out []string
 	for _, p := range slices.Sorted(maps.Keys(files)) {
@@ -95,6 +101,17 @@ func fileProblems(data []byte) []string {
 				out = append(out, at+": "+e)
 			}
 		}
+		if typed, ok := builtinKinds[o.APIVersion+" "+o.Kind]; ok {
+			// Flux applies an encrypted Secret decrypted, without its sops block.
+			m, _ := body.(map[string]any)
+			applied := maps.Clone(m)
+			delete(applied, "sops")
+			if text, err := json.Marshal(applied); err != nil {
+				out = append(out, at+": "+err.Error())
+			} else if err := sigsyaml.UnmarshalStrict(text, typed()); err != nil {
+				out = append(out, at+": "+err.Error())
+			}
+		}
 		for _, e := range apivalidation.ValidateObjectMeta(&o.Metadata, o.Metadata.Namespace != "", apiName(o.Kind), k8sfield.NewPath("metadata")) {
 			out = append(out, at+": "+e.Error())
 		}
@@ -115,6 +132,20 @@ func fileProblems(data []byte) []string {
 	}
 	fileSeen.Store(string(data), out)
 	return out
+}
+
+// builtinKinds are the Kubernetes kinds templates write, by apiVersion and
+// kind, with their API types: an object must decode into its type strictly
+// (no unknown or duplicate field, every value of its field's type), as the
+// API server's strict field validation requires.
+var builtinKinds = map[string]func() any{
+	"v1 Secret":                              func() any { return &corev1.Secret{} },
+	"v1 ConfigMap":                           func() any { return &corev1.ConfigMap{} },
+	"v1 Namespace":                           func() any { return &corev1.Namespace{} },
+	"v1 ServiceAccount":                      func() any { return &corev1.ServiceAccount{} },
+	"v1 PersistentVolumeClaim":               func() any { return &corev1.PersistentVolumeClaim{} },
+	"batch/v1 CronJob":                       func() any { return &batchv1.CronJob{} },
+	"autoscaling/v2 HorizontalPodAutoscaler": func() any { return &autoscalingv2.HorizontalPodAutoscaler{} },
 }
 
 // jsonMap is m as JSON decodes it (numbers as float64), which the CRD
@@ -174,16 +205,19 @@ func TestRenderedObjectsPassAPIValidation(t *testing.T) {
 // TestAPIProblemsFindsWhatTheAPIRefuses: the check above can fail.
 func TestAPIProblemsFindsWhatTheAPIRefuses(t *testing.T) {
 	cases := map[string]string{
-		"label value":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    tier: \"a b\"\n",
-		"label key":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    \"a b\": x\n",
-		"name":               "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"0b+1\"\n",
-		"Service name":       "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1a\n",
-		"namespace":          "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: A\n",
-		"Secret key":         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  \"a b\": x\n",
-		"secretRef":          "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: a\nspec:\n  secretRef:\n    name: \"a b\"\n",
-		"dependsOn":          "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  dependsOn:\n    - name: A\n",
-		"targetNamespace":    "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  targetNamespace: a.b\n",
-		"namespaces in list": "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n",
+		"label value":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    tier: \"a b\"\n",
+		"label key":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    \"a b\": x\n",
+		"name":                  "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"0b+1\"\n",
+		"Service name":          "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1a\n",
+		"namespace":             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: A\n",
+		"Secret key":            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  \"a b\": x\n",
+		"secretRef":             "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: a\nspec:\n  secretRef:\n    name: \"a b\"\n",
+		"dependsOn":             "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  dependsOn:\n    - name: A\n",
+		"targetNamespace":       "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  targetNamespace: a.b\n",
+		"unknown field":         "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: a\nspec:\n  schedul: \"* * * * *\"\n",
+		"value of a wrong type": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  k: {a: b}\n",
+		"CRD":                   "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: a\nspec:\n  addresses: 10.0.0.0/28\n",
+		"namespaces in list":    "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n",
 	}
 	for name, text := range cases {
 		if got := apiProblems(map[string][]byte{"f.yaml": []byte(text)}); len(got) == 0 {
