@@ -254,14 +254,14 @@ func TestHostileValues(t *testing.T) {
 	}
 	var nr, nd int
 	for _, h := range hostile {
-		t.Logf("%-16s rejected %4d, rendered with the same structure %4d", h.name, rejected[h.name], rendered[h.name])
+		t.Logf("%-16s rejected %4d, rendered alike and valid %4d", h.name, rejected[h.name], rendered[h.name])
 		nr, nd = nr+rejected[h.name], nd+rendered[h.name]
 	}
 	paths := map[string]bool{}
 	for _, p := range targets {
 		paths[p.path] = true
 	}
-	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered with the same structure %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
+	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered alike (same structure, valid to the API server and CRDs, nothing expanded) %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
 	if len(targets) < 500 {
 		t.Errorf("only %d strings in the fixture configs: the corpus lost its fields", len(targets))
 	}
