@@ -71,6 +71,34 @@ var ServiceCRDs = []crdSource{
 	}},
 }
 
+// ChartSchema is the values.schema.json of a Helm chart that a unit's
+// HelmRelease installs and whose values an overlay template writes, from
+// the chart's project module at the version the base repository pins.
+type ChartSchema struct {
+	// Unit is the overlay unit writing services/<Unit>/helm-values/override-values.yaml.
+	Unit    string
+	Module  string
+	Version string
+	File    string
+}
+
+// ChartSchemas are the charts whose projects ship their schema in a Go
+// module: cert-manager's (v1.18.2 at base 2026.01). MetalLB's values are
+// empty; Envoy Gateway's chart has no schema; the other charts are not Go
+// modules.
+var ChartSchemas = []ChartSchema{
+	{Unit: "cert-manager", Module: "github.com/cert-manager/cert-manager", Version: "v1.18.2", File: "deploy/charts/cert-manager/values.schema.json"},
+}
+
+// Read returns the schema's text.
+func (s ChartSchema) Read() ([]byte, error) {
+	dir, err := moduleDir(s.Module, s.Version)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(dir, s.File))
+}
+
 type schema struct {
 	validator  validation.SchemaValidator
 	structural *structuralschema.Structural
