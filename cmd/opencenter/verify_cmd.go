@@ -50,9 +50,11 @@ Findings, one per line as "cluster: flux unit: file: message":
   - an object applied by two Flux units
   - a Secret manifest (not generator output) applied by a unit without spec.decryption
   - a GitRepository URL Flux refuses (scp-style), or ssh without spec.secretRef
+  - an object whose metadata the API server refuses (name, namespace, labels, annotations)
 
-Not checked: what the cluster does with the objects (schemas, admission, Helm charts and their
-values, controllers), postBuild substitution, patches and images set on Flux Kustomizations.
+Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
+charts and their values, controllers), postBuild substitution, patches and images set on Flux
+Kustomizations.
 
 Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).`
 }

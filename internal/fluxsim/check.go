@@ -43,6 +43,7 @@ func (s *sim) check() {
 	s.checkCRDOrder()
 	s.checkNamespaces()
 	s.checkSecrets()
+	s.checkMetadata()
 }
 
 // checkOwners reports objects applied by two Flux units: each would

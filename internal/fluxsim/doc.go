@@ -10,8 +10,9 @@
 // misbehave: paths that do not build, references to sources, dependencies,
 // health-check objects, HelmRelease values and chart sources that no build
 // produces, dependency cycles, CRD and namespace ordering, objects with two
-// owners, Secret manifests applied without decryption, and source URLs
-// Flux refuses or cannot fetch (ssh without credentials). Repositories the
+// owners, Secret manifests applied without decryption, source URLs Flux
+// refuses or cannot fetch (ssh without credentials), and object metadata
+// the API server refuses (MetadataProblems). Repositories the
 // simulation has no copy of, and remote kustomize resources, are reported as
 // not checked, never as failures.
 //

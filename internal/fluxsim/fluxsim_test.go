@@ -164,6 +164,15 @@ func TestFindings(t *testing.T) {
 			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: kustomize build clusters/dev/app: accumulating resources: accumulation err='accumulating resources from 'admin-secrets.yaml': 'clusters/dev/app/admin-secrets.yaml' doesn't exist': must build at directory: not a valid directory: 'clusters/dev/app/admin-secrets.yaml' doesn't exist",
 		},
 	}, {
+		name: "metadata the API server refuses",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/admin-secret.yaml", "  name: app-admin\n", "  name: app-admin\n  labels:\n    cost center: a b\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin: the API server refuses it: metadata.labels: Invalid value: \"a b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+			"dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin: the API server refuses it: metadata.labels: Invalid value: \"cost center\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+		},
+	}, {
 		name: "ref missing from the base",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/sources/base.yaml", `tag: "2026.01"`, `tag: "2026.99"`)

@@ -15,13 +15,11 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	"k8s.io/apimachinery/pkg/api/validation/path"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
@@ -32,21 +30,6 @@ type apiObject struct {
 	Metadata   metav1.ObjectMeta `json:"metadata"`
 	Data       map[string]any    `json:"data"`
 	StringData map[string]any    `json:"stringData"`
-}
-
-// apiName is the API server's check of an object's name by kind: RBAC
-// objects take any path segment, Namespaces a DNS label, Services a
-// DNS-1035 label, every other kind (custom resources too) a DNS subdomain.
-func apiName(kind string) apivalidation.ValidateNameFunc {
-	switch kind {
-	case "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
-		return path.ValidatePathSegmentName
-	case "Namespace":
-		return apivalidation.NameIsDNSLabel
-	case "Service":
-		return apivalidation.NameIsDNS1035Label
-	}
-	return apivalidation.NameIsDNSSubdomain
 }
 
 // apiProblems says what the Kubernetes API server's own validation
@@ -94,16 +77,16 @@ func fileProblems(data []byte) []string {
 			continue
 		}
 		at := o.Kind + " " + o.Metadata.Name
+		m, _ := body.(map[string]any)
 		if crds, err := toolcheck.Load(); err != nil {
 			out = append(out, "loading the CRDs: "+err.Error())
-		} else if m, ok := body.(map[string]any); ok && crds.Known(o.APIVersion, o.Kind) {
+		} else if crds.Known(o.APIVersion, o.Kind) {
 			for _, e := range crds.Validate(jsonMap(m)) {
 				out = append(out, at+": "+e)
 			}
 		}
 		if typed, ok := builtinKinds[o.APIVersion+" "+o.Kind]; ok {
 			// Flux applies an encrypted Secret decrypted, without its sops block.
-			m, _ := body.(map[string]any)
 			applied := maps.Clone(m)
 			delete(applied, "sops")
 			if text, err := json.Marshal(applied); err != nil {
@@ -112,8 +95,8 @@ func fileProblems(data []byte) []string {
 				out = append(out, at+": "+err.Error())
 			}
 		}
-		for _, e := range apivalidation.ValidateObjectMeta(&o.Metadata, o.Metadata.Namespace != "", apiName(o.Kind), k8sfield.NewPath("metadata")) {
-			out = append(out, at+": "+e.Error())
+		for _, e := range fluxsim.MetadataProblems(o.Kind, m["metadata"]) {
+			out = append(out, at+": "+e)
 		}
 		if o.Kind == "Secret" || o.Kind == "ConfigMap" {
 			for _, m := range []map[string]any{o.Data, o.StringData} {
