@@ -1,12 +1,8 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -73,17 +69,9 @@ func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				file := filepath.Join(dir, "secret.json")
-				if err := os.WriteFile(file, in, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				cmd := exec.Command(bin, "decrypt", "--ignore-mac", "--input-type", "json", "--output-type", "json", file)
-				cmd.Env = []string{"SOPS_AGE_KEY_FILE=" + fixturekey.Path(), "HOME=" + dir, "SOPS_DISABLE_VERSION_CHECK=1"}
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				out, err := cmd.Output()
+				out, err := sopsDecrypt(t, bin, dir, "secret.json", in, "--ignore-mac", "--input-type", "json", "--output-type", "json")
 				if err != nil {
-					t.Errorf("%s: %s: %s: Flux would not decrypt it: %v\n%s", encrypted.Overlay, u.name, o.ID(), err, stderr.String())
+					t.Errorf("%s: %s: %s: Flux would not decrypt it: %v", encrypted.Overlay, u.name, o.ID(), err)
 					continue
 				}
 				var applied any

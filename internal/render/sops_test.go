@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,17 +38,9 @@ func TestEncryptedFilesDecryptWithSops(t *testing.T) {
 				continue
 			}
 			n++
-			file := filepath.Join(dir, "secret.yaml")
-			if err := os.WriteFile(file, f.Data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command(bin, "decrypt", file)
-			cmd.Env = []string{"SOPS_AGE_KEY_FILE=" + fixturekey.Path(), "HOME=" + dir, "SOPS_DISABLE_VERSION_CHECK=1"}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
+			out, err := sopsDecrypt(t, bin, dir, "secret.yaml", f.Data)
 			if err != nil {
-				t.Errorf("%s/%s: sops decrypt: %v\n%s", p.Overlay, f.Path, err, stderr.String())
+				t.Errorf("%s/%s: sops decrypt: %v", p.Overlay, f.Path, err)
 				continue
 			}
 			ours, _, err := sops.Decrypt(body(f.Data), ids)
@@ -63,6 +56,26 @@ func TestEncryptedFilesDecryptWithSops(t *testing.T) {
 	if n < 50 {
 		t.Errorf("only %d encrypted files in the fixture", n)
 	}
+}
+
+// sopsDecrypt writes data to name in dir and decrypts it with the sops CLI
+// bin and the fixture's key, with sops's further arguments args; the error
+// holds what sops said.
+func sopsDecrypt(t *testing.T, bin, dir, name string, data []byte, args ...string) ([]byte, error) {
+	t.Helper()
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append(append([]string{"decrypt"}, args...), file)...)
+	cmd.Env = []string{"SOPS_AGE_KEY_FILE=" + fixturekey.Path(), "HOME=" + dir, "SOPS_DISABLE_VERSION_CHECK=1"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, stderr.String())
+	}
+	return out, nil
 }
 
 // TestDataKeyPerRecipientSet: secret files encrypted for different
