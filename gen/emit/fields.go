@@ -124,7 +124,11 @@ func itemFunc(list, inElem []*model.Node) jen.Code {
 			}
 		}
 	}
-	if leaf := inElem[len(inElem)-1].Type; leaf != types.Typ[types.String] && leaf != types.NewPointer(types.Typ[types.String]) {
+	leaf := inElem[len(inElem)-1].Type
+	if p, ok := leaf.(*types.Pointer); ok {
+		leaf = p.Elem()
+	}
+	if leaf != types.Typ[types.String] {
 		e = jen.String().Parens(e) // a named string type, such as an enumeration
 	}
 	stmts = append(stmts, jen.Return(e, jen.True()))
