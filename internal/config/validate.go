@@ -113,8 +113,8 @@ func validate(v *Validator) {
 				oc.Cluster.ClusterName, filepath.Base(f.Name), m[1], oc.Cluster.ClusterName)
 		}
 	}
-	for k := range oc.Meta.Labels {
-		if k == LabelPartOf || k == LabelManagedBy || k == LabelOpenCenter {
+	for _, k := range [...]string{LabelPartOf, LabelManagedBy, LabelOpenCenter} {
+		if _, set := oc.Meta.Labels[k]; set {
 			v.Errorf("opencenter.meta.labels."+k, "label %s is set by opencenter on every Flux object: remove it (or choose another key)", k)
 		}
 	}
