@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -147,6 +148,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
 	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
+	v.minioEndpoint(path, "Mimir", s.Storage, s.Endpoint)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
 }
 
@@ -164,6 +166,7 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
 	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
+	v.minioEndpoint(path, "Tempo", s.Storage, s.Endpoint)
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
@@ -220,6 +223,18 @@ func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 func (v *Validator) s3HostRegion(path, service string, storage StorageBackend, endpoint, region string) {
 	if storage == StorageS3 && endpoint == "" && region != "" && !IsDNSLabel(region) {
 		v.Errorf(path+".region", "%q is not an AWS region such as us-east-1 (lowercase letters, digits and '-'): without endpoint, %s's S3 endpoint is s3.<region>.amazonaws.com", region, service)
+	}
+}
+
+// minioEndpoint checks the S3 endpoint of a service whose S3 client is
+// minio-go (Tempo, Mimir): its values give it the URL without its scheme,
+// and minio-go takes a host and port only, refusing a path.
+func (v *Validator) minioEndpoint(path, service string, storage StorageBackend, endpoint string) {
+	if storage != StorageS3 || endpoint == "" {
+		return
+	}
+	if u, err := url.Parse(endpoint); err == nil && u.Path != "" && u.Path != "/" {
+		v.Errorf(path+".endpoint", "%q has a path: %s's S3 client (minio-go) takes the store's scheme, host and port only, such as https://s3.example.com:9000", endpoint, service)
 	}
 }
 
