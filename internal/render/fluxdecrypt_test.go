@@ -2,16 +2,14 @@ package render
 
 import (
 	"encoding/json"
-	"path"
 	"reflect"
 	"strings"
 	"testing"
 
-	sigsyaml "sigs.k8s.io/yaml"
-
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
 
 // TestFluxDecryptsRenderedSecrets follows an encrypted Secret the way
@@ -26,7 +24,7 @@ import (
 // The repository's Flux Kustomizations are the ones that build it: with
 // flux-system as their source, or a GitRepository of the repository's URL
 // that brings in part of the base repository (whose directories are empty
-// here).
+// here, as in checkWithTools).
 func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 	bin, ok := fixturekey.SopsCLI()
 	if !ok {
@@ -48,9 +46,10 @@ func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		enc, dec := repoBuilder(t, encrypted), repoBuilder(t, plain)
+		units, included := decryptingUnits(t, encrypted, config.FluxURL(f.Config.OpenCenter.GitOps.Repository.URL))
+		enc, dec := repoBuilder(t, encrypted, units, included), repoBuilder(t, plain, units, included)
 		decrypted := map[string]bool{}
-		for _, u := range decryptingUnits(t, encrypted, config.FluxURL(f.Config.OpenCenter.GitOps.Repository.URL)) {
+		for _, u := range units {
 			got, err := enc.Build(u.path, u.targetNamespace)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", encrypted.Overlay, u.name, err)
@@ -97,30 +96,22 @@ func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 
 // repoBuilder is the cluster's repository as Flux's artifact: the plan's
 // files at their place in the repository, and an empty kustomization for
-// each directory of the base repository a kustomization refers to (a
-// source's spec.include brings it in; its objects are not the plan's).
-func repoBuilder(t *testing.T, p *Plan) *fluxbuild.Builder {
+// each directory under an included path (a GitRepository's spec.include
+// brings in the base repository there) that the units' kustomizations
+// refer to.
+func repoBuilder(t *testing.T, p *Plan, units []fluxUnit, included []string) *fluxbuild.Builder {
 	t.Helper()
-	tree := fluxbuild.Tree{}
+	tree := toolcheck.Tree{}
 	for _, f := range p.Files {
 		tree[p.Overlay+"/"+f.Path] = f.Data
 	}
-	for name, data := range tree {
-		if path.Base(name) != "kustomization.yaml" {
-			continue
-		}
-		var k struct{ Resources []string }
-		if err := sigsyaml.Unmarshal(data, &k); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, r := range k.Resources {
-			dir := path.Join(path.Dir(name), r)
-			if strings.Contains(dir, "/base/") && !fluxbuild.IsRemote(r) {
-				tree[dir+"/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nbuildMetadata: [originAnnotations]\n") // kustomize refuses an empty one
-			}
+	for _, u := range units {
+		var err error
+		if tree, err = toolcheck.Stubbed(tree, strings.TrimPrefix(u.path, "./"), included...); err != nil {
+			t.Fatal(err)
 		}
 	}
-	b, err := fluxbuild.NewBuilder(tree)
+	b, err := fluxbuild.NewBuilder(fluxbuild.Tree(tree))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,8 +123,9 @@ type fluxUnit struct{ name, path, targetNamespace string }
 
 // decryptingUnits are the plan's Flux Kustomizations with spec.decryption
 // whose source is the cluster's repository: flux-system, or a GitRepository
-// of the same URL that includes part of the base repository.
-func decryptingUnits(t *testing.T, p *Plan, repoURL string) []fluxUnit {
+// of the same URL that includes part of the base repository; included are
+// the paths those GitRepositories include it at.
+func decryptingUnits(t *testing.T, p *Plan, repoURL string) (units []fluxUnit, included []string) {
 	t.Helper()
 	var objs []map[string]any
 	for _, f := range p.Files {
@@ -152,25 +144,28 @@ func decryptingUnits(t *testing.T, p *Plan, repoURL string) []fluxUnit {
 	for _, o := range objs {
 		if fluxbuild.String(o, "kind") == "GitRepository" && fluxbuild.String(o, "spec", "url") == repoURL {
 			ours[fluxbuild.String(o, "metadata", "name")] = true
+			incs, _ := fluxbuild.Field(o, "spec", "include").([]any)
+			for _, i := range incs {
+				included = append(included, fluxbuild.String(i.(map[string]any), "toPath"))
+			}
 		}
 	}
-	var out []fluxUnit
 	for _, o := range objs {
 		if fluxbuild.String(o, "kind") != "Kustomization" ||
 			!strings.HasPrefix(fluxbuild.String(o, "apiVersion"), "kustomize.toolkit.fluxcd.io/") ||
 			fluxbuild.Field(o, "spec", "decryption") == nil || !ours[fluxbuild.String(o, "spec", "sourceRef", "name")] {
 			continue
 		}
-		out = append(out, fluxUnit{
+		units = append(units, fluxUnit{
 			name:            fluxbuild.String(o, "metadata", "name"),
 			path:            fluxbuild.String(o, "spec", "path"),
 			targetNamespace: fluxbuild.String(o, "spec", "targetNamespace"),
 		})
 	}
-	if len(out) == 0 {
+	if len(units) == 0 {
 		t.Fatalf("%s: no Flux Kustomization of the cluster's repository decrypts", p.Overlay)
 	}
-	return out
+	return units, included
 }
 
 func objectByID(objs []fluxbuild.Object, id string) *fluxbuild.Object {

@@ -2,6 +2,7 @@ package toolcheck
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"strings"
 
@@ -18,14 +19,15 @@ type Tree map[string][]byte
 // stubbed with an empty kustomization when they lie under one of stubRoots
 // (content a GitRepository include brings in from the base repo).
 func Kustomize(t Tree, dir string, stubRoots ...string) ([]byte, error) {
+	t, err := Stubbed(t, dir, stubRoots...)
+	if err != nil {
+		return nil, err
+	}
 	fs := filesys.MakeFsInMemory()
 	for p, b := range t {
 		if err := fs.WriteFile("/"+p, b); err != nil {
 			return nil, err
 		}
-	}
-	if err := stubMissing(fs, t, dir, stubRoots, map[string]bool{}); err != nil {
-		return nil, err
 	}
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
 	m, err := k.Run(fs, "/"+dir)
@@ -37,7 +39,19 @@ func Kustomize(t Tree, dir string, stubRoots ...string) ([]byte, error) {
 
 const emptyKustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n"
 
-func stubMissing(fs filesys.FileSystem, t Tree, dir string, stubRoots []string, seen map[string]bool) error {
+// Stubbed returns a copy of t with an empty kustomization in every directory
+// that a kustomization reached from dir references, t lacks, and lies under
+// one of stubRoots: what a GitRepository include brings in from the base
+// repository, whose objects are not the tree's.
+func Stubbed(t Tree, dir string, stubRoots ...string) (Tree, error) {
+	out := maps.Clone(t)
+	if err := stubMissing(out, t, dir, stubRoots, map[string]bool{}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func stubMissing(out, t Tree, dir string, stubRoots []string, seen map[string]bool) error {
 	if seen[dir] {
 		return nil
 	}
@@ -58,16 +72,14 @@ func stubMissing(fs filesys.FileSystem, t Tree, dir string, stubRoots []string, 
 			continue
 		}
 		if _, isDir := t[target+"/kustomization.yaml"]; isDir {
-			if err := stubMissing(fs, t, target, stubRoots, seen); err != nil {
+			if err := stubMissing(out, t, target, stubRoots, seen); err != nil {
 				return err
 			}
 			continue
 		}
 		for _, root := range stubRoots {
 			if target == root || strings.HasPrefix(target, root+"/") {
-				if err := fs.WriteFile("/"+target+"/kustomization.yaml", []byte(emptyKustomization)); err != nil {
-					return err
-				}
+				out[target+"/kustomization.yaml"] = []byte(emptyKustomization)
 			}
 		}
 	}
