@@ -1,17 +1,14 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -62,26 +59,29 @@ func fileProblems(data []byte) []string {
 		return seen.([]string)
 	}
 	var out []string
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var body any
-		if err := dec.Decode(&body); err == io.EOF {
-			break
-		} else if err != nil {
-			out = append(out, err.Error())
-			break
+	docs, err := yamlDocs(data)
+	if err != nil {
+		out = append(out, err.Error())
+	}
+	for _, d := range docs {
+		// The object as JSON reads it (numbers as float64), which the
+		// validators take.
+		var doc any
+		if d.Decode(&doc) != nil {
+			continue
 		}
-		text, err := json.Marshal(body)
+		text, err := json.Marshal(doc)
 		var o apiObject
-		if err != nil || json.Unmarshal(text, &o) != nil || o.Kind == "" || strings.HasPrefix(o.APIVersion, "kustomize.config.k8s.io/") {
+		var m map[string]any
+		if err != nil || json.Unmarshal(text, &o) != nil || json.Unmarshal(text, &m) != nil ||
+			o.Kind == "" || strings.HasPrefix(o.APIVersion, "kustomize.config.k8s.io/") {
 			continue
 		}
 		at := o.Kind + " " + o.Metadata.Name
-		m, _ := body.(map[string]any)
 		if crds, err := toolcheck.Load(); err != nil {
 			out = append(out, "loading the CRDs: "+err.Error())
 		} else if crds.Known(o.APIVersion, o.Kind) {
-			for _, e := range crds.Validate(jsonMap(m)) {
+			for _, e := range crds.Validate(m) {
 				out = append(out, at+": "+e)
 			}
 		}
@@ -107,7 +107,7 @@ func fileProblems(data []byte) []string {
 				}
 			}
 		}
-		references(body, "", "", func(field string, problems []string) {
+		references(m, "", "", func(field string, problems []string) {
 			for _, e := range problems {
 				out = append(out, fmt.Sprintf("%s: %s: %s", at, field, e))
 			}
@@ -129,15 +129,6 @@ var builtinKinds = map[string]func() any{
 	"v1 PersistentVolumeClaim":               func() any { return &corev1.PersistentVolumeClaim{} },
 	"batch/v1 CronJob":                       func() any { return &batchv1.CronJob{} },
 	"autoscaling/v2 HorizontalPodAutoscaler": func() any { return &autoscalingv2.HorizontalPodAutoscaler{} },
-}
-
-// jsonMap is m as JSON decodes it (numbers as float64), which the CRD
-// validator reads.
-func jsonMap(m map[string]any) map[string]any {
-	text, _ := json.Marshal(m)
-	var out map[string]any
-	_ = json.Unmarshal(text, &out)
-	return out
 }
 
 // references reports the problems of each name and namespace that v (an
@@ -185,26 +176,29 @@ func TestRenderedObjectsPassAPIValidation(t *testing.T) {
 	}
 }
 
-// TestAPIProblemsFindsWhatTheAPIRefuses: the check above can fail.
+// TestAPIProblemsFindsWhatTheAPIRefuses: the check above can fail, each
+// part of it on its own (a Flux object missing its required fields is
+// refused by its CRD too, so each case names the problem it must find).
 func TestAPIProblemsFindsWhatTheAPIRefuses(t *testing.T) {
-	cases := map[string]string{
-		"label value":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    tier: \"a b\"\n",
-		"label key":             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    \"a b\": x\n",
-		"name":                  "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"0b+1\"\n",
-		"Service name":          "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1a\n",
-		"namespace":             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: A\n",
-		"Secret key":            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  \"a b\": x\n",
-		"secretRef":             "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: a\nspec:\n  secretRef:\n    name: \"a b\"\n",
-		"dependsOn":             "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  dependsOn:\n    - name: A\n",
-		"targetNamespace":       "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  targetNamespace: a.b\n",
-		"unknown field":         "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: a\nspec:\n  schedul: \"* * * * *\"\n",
-		"value of a wrong type": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  k: {a: b}\n",
-		"CRD":                   "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: a\nspec:\n  addresses: 10.0.0.0/28\n",
-		"namespaces in list":    "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n",
+	cases := []struct{ name, text, want string }{
+		{"label value", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    tier: \"a b\"\n", "metadata.labels: Invalid value: \"a b\""},
+		{"label key", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    \"a b\": x\n", "metadata.labels: Invalid value: \"a b\""},
+		{"name", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: \"0b+1\"\n", "metadata.name: Invalid value"},
+		{"Service name", "apiVersion: v1\nkind: Service\nmetadata:\n  name: 1a\n", "metadata.name: Invalid value: \"1a\""},
+		{"namespace", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: A\n", "metadata.namespace: Invalid value"},
+		{"Secret key", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  \"a b\": x\n", `key "a b"`},
+		{"secretRef", "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: a\nspec:\n  secretRef:\n    name: \"a b\"\n", ".spec.secretRef.name: a lowercase RFC 1123"},
+		{"dependsOn", "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  dependsOn:\n    - name: A\n", ".spec.dependsOn[0].name: a lowercase RFC 1123"},
+		{"targetNamespace", "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: a\nspec:\n  targetNamespace: a.b\n", ".spec.targetNamespace: must not contain dots"},
+		{"namespaces in list", "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n", ".spec.namespaces[1]: a lowercase RFC 1123"},
+		{"unknown field", "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: a\nspec:\n  schedul: \"* * * * *\"\n", `unknown field "schedul"`},
+		{"value of a wrong type", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  k: {a: b}\n", "cannot unmarshal object into Go struct field"},
+		{"CRD", "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: a\nspec:\n  addresses: 10.0.0.0/28\n", "spec.addresses: Invalid value"},
 	}
-	for name, text := range cases {
-		if got := apiProblems(map[string][]byte{"f.yaml": []byte(text)}); len(got) == 0 {
-			t.Errorf("%s: no problem found in\n%s", name, text)
+	for _, tc := range cases {
+		got := strings.Join(apiProblems(map[string][]byte{"f.yaml": []byte(tc.text)}), "\n")
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s: want %q among the problems of\n%s\ngot\n%s", tc.name, tc.want, tc.text, got)
 		}
 	}
 	ok := "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: \"system:a\"\n" +
