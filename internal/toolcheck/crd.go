@@ -61,7 +61,7 @@ var ServiceCRDs = []crdSource{
 		"config/crd/bases/metallb.io_ipaddresspools.yaml",
 		"config/crd/bases/metallb.io_l2advertisements.yaml",
 	}},
-	{Module: "github.com/cert-manager/cert-manager", Version: "v1.18.2", Files: []string{
+	{Module: certManager, Version: certManagerVersion, Files: []string{
 		"deploy/crds/crd-clusterissuers.yaml",
 		"deploy/crds/crd-certificates.yaml",
 	}},
@@ -87,8 +87,15 @@ type ChartSchema struct {
 // empty; Envoy Gateway's chart has no schema; the other charts are not Go
 // modules.
 var ChartSchemas = []ChartSchema{
-	{Unit: "cert-manager", Module: "github.com/cert-manager/cert-manager", Version: "v1.18.2", File: "deploy/charts/cert-manager/values.schema.json"},
+	{Unit: "cert-manager", Module: certManager, Version: certManagerVersion, File: "deploy/charts/cert-manager/values.schema.json"},
 }
+
+// cert-manager's module, at the chart version the base pins: its CRDs and
+// its chart's schema come from the same release.
+const (
+	certManager        = "github.com/cert-manager/cert-manager"
+	certManagerVersion = "v1.18.2"
+)
 
 // Read returns the schema's text.
 func (s ChartSchema) Read() ([]byte, error) {
