@@ -702,3 +702,27 @@ func TestRefusedValueNamesItsField(t *testing.T) {
 		t.Fatalf("got %v, want a match of %s", err, want)
 	}
 }
+
+// TestExpandedFindsReferences: expanded finds each reference where its
+// consumer expands it, and only there.
+func TestExpandedFindsReferences(t *testing.T) {
+	job := "kind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n            - name: a\n              env:\n                - name: B\n                  value: x" + expandK8s + "\n"
+	values := "global:\n  extraArgs:\n    - -config.expand-env=true\nbucket: x" + expandEnvsubst + "\n"
+	for name, files := range map[string]map[string][]byte{
+		"env value":  {"job.yaml": []byte(job)},
+		"args":       {"job.yaml": []byte(strings.Replace(job, "env:\n                - name: B\n                  value: x", "args:\n                - x", 1))},
+		"expand-env": {"values.yaml": []byte(values)},
+	} {
+		if expanded(files) == "" {
+			t.Errorf("%s: no reference found", name)
+		}
+	}
+	for name, files := range map[string]map[string][]byte{
+		"a label":            {"cm.yaml": []byte("kind: ConfigMap\nmetadata:\n  labels:\n    a: x" + expandK8s + "\n")},
+		"without expand-env": {"values.yaml": []byte(strings.Replace(values, "-config.expand-env=true", "-log.level=info", 1))},
+	} {
+		if got := expanded(files); got != "" {
+			t.Errorf("%s: %s", name, got)
+		}
+	}
+}
