@@ -5229,6 +5229,7 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "720h",
 		Doc:     "key_renew_period is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.",
+		Format:  "go-duration",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -5713,6 +5714,7 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "720h",
 		Doc:     "ttl is how long each backup is kept, a Go duration such as 720h.",
+		Format:  "go-duration",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false

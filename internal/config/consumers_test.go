@@ -36,6 +36,7 @@ var consumers = map[string]func(string) error{
 	"label-key":   func(s string) error { return errs(validation.IsQualifiedName(s)) },
 	"label-value": func(s string) error { return errs(validation.IsValidLabelValue(s)) },
 	"duration":    func(s string) error { _, err := time.ParseDuration(s); return err },
+	"go-duration": func(s string) error { _, err := time.ParseDuration(s); return err },
 	// A PersistentVolumeClaim's storage request must be above zero.
 	"quantity": func(s string) error {
 		q, err := resource.ParseQuantity(s)
@@ -114,6 +115,7 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"dns-subdomain":     {"a", "0", "-", ".", "ab", strings.Repeat("a", 40), strings.Repeat("b", 63)},
 		"wildcard-hostname": {"*.", "a", "0", "-", ".", strings.Repeat("a", 40), strings.Repeat("b", 63)},
 		"duration":          {"0", "1", "9", "99999", ".", ".5", "ms", "s", "m", "h"},
+		"go-duration":       goDurationParts,
 		"quantity":          {"0", "1", "9", "99999", ".", ".5", "Ki", "Gi", "Ei", "k", "M", "E"},
 		"retention":         {"0", "1", "9", "99999", "ms", "s", "m", "h", "d", "w", "y"},
 		"label-key":         {"a", "Z", "0", "-", "_", ".", "/", "a/", "example.com/", strings.Repeat("a", 40), strings.Repeat("b.", 70)},
@@ -124,6 +126,7 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"dns-subdomain":     {strings.Repeat("a.", 126) + "a", strings.Repeat("a.", 127) + "a", strings.Repeat("a", 64)},
 		"wildcard-hostname": {"*.a", "*." + strings.Repeat("a", 64), "*." + strings.Repeat("a.", 126) + "a"},
 		"duration":          {"9223372036854775807ns", "2562048h", "2562047h", "99999999999h", "1h1h", "1m1h"},
+		"go-duration":       {"0", "720h", "9223372036854775807ns", "9223372036854775808ns", "2562048h", "1.h", ".5h", "1\u00b5s", "1\u03bcs"},
 		"quantity":          {"99999999999999999999999999Ei", "0.000000001", "1.5Ki", "00"},
 		"retention":         {"0", "15d", "1d1y", "1h1h", "1y1d", "999999999999y", "292y", "293y"},
 		"cidr":              {"10.244.0.0/16", "256.0.0.0/8", "10.0.0.0/33", "::/0", "fd00::/129", ":::::/64", "1:2:3:4:5:6:7:8:9/64"},
@@ -239,5 +242,32 @@ func TestGitRefFormatAcceptsWhatGitAccepts(t *testing.T) {
 	}
 	if passed < 100 {
 		t.Errorf("only %d names pass the format: the test sees too few", passed)
+	}
+}
+
+// goDurationParts are what the strings of TestGoDurationFormatIsGosDuration
+// and TestFormatsAcceptWhatConsumersRead are made of.
+var goDurationParts = []string{"0", "1", "9", "99999", ".", ".5", "ns", "us", "\u00b5s", "\u03bcs", "ms", "s", "m", "h", "-", "+", "d", " "}
+
+// TestGoDurationFormatIsGosDuration: the go-duration format accepts
+// exactly what Go's time.ParseDuration reads, the parser of Velero's
+// Schedule ttl and of the sealed-secrets controller's --key-renew-period,
+// except a sign (no period is negative).
+func TestGoDurationFormatIsGosDuration(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	passed := 0
+	for range 50_000 {
+		s := join(r, 1+r.IntN(5), "", goDurationParts...)
+		_, err := time.ParseDuration(s)
+		goOK := err == nil && !strings.ContainsAny(s, "+-")
+		if ok := MatchFormat("go-duration", s); ok != goOK {
+			t.Errorf("%q: the go-duration format says %v, Go's parser %v (%v)", s, ok, goOK, err)
+		}
+		if goOK {
+			passed++
+		}
+	}
+	if passed < 1000 {
+		t.Errorf("only %d strings are durations: the test sees too few", passed)
 	}
 }

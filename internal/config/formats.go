@@ -127,8 +127,11 @@ var bounds = map[string]func(string) bool{
 		return len(prefix) <= maxDNSSubdomain && len(name) <= maxDNSLabel
 	},
 	// Flux and Tempo read durations with Go's parser: at most 2562047h.
-	"duration":  func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
-	"retention": retentionFits,
+	"duration": func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
+	// Velero (a Schedule's ttl) and the sealed-secrets controller
+	// (--key-renew-period) read these with Go's parser too.
+	"go-duration": func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
+	"retention":   retentionFits,
 	// Every quantity is a volume's size, which Kubernetes wants above zero.
 	"quantity": func(s string) bool { return strings.ContainsAny(s, "123456789") },
 	"cidr":     remembered("cidr", func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil }),

@@ -588,7 +588,7 @@ type RBACRoleBinding struct {
 type SealedSecrets struct {
 	ServiceCommon
 	// KeyRenewPeriod is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.
-	KeyRenewPeriod string `json:"key_renew_period,omitempty" default:"720h"`
+	KeyRenewPeriod string `json:"key_renew_period,omitempty" default:"720h" format:"go-duration"`
 }
 
 // Tempo is the Tempo trace store.
@@ -630,7 +630,7 @@ type Velero struct {
 	// Schedule is the cron expression of the daily backup Schedule, in UTC.
 	Schedule string `json:"schedule,omitempty" default:"0 3 * * *" format:"cron"`
 	// TTL is how long each backup is kept, a Go duration such as 720h.
-	TTL string `json:"ttl,omitempty" default:"720h"`
+	TTL string `json:"ttl,omitempty" default:"720h" format:"go-duration"`
 	// SnapshotVolumes takes CSI snapshots of persistent volumes in each backup.
 	SnapshotVolumes bool `json:"snapshot_volumes,omitempty"`
 }

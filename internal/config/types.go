@@ -7,6 +7,9 @@ const (
 	PatternDNSLabel = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	// PatternDuration is a Flux duration such as 10m or 1h30m.
 	PatternDuration = `^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`
+	// PatternGoDuration is the syntax Go's time.ParseDuration reads,
+	// without a sign: numbers with units from ns to h, or 0.
+	PatternGoDuration = `^(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
 	// PatternGitURL is a Git URL Flux can fetch: ssh://, https:// or scp-style git@host:path.
 	PatternGitURL = `^(ssh://.+|https://.+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/].*)$`
 	// PatternRepoPath is a path from the root of a repository: "/" or
@@ -60,6 +63,7 @@ var Formats = map[string]string{
 	"dns-subdomain":     PatternDNSSubdomain,
 	"wildcard-hostname": PatternWildcardHostname,
 	"duration":          PatternDuration,
+	"go-duration":       PatternGoDuration,
 	"git-url":           PatternGitURL,
 	"repo-path":         PatternRepoPath,
 	"quantity":          PatternQuantity,
@@ -79,6 +83,7 @@ var FormatDocs = map[string]string{
 	"dns-subdomain":     "a DNS-1123 subdomain (a Kubernetes name or a hostname): lowercase letters, digits, '-' and '.', at most 253",
 	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com): at most 253 characters, each label at most 63",
 	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
+	"go-duration":       "a Go duration such as 720h or 1h30m (units ns, us, ms, s, m, h), at most 2562047h, or 0",
 	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path, with a host and no blank",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
 	"quantity":          "a Kubernetes quantity above zero such as 10Gi, 500Mi or 1T",
