@@ -1161,6 +1161,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the S3 bucket the etcd snapshots are written to.",
+		Format:       "s3-bucket",
 		RequiredWhen: "services.etcd-backup is enabled",
 		RequiredBy:   "opencenter.services.etcd-backup.enabled",
 		Missing: func(c *config.Config) []string {
@@ -1912,7 +1913,7 @@ var Fields = []catalog.Field{
 		Path:         "opencenter.services.harbor.bucket",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "bucket is the bucket (or Swift container) of image layers.",
+		Doc:          "bucket is the bucket (or Swift container) of image layers. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.harbor.storage is s3 or swift",
 		RequiredBy:   "opencenter.services.harbor.storage",
 		Missing: func(c *config.Config) []string {
@@ -3377,7 +3378,7 @@ var Fields = []catalog.Field{
 		Path:         "opencenter.services.loki.bucket",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "bucket is the bucket (or Swift container) of log chunks.",
+		Doc:          "bucket is the bucket (or Swift container) of log chunks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.loki.storage is s3 or swift",
 		RequiredBy:   "opencenter.services.loki.storage",
 		Missing: func(c *config.Config) []string {
@@ -3961,7 +3962,7 @@ var Fields = []catalog.Field{
 		Path:         "opencenter.services.mimir.bucket",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "bucket is the bucket (or Swift container) of metric blocks.",
+		Doc:          "bucket is the bucket (or Swift container) of metric blocks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.mimir.storage is s3 or swift",
 		RequiredBy:   "opencenter.services.mimir.storage",
 		Missing: func(c *config.Config) []string {
@@ -5357,6 +5358,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket of trace blocks.",
+		Format:       "s3-bucket",
 		RequiredWhen: "services.tempo.storage is s3",
 		RequiredBy:   "opencenter.services.tempo.storage",
 		Missing: func(c *config.Config) []string {
@@ -5616,6 +5618,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "bucket is the bucket backups are written to.",
+		Format:       "s3-bucket",
 		RequiredWhen: "services.velero is enabled",
 		RequiredBy:   "opencenter.services.velero.enabled",
 		Missing: func(c *config.Config) []string {

@@ -7,10 +7,12 @@ import (
 	"net/mail"
 	"net/url"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/minio/minio-go/v7/pkg/s3utils"
 	"github.com/prometheus/common/model"
 	"github.com/robfig/cron/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -269,5 +271,40 @@ func TestGoDurationFormatIsGosDuration(t *testing.T) {
 	}
 	if passed < 1000 {
 		t.Errorf("only %d strings are durations: the test sees too few", passed)
+	}
+}
+
+// botocoreBucket is what the AWS CLI (botocore's VALID_BUCKET, in
+// botocore/handlers.py) takes as a bucket name: etcd-backup uploads with
+// it.
+var botocoreBucket = regexp.MustCompile(`^[a-zA-Z0-9.\-_]{1,255}$`)
+
+// TestS3BucketFormatIsWhatS3ClientsRead: an s3-bucket name is one every S3
+// client of the services takes: minio-go (Tempo, Mimir), which refuses a
+// name outside its rules before sending a request, and the AWS CLI
+// (etcd-backup); and every name minio-go's strict rules, AWS's rules for a
+// new bucket, accept passes.
+func TestS3BucketFormatIsWhatS3ClientsRead(t *testing.T) {
+	parts := []string{"a", "Z", "0", "9", "backups", ".", "-", "_", ":", ",", "/", " ", "{{", "$", "..", "1.2.3.4", "é", strings.Repeat("b", 30)}
+	r := rand.New(rand.NewPCG(13, 14))
+	passed := 0
+	for range 50_000 {
+		s := join(r, 1+r.IntN(6), "", parts...)
+		ok := MatchFormat("s3-bucket", s)
+		if ok {
+			passed++
+			if err := s3utils.CheckValidBucketName(s); err != nil {
+				t.Errorf("%q passes the s3-bucket format, but minio-go refuses it: %v", s, err)
+			}
+			if !botocoreBucket.MatchString(s) {
+				t.Errorf("%q passes the s3-bucket format, but the AWS CLI refuses it", s)
+			}
+		}
+		if s3utils.CheckValidBucketNameStrict(s) == nil && !ok {
+			t.Errorf("%q fails the s3-bucket format, but is a bucket name by AWS's rules (minio-go's strict check)", s)
+		}
+	}
+	if passed < 1000 {
+		t.Errorf("only %d names pass the format: the test sees too few", passed)
 	}
 }

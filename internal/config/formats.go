@@ -127,11 +127,16 @@ var bounds = map[string]func(string) bool{
 		return len(prefix) <= maxDNSSubdomain && len(name) <= maxDNSLabel
 	},
 	// Flux and Tempo read durations with Go's parser: at most 2562047h.
-	"duration": func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
+	"duration": goDuration,
 	// Velero (a Schedule's ttl) and the sealed-secrets controller
 	// (--key-renew-period) read these with Go's parser too.
-	"go-duration": func(s string) bool { _, err := time.ParseDuration(s); return err == nil },
-	"retention":   retentionFits,
+	"go-duration": goDuration,
+	// minio-go (Tempo, Mimir) refuses these in a bucket name, and AWS S3
+	// names no bucket so.
+	"s3-bucket": func(s string) bool {
+		return !strings.Contains(s, "..") && !strings.Contains(s, ".-") && !strings.Contains(s, "-.") && !dottedQuad(s)
+	},
+	"retention": retentionFits,
 	// Every quantity is a volume's size, which Kubernetes wants above zero.
 	"quantity": func(s string) bool { return strings.ContainsAny(s, "123456789") },
 	"cidr":     remembered("cidr", func(s string) bool { _, _, err := net.ParseCIDR(s); return err == nil }),
@@ -145,6 +150,21 @@ var bounds = map[string]func(string) bool{
 		u, err := url.Parse(FluxURL(s))
 		return err == nil && u.Hostname() != "" && !strings.ContainsFunc(s, unicode.IsSpace)
 	}),
+}
+
+func goDuration(s string) bool { _, err := time.ParseDuration(s); return err == nil }
+
+// dottedQuad reports whether s has the shape of an IPv4 address: four runs
+// of digits joined by '.'.
+func dottedQuad(s string) bool {
+	parts := 0
+	for p := range strings.SplitSeq(s, ".") {
+		if p == "" || digits(p) != len(p) {
+			return false
+		}
+		parts++
+	}
+	return parts == 4
 }
 
 var scpLike = regexp.MustCompile(`^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^/].*)$`)

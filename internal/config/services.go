@@ -224,7 +224,7 @@ type EtcdBackup struct {
 	// Schedule is the cron expression of the snapshot CronJob, in UTC.
 	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *" format:"cron"`
 	// Bucket is the S3 bucket the etcd snapshots are written to.
-	Bucket string `json:"bucket,omitempty" required_when:"enabled"`
+	Bucket string `json:"bucket,omitempty" required_when:"enabled" format:"s3-bucket"`
 	// Region is the S3 region of the bucket.
 	Region string `json:"region,omitempty"`
 	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
@@ -299,7 +299,7 @@ type Harbor struct {
 	StorageSize string `json:"storage_size,omitempty" default:"100Gi" format:"quantity"`
 	// Storage is where image layers are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of image layers.
+	// Bucket is the bucket (or Swift container) of image layers. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).
 	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
 	// Region is the object store region of the bucket; with swift, needed only when the cloud has several regions.
 	Region string `json:"region,omitempty" required_when:"storage=s3"`
@@ -427,7 +427,7 @@ type Loki struct {
 	ServiceCommon
 	// Storage is where log chunks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of log chunks.
+	// Bucket is the bucket (or Swift container) of log chunks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).
 	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty" required_when:"storage=s3|swift"`
@@ -480,7 +480,7 @@ type Mimir struct {
 	ServiceCommon
 	// Storage is where metric blocks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
-	// Bucket is the bucket (or Swift container) of metric blocks.
+	// Bucket is the bucket (or Swift container) of metric blocks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).
 	Bucket string `json:"bucket,omitempty" required_when:"storage=s3|swift"`
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty" required_when:"storage=s3|swift"`
@@ -597,7 +597,7 @@ type Tempo struct {
 	// Storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket of trace blocks.
-	Bucket string `json:"bucket,omitempty" required_when:"storage=s3"`
+	Bucket string `json:"bucket,omitempty" required_when:"storage=s3" format:"s3-bucket"`
 	// Region is the object store region of the bucket.
 	Region string `json:"region,omitempty" required_when:"storage=s3"`
 	// Endpoint is the URL of an S3-compatible store; empty means AWS S3.
@@ -620,7 +620,7 @@ type Velero struct {
 	// Provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.
 	Provider VeleroProvider `json:"provider,omitempty" default:"aws"`
 	// Bucket is the bucket backups are written to.
-	Bucket string `json:"bucket,omitempty" required_when:"enabled"`
+	Bucket string `json:"bucket,omitempty" required_when:"enabled" format:"s3-bucket"`
 	// Region is the region of the bucket (any value an S3-compatible store accepts).
 	Region string `json:"region,omitempty" required_when:"enabled"`
 	// S3URL is the URL of an S3-compatible store; empty means AWS S3.

@@ -134,6 +134,7 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.loki", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
+	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
 // Validate checks Mimir's object store credentials and replicas.
@@ -150,6 +151,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.minioEndpoint(path, "Mimir", s.Storage, s.Endpoint)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
+	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
 // Validate checks Tempo's object storage and replicas; Tempo has no Swift backend.
@@ -185,6 +187,7 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 		}
 	}
 	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.harbor", map[string]string{"admin_password": sec.AdminPassword})
+	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
 		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
 }
@@ -235,6 +238,23 @@ func (v *Validator) minioEndpoint(path, service string, storage StorageBackend, 
 	}
 	if u, err := url.Parse(endpoint); err == nil && u.Path != "" && u.Path != "/" {
 		v.Errorf(path+".endpoint", "%q has a path: %s's S3 client (minio-go) takes the store's scheme, host and port only, such as https://s3.example.com:9000", endpoint, service)
+	}
+}
+
+// maxSwiftContainer bounds a Swift container's name in bytes.
+const maxSwiftContainer = 256
+
+// objectStoreBucket checks the bucket of a service that stores in S3 or
+// Swift: with s3 an S3 bucket name, with swift a container name, which
+// Swift takes with no '/' and of at most 256 bytes. A bucket a rule
+// already refused (objectStoreUnexpanded) is not reported again.
+func (v *Validator) objectStoreBucket(path string, storage StorageBackend, bucket string) {
+	switch {
+	case bucket == "" || v.reported(path+".bucket"):
+	case storage == StorageS3 && !MatchFormat("s3-bucket", bucket):
+		v.Errorf(path+".bucket", "%q is not %s", bucket, FormatDocs["s3-bucket"])
+	case storage == StorageSwift && (strings.Contains(bucket, "/") || len(bucket) > maxSwiftContainer):
+		v.Errorf(path+".bucket", "%q is not a Swift container name: no '/', at most %d bytes", bucket, maxSwiftContainer)
 	}
 }
 

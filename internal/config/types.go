@@ -7,6 +7,11 @@ const (
 	PatternDNSLabel = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	// PatternDuration is a Flux duration such as 10m or 1h30m.
 	PatternDuration = `^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$`
+	// PatternS3Bucket is the syntax of an S3 bucket name that every S3
+	// client of the services reads: letters, digits, '.', '-' and '_',
+	// starting and ending with a letter or digit, 3 to 63 (the rules about
+	// '.', '-' and addresses are bounds).
+	PatternS3Bucket = `^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$`
 	// PatternGoDuration is the syntax Go's time.ParseDuration reads,
 	// without a sign: numbers with units from ns to h, or 0.
 	PatternGoDuration = `^(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
@@ -64,6 +69,7 @@ var Formats = map[string]string{
 	"wildcard-hostname": PatternWildcardHostname,
 	"duration":          PatternDuration,
 	"go-duration":       PatternGoDuration,
+	"s3-bucket":         PatternS3Bucket,
 	"git-url":           PatternGitURL,
 	"repo-path":         PatternRepoPath,
 	"quantity":          PatternQuantity,
@@ -84,6 +90,7 @@ var FormatDocs = map[string]string{
 	"wildcard-hostname": "a hostname, which may start with *. (*.apps.example.com): at most 253 characters, each label at most 63",
 	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
 	"go-duration":       "a Go duration such as 720h or 1h30m (units ns, us, ms, s, m, h), at most 2562047h, or 0",
+	"s3-bucket":         "an S3 bucket name such as etcd-backups: 3 to 63 letters, digits, '.', '-' or '_', starting and ending with a letter or digit, no '..', '.-' or '-.', not an IP address",
 	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path, with a host and no blank",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
 	"quantity":          "a Kubernetes quantity above zero such as 10Gi, 500Mi or 1T",

@@ -44,6 +44,11 @@ func (v *Validator) ErrorfMissing(cause, p, format string, args ...any) {
 	v.diags = append(v.diags, v.f.DiagAt(cause, p, format, args...))
 }
 
+// reported reports whether a problem is reported at YAML path p.
+func (v *Validator) reported(p string) bool {
+	return slices.ContainsFunc(v.diags, func(d diag.Diag) bool { return d.Path == p })
+}
+
 // Diags returns what was recorded.
 func (v *Validator) Diags() diag.List { return v.diags }
 
