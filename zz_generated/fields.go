@@ -4775,6 +4775,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "otlp_endpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false

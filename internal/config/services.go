@@ -543,7 +543,7 @@ type OpenStackCSI struct {
 type OpenTelemetryKubeStack struct {
 	ServiceCommon
 	// OTLPEndpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.
-	OTLPEndpoint string `json:"otlp_endpoint,omitempty"`
+	OTLPEndpoint string `json:"otlp_endpoint,omitempty" format:"url"`
 	// OTLPInsecure sends OTLP without TLS.
 	OTLPInsecure bool `json:"otlp_insecure,omitempty"`
 	// CollectLogs runs the node collector that tails container logs.

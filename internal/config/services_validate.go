@@ -134,6 +134,7 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.loki", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
+	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "loki")
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
@@ -151,6 +152,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.minioEndpoint(path, "Mimir", s.Storage, s.Endpoint)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
+	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "mimir-distributed")
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
@@ -169,6 +171,7 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
 	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
 	v.minioEndpoint(path, "Tempo", s.Storage, s.Endpoint)
+	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "tempo-distributed")
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
@@ -266,6 +269,25 @@ const (
 	expandedByLoki       = "Loki reads its config with -config.expand-env, which expands ${NAME}"
 	expandedByMimir      = "Mimir reads its config with -config.expand-env, which expands ${NAME}"
 )
+
+// untemplated refuses "{{" in a value the base's chart passes through
+// Helm's tpl, where Helm would run it as a template when it installs the
+// chart, with the release's values and the cluster's objects (lookup) at
+// hand.
+func (v *Validator) untemplated(p, s, chart string) {
+	if strings.Contains(s, "{{") {
+		v.Errorf(p, "%q holds \"{{\", which no such value needs: the chart %s passes it through Helm's tpl, which would run it as a template at install", s, chart)
+	}
+}
+
+// objectStoreUntemplated is untemplated for an object store's bucket,
+// region and endpoint, which the chart writes into a config it passes
+// through tpl.
+func (v *Validator) objectStoreUntemplated(path, bucket, region, endpoint, chart string) {
+	for _, f := range [...]struct{ key, value string }{{"bucket", bucket}, {"region", region}, {"endpoint", endpoint}} {
+		v.untemplated(path+"."+f.key, f.value, chart)
+	}
+}
 
 // objectStoreUnexpanded refuses a '$' in an object store's bucket, region
 // and endpoint, which land where their consumer expands references (how):
@@ -460,6 +482,7 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 		pw = sec.GrafanaAdminPassword
 	}
 	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
+	v.untemplated(path+".remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 }
 
 // Validate checks the dashboard's admin login.
@@ -581,6 +604,10 @@ func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) 
 	v.sharedSource(path, "opentelemetry-kube-stack", s.Source)
 	if r := s.TraceSamplingRatio; r != nil && (*r < 0 || *r > 1) {
 		v.Errorf(path+".trace_sampling_ratio", "%g: expected a fraction from 0.0 to 1.0", *r)
+	}
+	v.untemplated(path+".otlp_endpoint", s.OTLPEndpoint, "opentelemetry-kube-stack")
+	if strings.Contains(s.OTLPEndpoint, "$") {
+		v.Errorf(path+".otlp_endpoint", "%q holds '$', which no OTLP endpoint needs: the OpenTelemetry Collector expands ${NAME} in its config and reads $$ as $, so part of the value would be replaced", s.OTLPEndpoint)
 	}
 }
 

@@ -52,6 +52,7 @@ var hostile = []struct {
 	// References that a consumer expands after the YAML is read.
 	{"$(VAR)", func(o string) string { return o + expandK8s }, twinSuffix},
 	{"${VAR}", func(o string) string { return o + expandEnvsubst }, twinSuffix},
+	{"{{ }}", func(o string) string { return o + helmAction }, twinSuffix},
 	{"100 kB", func(o string) string { return o + strings.Repeat("a", 100<<10) }, twinOwn},
 }
 
@@ -298,11 +299,43 @@ func verdict(p *prepared, w twin, value string, r result) string {
 // container's env values, command and args (with the container's other
 // variables, a Secret's included), and Loki and Mimir expand ${NAME} in
 // their whole config file when run with -config.expand-env (drone/envsubst).
-// The name is one no template refers to.
+// The name is one no template refers to. helmAction is a Go template
+// action, which Helm runs where a chart passes a value through tpl.
 const (
 	expandK8s      = "$(OPENCENTER_INJECTED)"
 	expandEnvsubst = "${OPENCENTER_INJECTED}"
+	helmAction     = "{{.OPENCENTER_INJECTED}}"
 )
+
+// helmTemplated are the values, by the unit whose helm values set them,
+// that the base's charts (at the versions release 2026.01 pins) pass
+// through Helm's tpl: Helm runs {{ ... }} there at install. A '*' stands
+// for any key.
+var helmTemplated = map[string][]string{
+	// kube-prometheus-stack 77.6.0, templates/prometheus/prometheus.yaml:
+	// tpl (toYaml .Values.prometheus.prometheusSpec.remoteWrite | indent 4) .
+	"kube-prometheus-stack": {"prometheus.prometheusSpec.remoteWrite"},
+	// opentelemetry-kube-stack 0.11.1, templates/_config.tpl:
+	// tpl (toYaml $collector.config) . for each collector.
+	"opentelemetry-kube-stack": {"collectors.*.config"},
+	// loki 6.45.2, templates/_helpers.tpl: tpl (mergeOverwrite (tpl
+	// .Values.loki.config . | fromYaml) ...) ., a second pass over the
+	// config, whose template writes the storage values in.
+	"loki": {"loki.storage"},
+	// mimir-distributed 6.0.3, templates/_helpers.tpl: tpl (mergeOverwrite
+	// ... .Values.mimir.structuredConfig | toYaml) .
+	"mimir": {"mimir.structuredConfig"},
+	// tempo-distributed 1.55.0, templates/_helpers.tpl: the same second
+	// pass, over a config whose template writes toYaml .Values.storage.trace.s3.
+	"tempo": {"storage.trace"},
+}
+
+// collectorConfigs are the values, by unit, that become an OpenTelemetry
+// Collector's config, in which the Collector (confmap, v0.129) expands
+// ${NAME} and ${env:NAME} from its environment and reads $$ as $.
+var collectorConfigs = map[string][]string{
+	"opentelemetry-kube-stack": {"collectors.*.config"},
+}
 
 // expanded says where a rendered file holds a reference of the corpus in a
 // place its consumer expands, or returns "".
@@ -311,6 +344,12 @@ func expanded(files map[string][]byte) string {
 		data := files[p]
 		if bytes.Contains(data, []byte("-config.expand-env=true")) && bytes.Contains(data, []byte(expandEnvsubst)) {
 			return p + ": a value holds " + expandEnvsubst + " in a config read with -config.expand-env"
+		}
+		if why := inValues(p, data, helmTemplated, helmAction, "the chart passes it through Helm's tpl, which runs it at install"); why != "" {
+			return why
+		}
+		if why := inValues(p, data, collectorConfigs, expandEnvsubst, "the OpenTelemetry Collector expands it in its config"); why != "" {
+			return why
 		}
 		if !bytes.Contains(data, []byte(expandK8s)) {
 			continue
@@ -327,6 +366,43 @@ func expanded(files map[string][]byte) string {
 		}
 	}
 	return ""
+}
+
+// inValues says where the helm values file p, of a unit in units, holds
+// mark in a value under one of the unit's prefixes, or returns "".
+func inValues(p string, data []byte, units map[string][]string, mark, why string) string {
+	dir, _, _ := strings.Cut(p, "/helm-values/")
+	prefixes := units[filepath.Base(dir)]
+	if len(prefixes) == 0 || !strings.Contains(p, "/helm-values/") || !bytes.Contains(data, []byte(mark)) {
+		return ""
+	}
+	var values any
+	if err := yaml.Unmarshal(data, &values); err != nil {
+		return p + ": " + err.Error()
+	}
+	for _, prefix := range prefixes {
+		for _, v := range valuesAt(values, strings.Split(prefix, ".")) {
+			if b, _ := yaml.Marshal(v); bytes.Contains(b, []byte(mark)) {
+				return fmt.Sprintf("%s: %s holds %s: %s", p, prefix, mark, why)
+			}
+		}
+	}
+	return ""
+}
+
+// valuesAt returns the values at the path of keys in v, '*' for any key.
+func valuesAt(v any, keys []string) []any {
+	if len(keys) == 0 {
+		return []any{v}
+	}
+	m, _ := v.(map[string]any)
+	var out []any
+	for k, x := range m {
+		if keys[0] == "*" || keys[0] == k {
+			out = append(out, valuesAt(x, keys[1:])...)
+		}
+	}
+	return out
 }
 
 // containerExpands reports whether v, under the key parent, holds expandK8s
@@ -708,10 +784,15 @@ func TestRefusedValueNamesItsField(t *testing.T) {
 func TestExpandedFindsReferences(t *testing.T) {
 	job := "kind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n            - name: a\n              env:\n                - name: B\n                  value: x" + expandK8s + "\n"
 	values := "global:\n  extraArgs:\n    - -config.expand-env=true\nbucket: x" + expandEnvsubst + "\n"
+	remoteWrite := "prometheus:\n  prometheusSpec:\n    remoteWrite:\n      - url: https://x/" + helmAction + "\n"
+	collector := "collectors:\n  daemon:\n    config:\n      exporters:\n        otlphttp:\n          endpoint: https://x/" + expandEnvsubst + "\n"
+	const kps, otel = "services/kube-prometheus-stack/helm-values/override-values.yaml", "services/opentelemetry-kube-stack/helm-values/override-values.yaml"
 	for name, files := range map[string]map[string][]byte{
 		"env value":  {"job.yaml": []byte(job)},
 		"args":       {"job.yaml": []byte(strings.Replace(job, "env:\n                - name: B\n                  value: x", "args:\n                - x", 1))},
 		"expand-env": {"values.yaml": []byte(values)},
+		"tpl":        {kps: []byte(remoteWrite)},
+		"collector":  {otel: []byte(collector)},
 	} {
 		if expanded(files) == "" {
 			t.Errorf("%s: no reference found", name)
@@ -720,6 +801,9 @@ func TestExpandedFindsReferences(t *testing.T) {
 	for name, files := range map[string]map[string][]byte{
 		"a label":            {"cm.yaml": []byte("kind: ConfigMap\nmetadata:\n  labels:\n    a: x" + expandK8s + "\n")},
 		"without expand-env": {"values.yaml": []byte(strings.Replace(values, "-config.expand-env=true", "-log.level=info", 1))},
+		"a value not tpl'd":  {kps: []byte(strings.Replace(remoteWrite, "remoteWrite", "additionalRemoteWrite", 1))},
+		"another unit":       {"services/loki/helm-values/override-values.yaml": []byte(remoteWrite)},
+		"not a config":       {otel: []byte(strings.Replace(collector, "config", "resources", 1))},
 	} {
 		if got := expanded(files); got != "" {
 			t.Errorf("%s: %s", name, got)
