@@ -15,6 +15,7 @@ import (
 	"github.com/minio/minio-go/v7/pkg/s3utils"
 	"github.com/prometheus/common/model"
 	"github.com/robfig/cron/v3"
+	yamlv2 "go.yaml.in/yaml/v2"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -306,5 +307,40 @@ func TestS3BucketFormatIsWhatS3ClientsRead(t *testing.T) {
 	}
 	if passed < 1000 {
 		t.Errorf("only %d names pass the format: the test sees too few", passed)
+	}
+}
+
+// TestPlainYAML11ReadsBack: a value PlainYAML11 passes, written unquoted
+// after a key as a chart writes it, is read back by yaml.v2 (the YAML 1.1
+// reader of Helm's fromYaml and of the Harbor registry's config) as the
+// same string, whatever parts it is made of; and the values such fields
+// hold in practice pass.
+func TestPlainYAML11ReadsBack(t *testing.T) {
+	parts := []string{"a", "Z", "e", "x", "o", "b", "0", "1", "9", "07", "0x", "0o", "0b", "_", ".", "-", "+", ":", ": ", " ", " #", "#",
+		"yes", "no", "on", "off", "y", "n", "true", "null", "~", "inf", "nan", ".inf", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">",
+		"'", "\"", "%", "@", "`", "?", "\t", "\n", "\u2028", "\u0085", "\ufeff", "é", "2026-01-02", "s3.example.com:9000"}
+	r := rand.New(rand.NewPCG(15, 16))
+	passed := 0
+	for range 50_000 {
+		s := join(r, 1+r.IntN(4), "", parts...)
+		if !PlainYAML11(s) {
+			continue
+		}
+		passed++
+		var got map[string]any
+		if err := yamlv2.Unmarshal([]byte("k: "+s+"\n"), &got); err != nil {
+			t.Errorf("%q passes PlainYAML11, but yaml.v2 cannot read it: %v", s, err)
+		} else if got["k"] != s {
+			t.Errorf("%q passes PlainYAML11, but yaml.v2 reads it as %#v", s, got["k"])
+		}
+	}
+	if passed < 1000 {
+		t.Errorf("only %d values pass: the test sees too few", passed)
+	}
+	for _, s := range []string{"us-east-1", "RegionOne", "default", "harbor-images", "registry", "svc.harbor@corp", "Default",
+		"https://keystone.example.com:5000/v3", "s3.example.com:9000", "0777-logs", "deadbeef"} {
+		if !PlainYAML11(s) {
+			t.Errorf("%q fails PlainYAML11", s)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/robfig/cron/v3"
 )
@@ -358,4 +359,32 @@ func retention(s string) bool {
 		s = s[n+len(retentionUnits[u].name):]
 	}
 	return next > 0
+}
+
+// yaml11Words are the plain scalars a YAML 1.1 reader takes for a boolean
+// or null.
+var yaml11Words = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "n": true, "N": true, "no": true, "No": true, "NO": true,
+	"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+	"~": true, "null": true, "Null": true, "NULL": true,
+}
+
+// PlainYAML11 reports whether s, written unquoted as a YAML value, reads
+// back as the same string by a YAML 1.1 reader (yaml.v2, and Helm's
+// fromYaml through it). It refuses more than it must: anything that
+// starts with an indicator, a sign or '.' (.inf, .nan), or looks like a
+// number.
+func PlainYAML11(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'\"%@`+.") ||
+		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") || yaml11Words[s] ||
+		strings.ContainsFunc(s, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.IsSpace(r) && r != ' ' || r == '\ufeff' || r == utf8.RuneError
+		}) {
+		return false
+	}
+	// A number in any of YAML 1.1's forms: digits, signs, '.', '_', ':',
+	// exponents, and the letters of 0x, 0o and 0b forms.
+	return !strings.ContainsAny(s[:1], "0123456789") ||
+		strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEFxXoO+-._:", r) })
 }

@@ -136,6 +136,13 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
 	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "loki")
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
+	// loki 6.45.2, templates/_helpers.tpl writes the S3 region and endpoint
+	// and the Swift container into the config as given.
+	v.chartUnquoted(path+".region", s.Region, "loki")
+	v.chartUnquoted(path+".endpoint", s.Endpoint, "loki")
+	if s.Storage == StorageSwift {
+		v.chartUnquoted(path+".bucket", s.Bucket, "loki")
+	}
 }
 
 // Validate checks Mimir's object store credentials and replicas.
@@ -193,6 +200,12 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
 		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
+	// harbor 1.17.2, templates/registry/registry-cm.yaml writes the storage
+	// values into the registry's config.yml as given.
+	for _, f := range [...]struct{ key, value string }{{"bucket", s.Bucket}, {"region", s.Region}, {"endpoint", s.Endpoint},
+		{"swift_username", s.SwiftUsername}, {"swift_project", s.SwiftProject}, {"swift_domain", s.SwiftDomain}} {
+		v.chartUnquoted(path+"."+f.key, f.value, "harbor")
+	}
 }
 
 // Validate checks Velero's provider, credentials and snapshots.
@@ -269,6 +282,17 @@ const (
 	expandedByLoki       = "Loki reads its config with -config.expand-env, which expands ${NAME}"
 	expandedByMimir      = "Mimir reads its config with -config.expand-env, which expands ${NAME}"
 )
+
+// chartUnquoted refuses a value that the base's chart writes into a YAML
+// file unquoted, as it was given, and that a YAML 1.1 reader (Helm's
+// fromYaml, the registry's config loader) would not read back as the same
+// string: a value such as "a #b", "x: y" or yes would be cut, change the
+// file's structure or turn into another type.
+func (v *Validator) chartUnquoted(p, s, chart string) {
+	if s != "" && !v.reported(p) && !PlainYAML11(s) {
+		v.Errorf(p, "%q would not stay one string: the chart %s writes it unquoted into YAML, where it would be read as another type or structure (expected letters, digits and punctuation, not starting with one of -?:,[]{}#&*!|>'\"%%@`+., without ': ' or ' #', and not a number, boolean or null)", s, chart)
+	}
+}
 
 // untemplated refuses "{{" in a value the base's chart passes through
 // Helm's tpl, where Helm would run it as a template when it installs the

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
@@ -330,6 +331,21 @@ var helmTemplated = map[string][]string{
 	"tempo": {"storage.trace"},
 }
 
+// chartUnquoted are the values, by unit, that the base's charts write
+// into a YAML file as given, unquoted; "path if key=value" holds only when
+// the value at key is value.
+var chartUnquoted = map[string][]string{
+	// harbor 1.17.2, templates/registry/registry-cm.yaml.
+	"harbor": {
+		"persistence.imageChartStorage.s3.bucket", "persistence.imageChartStorage.s3.region", "persistence.imageChartStorage.s3.regionendpoint",
+		"persistence.imageChartStorage.swift.authurl", "persistence.imageChartStorage.swift.username", "persistence.imageChartStorage.swift.container",
+		"persistence.imageChartStorage.swift.region", "persistence.imageChartStorage.swift.tenant", "persistence.imageChartStorage.swift.domain",
+	},
+	// loki 6.45.2, templates/_helpers.tpl (loki.lokiStorageConfig.s3, and
+	// the Swift container_name from bucketNames.chunks).
+	"loki": {"loki.storage.s3.region", "loki.storage.s3.endpoint", "loki.storage.bucketNames.chunks if loki.storage.type=swift"},
+}
+
 // collectorConfigs are the values, by unit, that become an OpenTelemetry
 // Collector's config, in which the Collector (confmap, v0.129) expands
 // ${NAME} and ${env:NAME} from its environment and reads $$ as $.
@@ -346,6 +362,9 @@ func expanded(files map[string][]byte) string {
 			return p + ": a value holds " + expandEnvsubst + " in a config read with -config.expand-env"
 		}
 		if why := inValues(p, data, helmTemplated, helmAction, "the chart passes it through Helm's tpl, which runs it at install"); why != "" {
+			return why
+		}
+		if why := unquotedChanged(p, data); why != "" {
 			return why
 		}
 		if why := inValues(p, data, collectorConfigs, expandEnvsubst, "the OpenTelemetry Collector expands it in its config"); why != "" {
@@ -384,6 +403,39 @@ func inValues(p string, data []byte, units map[string][]string, mark, why string
 		for _, v := range valuesAt(values, strings.Split(prefix, ".")) {
 			if b, _ := yaml.Marshal(v); bytes.Contains(b, []byte(mark)) {
 				return fmt.Sprintf("%s: %s holds %s: %s", p, prefix, mark, why)
+			}
+		}
+	}
+	return ""
+}
+
+// unquotedChanged says where the helm values file p sets a value that its
+// chart writes unquoted (chartUnquoted) and that a YAML 1.1 reader
+// (yaml.v2: Helm's fromYaml, the registry's config) reads back as
+// something else, or returns "".
+func unquotedChanged(p string, data []byte) string {
+	dir, _, found := strings.Cut(p, "/helm-values/")
+	paths := chartUnquoted[filepath.Base(dir)]
+	if !found || len(paths) == 0 {
+		return ""
+	}
+	var values any
+	if err := yaml.Unmarshal(data, &values); err != nil {
+		return p + ": " + err.Error()
+	}
+	for _, path := range paths {
+		path, cond, _ := strings.Cut(path, " if ")
+		if key, want, ok := strings.Cut(cond, "="); ok && !slices.ContainsFunc(valuesAt(values, strings.Split(key, ".")), func(v any) bool { return v == want }) {
+			continue
+		}
+		for _, v := range valuesAt(values, strings.Split(path, ".")) {
+			s, ok := v.(string)
+			if !ok {
+				continue
+			}
+			var got map[string]any
+			if err := yamlv2.Unmarshal([]byte("k: "+s+"\n"), &got); err != nil || got["k"] != s {
+				return fmt.Sprintf("%s: %s is %.60q, which its chart writes unquoted, and a YAML 1.1 reader reads as %#v (%v)", p, path, s, got["k"], err)
 			}
 		}
 	}
@@ -786,6 +838,9 @@ func TestExpandedFindsReferences(t *testing.T) {
 	values := "global:\n  extraArgs:\n    - -config.expand-env=true\nbucket: x" + expandEnvsubst + "\n"
 	remoteWrite := "prometheus:\n  prometheusSpec:\n    remoteWrite:\n      - url: https://x/" + helmAction + "\n"
 	collector := "collectors:\n  daemon:\n    config:\n      exporters:\n        otlphttp:\n          endpoint: https://x/" + expandEnvsubst + "\n"
+	harbor := func(region string) string {
+		return "persistence:\n  imageChartStorage:\n    s3:\n      region: " + strconv.Quote(region) + "\n"
+	}
 	const kps, otel = "services/kube-prometheus-stack/helm-values/override-values.yaml", "services/opentelemetry-kube-stack/helm-values/override-values.yaml"
 	for name, files := range map[string]map[string][]byte{
 		"env value":  {"job.yaml": []byte(job)},
@@ -793,6 +848,8 @@ func TestExpandedFindsReferences(t *testing.T) {
 		"expand-env": {"values.yaml": []byte(values)},
 		"tpl":        {kps: []byte(remoteWrite)},
 		"collector":  {otel: []byte(collector)},
+		"unquoted":   {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1 #x"))},
+		"a boolean":  {"services/harbor/helm-values/override-values.yaml": []byte(harbor("yes"))},
 	} {
 		if expanded(files) == "" {
 			t.Errorf("%s: no reference found", name)
@@ -804,6 +861,8 @@ func TestExpandedFindsReferences(t *testing.T) {
 		"a value not tpl'd":  {kps: []byte(strings.Replace(remoteWrite, "remoteWrite", "additionalRemoteWrite", 1))},
 		"another unit":       {"services/loki/helm-values/override-values.yaml": []byte(remoteWrite)},
 		"not a config":       {otel: []byte(strings.Replace(collector, "config", "resources", 1))},
+		"a region":           {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1"))},
+		"loki s3 bucket":     {"services/loki/helm-values/override-values.yaml": []byte("loki:\n  storage:\n    type: s3\n    bucketNames:\n      chunks: \"yes\"\n")},
 	} {
 		if got := expanded(files); got != "" {
 			t.Errorf("%s: %s", name, got)
