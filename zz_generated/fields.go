@@ -2558,7 +2558,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kafka-cluster.kafka_version",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "kafka_version is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.",
+		Doc:    "kafka_version is the Kafka version the operator deploys, one the Strimzi operator of the base release runs (4.0.0 to 4.1.1 for release 2026.01); empty means the operator's default.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false

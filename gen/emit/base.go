@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/dave/jennifer/jen"
@@ -41,11 +43,30 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 			}
 			entries = append(entries, jen.Line().Lit(k).Op(":").Values(append(objs, jen.Line())...))
 		}
-		rels = append(rels, values(
+		charts := map[string]string{}
+		for _, d := range x.Dirs {
+			for _, h := range d.HelmReleases {
+				if v, ok := charts[h.Chart]; ok && v != h.Version {
+					return nil, fmt.Errorf("base release %s installs chart %s at two versions, %s and %s", x.Ref, h.Chart, v, h.Version)
+				}
+				if h.Chart != "" {
+					charts[h.Chart] = h.Version
+				}
+			}
+		}
+		var chartEntries []jen.Code
+		for _, c := range slices.Sorted(maps.Keys(charts)) {
+			chartEntries = append(chartEntries, jen.Line().Lit(c).Op(":").Lit(charts[c]))
+		}
+		rel := []jen.Code{
 			jen.Id("Ref").Op(":").Lit(x.Ref),
 			jen.Id("Commit").Op(":").Lit(x.Commit),
 			jen.Id("Dirs").Op(":").Map(jen.String()).Index().Qual(CatalogPkg, "BaseObject").Values(append(entries, jen.Line())...),
-		))
+		}
+		if len(chartEntries) > 0 {
+			rel = append(rel, jen.Id("Charts").Op(":").Map(jen.String()).String().Values(append(chartEntries, jen.Line())...))
+		}
+		rels = append(rels, values(rel...))
 	}
 	f.Var().Id("BaseReleases").Op("=").Index().Qual(CatalogPkg, "BaseRelease").Add(values(rels...))
 	return render(f)

@@ -58,6 +58,10 @@ type Object struct {
 type HelmRelease struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
+	// Chart and Version are the chart the HelmRelease installs and its
+	// version (spec.chart.spec), empty for a chartRef.
+	Chart   string `json:"chart,omitempty"`
+	Version string `json:"version,omitempty"`
 	// Source is the chart's source object.
 	Source     Ref         `json:"source"`
 	ValuesFrom []ValuesRef `json:"valuesFrom,omitempty"`
@@ -132,8 +136,11 @@ func helmRelease(o fluxbuild.Object) HelmRelease {
 	h := HelmRelease{Name: o.Name, Namespace: o.Namespace}
 	if m, ok := fluxbuild.Field(o.Body, "spec", "chartRef").(map[string]any); ok {
 		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
-	} else if m, ok := fluxbuild.Field(o.Body, "spec", "chart", "spec", "sourceRef").(map[string]any); ok {
-		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
+	} else if m, ok := fluxbuild.Field(o.Body, "spec", "chart", "spec").(map[string]any); ok {
+		h.Chart, h.Version = fluxbuild.String(m, "chart"), fluxbuild.String(m, "version")
+		if m, ok := m["sourceRef"].(map[string]any); ok {
+			h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
+		}
 	}
 	vf, _ := fluxbuild.Field(o.Body, "spec", "valuesFrom").([]any)
 	for _, v := range vf {

@@ -130,6 +130,9 @@ type BaseRelease struct {
 	Ref, Commit string
 	// Dirs maps each kustomization directory to the objects its build creates.
 	Dirs map[string][]BaseObject
+	// Charts maps each chart the release's HelmReleases install to its
+	// version.
+	Charts map[string]string
 }
 
 // BaseObject is an object a base directory creates.

@@ -349,7 +349,7 @@ type KafkaCluster struct {
 	ServiceCommon
 	// ClusterName is the name of the Kafka custom resource, a DNS-1123 label.
 	ClusterName string `json:"cluster_name,omitempty" default:"kafka"`
-	// KafkaVersion is the Kafka version the operator deploys, such as 3.9.0; empty means the operator's default.
+	// KafkaVersion is the Kafka version the operator deploys, one the Strimzi operator of the base release runs (4.0.0 to 4.1.1 for release 2026.01); empty means the operator's default.
 	KafkaVersion string `json:"kafka_version,omitempty"`
 	// Replicas is the number of Kafka broker nodes.
 	Replicas *int `json:"replicas,omitempty" default:"3"`
