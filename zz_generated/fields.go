@@ -5844,6 +5844,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "vcenter_host is the vCenter server's DNS name or IP address.",
+		Format:       "host",
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
 		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
 		Missing: func(c *config.Config) []string {

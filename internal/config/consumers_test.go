@@ -344,3 +344,39 @@ func TestPlainYAML11ReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestHostFormatIsWhereVSphereConnects: a host that passes the host format
+// is where the vSphere CSI driver (v3.5.0) connects. It puts the host and
+// port together with net.JoinHostPort and gives that to govmomi's
+// soap.ParseURL, which adds https:// and reads it with net/url: the URL's
+// host and port must be the host and the port, with no user, path, query
+// or fragment ('/', '?', '#' or '@' in a host would move the connection or
+// lose the port). Names and addresses such hosts have in practice pass.
+func TestHostFormatIsWhereVSphereConnects(t *testing.T) {
+	parts := []string{"a", "Z", "0", "9", "vc", "-", ".", ":", "::", "fd00", "1", "255", "256", "/", "?", "#", "@", " ", "[", "]", "%", "é", "_", strings.Repeat("a", 63)}
+	r := rand.New(rand.NewPCG(17, 18))
+	passed := 0
+	for range 50_000 {
+		s := join(r, 1+r.IntN(6), "", parts...)
+		if !MatchFormat("host", s) {
+			continue
+		}
+		passed++
+		u, err := url.Parse("https://" + net.JoinHostPort(s, "443"))
+		if err != nil {
+			t.Errorf("%q passes the host format, but the driver's URL does not parse: %v", s, err)
+			continue
+		}
+		if u.Hostname() != s || u.Port() != "443" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+			t.Errorf("%q passes the host format, but the driver would connect to host %q port %q (path %q, query %q)", s, u.Hostname(), u.Port(), u.Path, u.RawQuery)
+		}
+	}
+	if passed < 1000 {
+		t.Errorf("only %d hosts pass: the test sees too few", passed)
+	}
+	for _, s := range []string{"vcenter.example.com", "VC01.corp.example", "10.0.0.5", "fd00::5", "::1", "vc-1"} {
+		if !MatchFormat("host", s) {
+			t.Errorf("%q fails the host format", s)
+		}
+	}
+}

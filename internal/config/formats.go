@@ -132,6 +132,21 @@ var bounds = map[string]func(string) bool{
 	// Velero (a Schedule's ttl) and the sealed-secrets controller
 	// (--key-renew-period) read these with Go's parser too.
 	"go-duration": goDuration,
+	// An IPv6 address, or a DNS name within DNS's bounds.
+	"host": func(s string) bool {
+		if strings.Contains(s, ":") {
+			return net.ParseIP(s) != nil
+		}
+		if len(s) > maxDNSSubdomain {
+			return false
+		}
+		for l := range strings.SplitSeq(s, ".") {
+			if len(l) > maxDNSLabel {
+				return false
+			}
+		}
+		return true
+	},
 	// minio-go (Tempo, Mimir) refuses these in a bucket name, and AWS S3
 	// names no bucket so.
 	"s3-bucket": func(s string) bool {

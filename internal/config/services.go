@@ -639,7 +639,7 @@ type Velero struct {
 type VSphereCSI struct {
 	ServiceCommon
 	// VCenterHost is the vCenter server's DNS name or IP address.
-	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled,!existing_secret"`
+	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled,!existing_secret" format:"host"`
 	// Port is the vCenter HTTPS port.
 	Port int `json:"port,omitempty" default:"443"`
 	// Datacenter is the vSphere datacenter the cluster's VMs run in.

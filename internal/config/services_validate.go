@@ -523,6 +523,12 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".admin_existing_secret", "%q: the dashboard reads its admin login from the Secret %s in its namespace, a name its chart fixes: provide that Secret and set admin_existing_secret to %s", s.AdminExistingSecret, weaveGitOpsLogin, weaveGitOpsLogin)
 	}
 	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.weave-gitops", map[string]string{"admin_password_hash": hash})
+	// weave-gitops 4.0.36, templates/admin-user.yaml writes the user, as
+	// given, as an RBAC subject and into the names of two role bindings.
+	if strings.ContainsAny(s.AdminUser, "/%") {
+		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
+	}
+	v.chartUnquoted(path+".admin_user", s.AdminUser, "weave-gitops")
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
@@ -571,12 +577,19 @@ func (s *OpenStackCSI) Validate(v *Validator, path string, c *Config) {
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the Cinder StorageClass")
 }
 
+// maxVSphereClusterID bounds the vSphere CSI driver's cluster-id in bytes.
+const maxVSphereClusterID = 64
+
 // Validate checks the csi-vsphere.conf of the vSphere CSI driver.
 func (s *VSphereCSI) Validate(v *Validator, path string, c *Config) {
 	if s.Port < 1 || s.Port > 65535 {
 		v.Errorf(path+".port", "%d: expected a port from 1 to 65535", s.Port)
 	}
 	v.label(path+".storage_class_name", s.StorageClassName, "the name of the vSphere StorageClass")
+	// The driver (v3.5.0) caps the cluster id at 64 bytes.
+	if len(s.ClusterID) > maxVSphereClusterID {
+		v.Errorf(path+".cluster_id", "is %d bytes long: the vSphere CSI driver takes a cluster id of at most %d", len(s.ClusterID), maxVSphereClusterID)
+	}
 	if s.ExistingSecret != "" {
 		for _, f := range []struct{ key, value string }{{"vcenter_host", s.VCenterHost}, {"datacenter", s.Datacenter}} {
 			if f.value != "" {

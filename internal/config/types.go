@@ -12,6 +12,10 @@ const (
 	// starting and ending with a letter or digit, 3 to 63 (the rules about
 	// '.', '-' and addresses are bounds).
 	PatternS3Bucket = `^[A-Za-z0-9][A-Za-z0-9._-]{1,61}[A-Za-z0-9]$`
+	// PatternHost is a host: a DNS name (letters, digits and '-', labels
+	// joined by '.') or an IPv4 or IPv6 address, without brackets (that it
+	// is an address when it holds ':' is a bound).
+	PatternHost = `^([A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$`
 	// PatternGoDuration is the syntax Go's time.ParseDuration reads,
 	// without a sign: numbers with units from ns to h, or 0.
 	PatternGoDuration = `^(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
@@ -70,6 +74,7 @@ var Formats = map[string]string{
 	"duration":          PatternDuration,
 	"go-duration":       PatternGoDuration,
 	"s3-bucket":         PatternS3Bucket,
+	"host":              PatternHost,
 	"git-url":           PatternGitURL,
 	"repo-path":         PatternRepoPath,
 	"quantity":          PatternQuantity,
@@ -91,6 +96,7 @@ var FormatDocs = map[string]string{
 	"duration":          "a duration such as 10m or 1h30m (units ms, s, m, h), at most 2562047h",
 	"go-duration":       "a Go duration such as 720h or 1h30m (units ns, us, ms, s, m, h), at most 2562047h, or 0",
 	"s3-bucket":         "an S3 bucket name such as etcd-backups: 3 to 63 letters, digits, '.', '-' or '_', starting and ending with a letter or digit, no '..', '.-' or '-.', not an IP address",
+	"host":              "a DNS name such as vcenter.example.com (labels of at most 63 letters, digits or '-', at most 253 in all) or an IP address such as 10.0.0.5 or fd00::5, without brackets or port",
 	"git-url":           "a Git URL Flux can fetch: ssh://..., https://... or git@host:path, with a host and no blank",
 	"repo-path":         "a path from the repository root such as /apps/prod, without .. or //",
 	"quantity":          "a Kubernetes quantity above zero such as 10Gi, 500Mi or 1T",

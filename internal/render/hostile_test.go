@@ -341,6 +341,9 @@ var chartUnquoted = map[string][]string{
 		"persistence.imageChartStorage.swift.authurl", "persistence.imageChartStorage.swift.username", "persistence.imageChartStorage.swift.container",
 		"persistence.imageChartStorage.swift.region", "persistence.imageChartStorage.swift.tenant", "persistence.imageChartStorage.swift.domain",
 	},
+	// weave-gitops 4.0.36, templates/admin-user.yaml (a subject's name,
+	// and in two role bindings' names).
+	"weave-gitops": {"adminUser.username"},
 	// loki 6.45.2, templates/_helpers.tpl (loki.lokiStorageConfig.s3, and
 	// the Swift container_name from bucketNames.chunks).
 	"loki": {"loki.storage.s3.region", "loki.storage.s3.endpoint", "loki.storage.bucketNames.chunks if loki.storage.type=swift"},
@@ -390,13 +393,11 @@ func expanded(files map[string][]byte) string {
 // inValues says where the helm values file p, of a unit in units, holds
 // mark in a value under one of the unit's prefixes, or returns "".
 func inValues(p string, data []byte, units map[string][]string, mark, why string) string {
-	dir, _, _ := strings.Cut(p, "/helm-values/")
-	prefixes := units[filepath.Base(dir)]
-	if len(prefixes) == 0 || !strings.Contains(p, "/helm-values/") || !bytes.Contains(data, []byte(mark)) {
+	if !bytes.Contains(data, []byte(mark)) {
 		return ""
 	}
-	var values any
-	if err := yaml.Unmarshal(data, &values); err != nil {
+	prefixes, values, err := chartValues(p, data, units)
+	if err != nil {
 		return p + ": " + err.Error()
 	}
 	for _, prefix := range prefixes {
@@ -409,18 +410,40 @@ func inValues(p string, data []byte, units map[string][]string, mark, why string
 	return ""
 }
 
+// chartValues returns the paths units lists for the unit of the file p,
+// when p holds the values of the unit's chart (a helm-values file, or a
+// HelmRelease's spec.values), and those values.
+func chartValues(p string, data []byte, units map[string][]string) ([]string, any, error) {
+	dir, _, values := strings.Cut(p, "/helm-values/")
+	release := strings.HasSuffix(p, "/helmrelease.yaml")
+	if release {
+		dir = filepath.Dir(p)
+	}
+	paths := units[filepath.Base(dir)]
+	if len(paths) == 0 || !values && !release {
+		return nil, nil, nil
+	}
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, nil, err
+	}
+	if release {
+		spec := valuesAt(v, []string{"spec", "values"})
+		if len(spec) != 1 {
+			return nil, nil, nil
+		}
+		return paths, spec[0], nil
+	}
+	return paths, v, nil
+}
+
 // unquotedChanged says where the helm values file p sets a value that its
 // chart writes unquoted (chartUnquoted) and that a YAML 1.1 reader
 // (yaml.v2: Helm's fromYaml, the registry's config) reads back as
 // something else, or returns "".
 func unquotedChanged(p string, data []byte) string {
-	dir, _, found := strings.Cut(p, "/helm-values/")
-	paths := chartUnquoted[filepath.Base(dir)]
-	if !found || len(paths) == 0 {
-		return ""
-	}
-	var values any
-	if err := yaml.Unmarshal(data, &values); err != nil {
+	paths, values, err := chartValues(p, data, chartUnquoted)
+	if err != nil {
 		return p + ": " + err.Error()
 	}
 	for _, path := range paths {
@@ -843,13 +866,14 @@ func TestExpandedFindsReferences(t *testing.T) {
 	}
 	const kps, otel = "services/kube-prometheus-stack/helm-values/override-values.yaml", "services/opentelemetry-kube-stack/helm-values/override-values.yaml"
 	for name, files := range map[string]map[string][]byte{
-		"env value":  {"job.yaml": []byte(job)},
-		"args":       {"job.yaml": []byte(strings.Replace(job, "env:\n                - name: B\n                  value: x", "args:\n                - x", 1))},
-		"expand-env": {"values.yaml": []byte(values)},
-		"tpl":        {kps: []byte(remoteWrite)},
-		"collector":  {otel: []byte(collector)},
-		"unquoted":   {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1 #x"))},
-		"a boolean":  {"services/harbor/helm-values/override-values.yaml": []byte(harbor("yes"))},
+		"env value":          {"job.yaml": []byte(job)},
+		"args":               {"job.yaml": []byte(strings.Replace(job, "env:\n                - name: B\n                  value: x", "args:\n                - x", 1))},
+		"expand-env":         {"values.yaml": []byte(values)},
+		"tpl":                {kps: []byte(remoteWrite)},
+		"collector":          {otel: []byte(collector)},
+		"unquoted":           {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1 #x"))},
+		"a boolean":          {"services/harbor/helm-values/override-values.yaml": []byte(harbor("yes"))},
+		"a release's values": {"services/weave-gitops/helmrelease.yaml": []byte("spec:\n  values:\n    adminUser:\n      username: \"a #b\"\n")},
 	} {
 		if expanded(files) == "" {
 			t.Errorf("%s: no reference found", name)
