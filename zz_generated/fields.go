@@ -5678,6 +5678,7 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "s3_url is the URL of an S3-compatible store; empty means AWS S3.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false

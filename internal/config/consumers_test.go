@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/smithy-go/endpoints/private/rulesfn"
 	"github.com/minio/minio-go/v7/pkg/s3utils"
 	"github.com/prometheus/common/model"
 	"github.com/robfig/cron/v3"
@@ -378,5 +379,29 @@ func TestHostFormatIsWhereVSphereConnects(t *testing.T) {
 		if !MatchFormat("host", s) {
 			t.Errorf("%q fails the host format", s)
 		}
+	}
+}
+
+// TestAWSRegionIsAHostLabel: a region s3HostRegion lets through on AWS S3
+// is one the AWS SDKs' S3 endpoint rules take (isValidHostLabel(Region,
+// false), smithy-go's rulesfn; Velero's AWS plugin runs them).
+func TestAWSRegionIsAHostLabel(t *testing.T) {
+	parts := []string{"us", "east", "1", "-", ".", "a", "Z", "0", "?", "#", "/", " ", "_", "é", strings.Repeat("a", 63)}
+	r := rand.New(rand.NewPCG(19, 20))
+	passed := 0
+	for range 20_000 {
+		s := join(r, 1+r.IntN(5), "", parts...)
+		v := NewValidator(&File{Name: "c.yaml"})
+		v.s3HostRegion("p", "S", StorageS3, "", s)
+		if len(v.diags) > 0 {
+			continue
+		}
+		passed++
+		if !rulesfn.IsValidHostLabel(s, false) {
+			t.Errorf("%q passes as an AWS region, but the AWS SDKs' S3 endpoint rules refuse it", s)
+		}
+	}
+	if passed < 500 {
+		t.Errorf("only %d regions pass: the test sees too few", passed)
 	}
 }

@@ -624,7 +624,7 @@ type Velero struct {
 	// Region is the region of the bucket (any value an S3-compatible store accepts).
 	Region string `json:"region,omitempty" required_when:"enabled"`
 	// S3URL is the URL of an S3-compatible store; empty means AWS S3.
-	S3URL string `json:"s3_url,omitempty"`
+	S3URL string `json:"s3_url,omitempty" format:"url"`
 	// ExistingSecret names an existing Secret in velero's namespace holding an AWS credentials file under key cloud, instead of secrets.services.velero.
 	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 	// Schedule is the cron expression of the daily backup Schedule, in UTC.

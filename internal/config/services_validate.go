@@ -135,6 +135,7 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
 	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "loki")
+	v.s3HostRegion(path, "Loki", s.Storage, s.Endpoint, s.Region)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	// loki 6.45.2, templates/_helpers.tpl writes the S3 region and endpoint
 	// and the Swift container into the config as given.
@@ -156,10 +157,10 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	if s.Replicas < 1 {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
-	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.minioEndpoint(path, "Mimir", s.Storage, s.Endpoint)
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
 	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "mimir-distributed")
+	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
@@ -176,9 +177,9 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
-	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
 	v.minioEndpoint(path, "Tempo", s.Storage, s.Endpoint)
 	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "tempo-distributed")
+	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
@@ -206,6 +207,7 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 		{"swift_username", s.SwiftUsername}, {"swift_project", s.SwiftProject}, {"swift_domain", s.SwiftDomain}} {
 		v.chartUnquoted(path+"."+f.key, f.value, "harbor")
 	}
+	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
 }
 
 // Validate checks Velero's provider, credentials and snapshots.
@@ -221,6 +223,9 @@ func (s *Velero) Validate(v *Validator, path string, c *Config) {
 	if es := c.OpenCenter.Services.ExternalSnapshotter; s.SnapshotVolumes && (es == nil || !es.Enabled) {
 		v.Errorf(path+".snapshot_volumes", "CSI volume snapshots need the VolumeSnapshot CRDs: enable opencenter.services.external-snapshotter, or set snapshot_volumes to false")
 	}
+	if s.Provider == VeleroProviderAWS {
+		v.s3HostRegion(path, "Velero", StorageS3, s.S3URL, s.Region)
+	}
 }
 
 // Validate checks how many etcd snapshots are kept.
@@ -233,14 +238,16 @@ func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".retention_count", "%d: expected at least 1 snapshot kept", s.RetentionCount)
 	}
 	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByKubernetes)
+	v.s3HostRegion(path, "etcd-backup", StorageS3, s.Endpoint, s.Region)
 }
 
 // s3HostRegion checks the region of a service on AWS S3 (storage s3, no
-// endpoint), whose values name the host s3.<region>.amazonaws.com: a '?',
-// '#' or '/' in the region would end the host there and send the
-// service's S3 requests to another server.
+// endpoint), whose S3 host is s3.<region>.amazonaws.com: a '?', '#' or '/'
+// in the region would end the host there and send the service's S3
+// requests to another server, and the AWS SDKs' S3 endpoint rules refuse a
+// region that is not a host label.
 func (v *Validator) s3HostRegion(path, service string, storage StorageBackend, endpoint, region string) {
-	if storage == StorageS3 && endpoint == "" && region != "" && !IsDNSLabel(region) {
+	if storage == StorageS3 && endpoint == "" && region != "" && !IsDNSLabel(region) && !v.reported(path+".region") {
 		v.Errorf(path+".region", "%q is not an AWS region such as us-east-1 (lowercase letters, digits and '-'): without endpoint, %s's S3 endpoint is s3.<region>.amazonaws.com", region, service)
 	}
 }
