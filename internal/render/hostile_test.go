@@ -57,6 +57,49 @@ var hostile = []struct {
 	{"100 kB", func(o string) string { return o + strings.Repeat("a", 100<<10) }, twinOwn},
 }
 
+// corpusVariants are fixture configs with the modes no fixture uses
+// switched on, so that the corpus reaches the values only those modes
+// write (Swift, AWS S3 without endpoint): each adds the strings of its
+// services to the corpus.
+var corpusVariants = []corpusVariant{
+	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir"}, map[string]string{
+		"opencenter.services.harbor.storage": "swift", "opencenter.services.harbor.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.harbor.bucket": "harbor-images", "opencenter.services.harbor.region": "RegionOne",
+		"opencenter.services.harbor.swift_username": "registry", "opencenter.services.harbor.swift_project": "platform",
+		"secrets.services.harbor.swift_password": "example-swift-password",
+		"opencenter.services.loki.storage": "swift", "opencenter.services.loki.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.loki.region": "RegionOne",
+		"opencenter.services.mimir.storage": "swift", "opencenter.services.mimir.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.mimir.region": "RegionOne",
+	}},
+	{"aws", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir", "tempo", "velero", "etcd-backup"}, map[string]string{
+		"opencenter.services.harbor.endpoint": "", "opencenter.services.harbor.region": "us-east-1",
+		"opencenter.services.loki.endpoint": "", "opencenter.services.loki.region": "us-east-1",
+		"opencenter.services.mimir.endpoint": "", "opencenter.services.mimir.region": "us-east-1",
+		"opencenter.services.tempo.endpoint": "", "opencenter.services.tempo.region": "us-east-1",
+		"opencenter.services.velero.s3_url": "", "opencenter.services.velero.region": "us-east-1",
+		"opencenter.services.etcd-backup.endpoint": "", "opencenter.services.etcd-backup.region": "us-east-1",
+	}},
+}
+
+// corpusVariant is a fixture config with some values set.
+type corpusVariant struct {
+	name, config string
+	services     []string          // whose strings the corpus tries
+	set          map[string]string // field path -> string value
+}
+
+// of returns the variant's config: its fixture with the values set.
+func (v *corpusVariant) of(t *testing.T) *yaml.Node {
+	t.Helper()
+	doc := plaintextDoc(t, v.config)
+	for _, p := range slices.Sorted(maps.Keys(v.set)) {
+		steps, _ := stepsOf(p)
+		doc = set(doc, target{steps: steps}, v.set[p])
+	}
+	return doc
+}
+
 // twin is the harmless value a hostile one is compared with.
 type twin int
 
@@ -192,15 +235,29 @@ func TestHostileValues(t *testing.T) {
 		t.Skip("the corpus renders ten thousand configs")
 	}
 	var targets []*prepared
-	for _, name := range fixtureConfigs(t) {
-		doc := plaintextDoc(t, name)
-		for _, tg := range stringTargets(t, name, doc) {
+	add := func(doc *yaml.Node, tgs []target) {
+		for _, tg := range tgs {
 			p, err := prepare(doc, tg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			targets = append(targets, p)
 		}
+	}
+	for _, name := range fixtureConfigs(t) {
+		doc := plaintextDoc(t, name)
+		add(doc, stringTargets(t, name, doc))
+	}
+	for i := range corpusVariants {
+		v := &corpusVariants[i]
+		doc := v.of(t)
+		var tgs []target
+		for _, tg := range stringTargets(t, v.config, doc) {
+			if slices.ContainsFunc(v.services, func(svc string) bool { return strings.Contains(tg.path, "services."+svc+".") }) {
+				tgs = append(tgs, tg)
+			}
+		}
+		add(doc, tgs)
 	}
 	type job struct {
 		p *prepared
@@ -555,7 +612,14 @@ func plaintextDoc(t *testing.T, name string) *yaml.Node {
 // through their first item.
 func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 	t.Helper()
-	f, err := config.Load(name, config.LoadOptions{})
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Decode(name, data, config.LoadOptions{})
+	if err == nil {
+		err = f.Check()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
