@@ -63,22 +63,33 @@ var hostile = []struct {
 // services to the corpus.
 var corpusVariants = []corpusVariant{
 	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir"}, map[string]string{
-		"opencenter.services.harbor.storage": "swift", "opencenter.services.harbor.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.harbor.bucket": "harbor-images", "opencenter.services.harbor.region": "RegionOne",
-		"opencenter.services.harbor.swift_username": "registry", "opencenter.services.harbor.swift_project": "platform",
-		"secrets.services.harbor.swift_password": "example-swift-password",
-		"opencenter.services.loki.storage":       "swift", "opencenter.services.loki.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.loki.region":   "RegionOne",
-		"opencenter.services.mimir.storage": "swift", "opencenter.services.mimir.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.mimir.region": "RegionOne",
+		"opencenter.services.harbor.storage":        "swift",
+		"opencenter.services.harbor.endpoint":       "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.harbor.bucket":         "harbor-images",
+		"opencenter.services.harbor.region":         "RegionOne",
+		"opencenter.services.harbor.swift_username": "registry",
+		"opencenter.services.harbor.swift_project":  "platform",
+		"secrets.services.harbor.swift_password":    "example-swift-password",
+		"opencenter.services.loki.storage":          "swift",
+		"opencenter.services.loki.endpoint":         "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.loki.region":           "RegionOne",
+		"opencenter.services.mimir.storage":         "swift",
+		"opencenter.services.mimir.endpoint":        "https://keystone.iad3.northwind.example:5000/v3",
+		"opencenter.services.mimir.region":          "RegionOne",
 	}},
 	{"aws", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir", "tempo", "velero", "etcd-backup"}, map[string]string{
-		"opencenter.services.harbor.endpoint": "", "opencenter.services.harbor.region": "us-east-1",
-		"opencenter.services.loki.endpoint": "", "opencenter.services.loki.region": "us-east-1",
-		"opencenter.services.mimir.endpoint": "", "opencenter.services.mimir.region": "us-east-1",
-		"opencenter.services.tempo.endpoint": "", "opencenter.services.tempo.region": "us-east-1",
-		"opencenter.services.velero.s3_url": "", "opencenter.services.velero.region": "us-east-1",
-		"opencenter.services.etcd-backup.endpoint": "", "opencenter.services.etcd-backup.region": "us-east-1",
+		"opencenter.services.harbor.endpoint":      "",
+		"opencenter.services.harbor.region":        "us-east-1",
+		"opencenter.services.loki.endpoint":        "",
+		"opencenter.services.loki.region":          "us-east-1",
+		"opencenter.services.mimir.endpoint":       "",
+		"opencenter.services.mimir.region":         "us-east-1",
+		"opencenter.services.tempo.endpoint":       "",
+		"opencenter.services.tempo.region":         "us-east-1",
+		"opencenter.services.velero.s3_url":        "",
+		"opencenter.services.velero.region":        "us-east-1",
+		"opencenter.services.etcd-backup.endpoint": "",
+		"opencenter.services.etcd-backup.region":   "us-east-1",
 	}},
 }
 
@@ -252,7 +263,7 @@ func TestHostileValues(t *testing.T) {
 		v := &corpusVariants[i]
 		doc := v.of(t)
 		var tgs []target
-		for _, tg := range stringTargets(t, v.config, doc) {
+		for _, tg := range stringTargets(t, v.config+" ("+v.name+" variant)", doc) {
 			if slices.ContainsFunc(v.services, func(svc string) bool { return strings.Contains(tg.path, "services."+svc+".") }) {
 				tgs = append(tgs, tg)
 			}
