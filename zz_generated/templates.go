@@ -1317,7 +1317,7 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
 func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 719)
+	b = slices.Grow(b, 623)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1354,21 +1354,18 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 			} else {
 				b = append(b, "null"...)
 			}
-			if w1.Hostname != "" {
+			if (w1.FrontendURL != "") || (w1.Hostname != "") {
 				b = append(b, "\n        hostname:\n          hostname: "...)
-				b = escape.Scalar(b, w1.Hostname)
-			}
-			{
-				w3 := w1.AdminExistingSecret
-				if w3 != "" {
-					b = append(b, "\n        bootstrapAdmin:\n          user:\n            secret: "...)
-					b = escape.Scalar(b, w3)
+				var d3 string = w1.Hostname
+				if w1.FrontendURL != "" {
+					d3 = w1.FrontendURL
 				}
+				b = escape.Scalar(b, d3)
 			}
 			{
-				w4 := w1.FrontendURL
+				w4 := w1.AdminExistingSecret
 				if w4 != "" {
-					b = append(b, "\n        additionalOptions:\n          - name: hostname-admin\n            value: "...)
+					b = append(b, "\n        bootstrapAdmin:\n          user:\n            secret: "...)
 					b = escape.Scalar(b, w4)
 				}
 			}

@@ -27,18 +27,14 @@ patches:
         name: keycloak
       spec:
         instances: {{ .Instances }}
-        {{- if .Hostname }}
+        {{- /* Keycloak's hostname option is the frontend URL of tokens and redirects, a full URL or a hostname. */}}
+        {{- if or .FrontendURL .Hostname }}
         hostname:
-          hostname: {{ .Hostname }}
+          hostname: {{ default .Hostname .FrontendURL }}
         {{- end }}
         {{- with .AdminExistingSecret }}
         bootstrapAdmin:
           user:
             secret: {{ . }}
-        {{- end }}
-        {{- with .FrontendURL }}
-        additionalOptions:
-          - name: hostname-admin
-            value: {{ . }}
         {{- end }}
 {{- end }}
