@@ -2748,7 +2748,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "opencenter",
-		Doc:     "realm is the realm created for the platform's users and OIDC clients.",
+		Doc:     "realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2870,7 +2870,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kubernetes",
-		Doc:     "oidc_client_id is the realm's OIDC client the Kubernetes API server trusts for user logins.",
+		Doc:     "oidc_client_id names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false

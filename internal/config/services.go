@@ -364,7 +364,7 @@ type Keycloak struct {
 	ServiceCommon
 	// Hostname is Keycloak's external DNS name, such as auth.example.com.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"gateway_route"`
-	// Realm is the realm created for the platform's users and OIDC clients.
+	// Realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.
 	Realm string `json:"realm,omitempty" default:"opencenter"`
 	// FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.
 	FrontendURL string `json:"frontend_url,omitempty" format:"url"`
@@ -382,7 +382,7 @@ type Keycloak struct {
 	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *" format:"cron"`
 	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.
 	GatewayRoute bool `json:"gateway_route,omitempty"`
-	// OIDCClientID is the realm's OIDC client the Kubernetes API server trusts for user logins.
+	// OIDCClientID names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`
 	// AdminExistingSecret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
