@@ -4948,7 +4948,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.postgres-operator.storage_class",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "storage_class is the default StorageClass of the database volumes the operator creates; empty means the cluster default.",
+		Doc:    "storage_class names a StorageClass for the record: nothing rendered reads it, as the operator (v1.14.0) has no default StorageClass; each postgresql resource sets its own (spec.volume.storageClass; keycloak's is keycloak.storage_class).",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
@@ -4962,7 +4962,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "10Gi",
-		Doc:     "storage_size is the default size of a database volume, as a Kubernetes quantity.",
+		Doc:     "storage_size is a volume size for the record: nothing rendered reads it, as each postgresql resource sets its own (keycloak's is keycloak.db_storage_size).",
 		Format:  "quantity",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
@@ -4975,7 +4975,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.postgres-operator.watched_namespaces",
 		Kind:   catalog.KindList,
 		GoType: "[]string",
-		Doc:    "watched_namespaces limits the operator to these namespaces; empty means all namespaces.",
+		Doc:    "watched_namespaces limits the operator to one namespace, the list's only item; empty means all namespaces (the operator watches one namespace or all).",
 		Format: "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {

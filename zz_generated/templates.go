@@ -790,7 +790,7 @@ func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *cata
 
 // renderHarborHelmValuesOverrideValuesYaml renders harbor/helm-values/override-values.yaml.tpl.
 func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1740)
+	b = slices.Grow(b, 1814)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
@@ -824,27 +824,33 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 					b = append(b, "\n# The admin password is in the Secret harbor-admin (secrets.services.harbor).\nexistingSecretAdminPassword: harbor-admin"...)
 				}
 			}
-			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD\npersistence:\n  persistentVolumeClaim:\n    registry:"...)
-			{
-				w6 := w1.StorageClass
-				if w6 != "" {
-					b = append(b, "\n      storageClass: "...)
-					b = escape.Scalar(b, w6)
+			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD\npersistence:"...)
+			if (storage2 == "filesystem") || (w1.StorageClass != "") {
+				b = append(b, "\n  persistentVolumeClaim:"...)
+				if storage2 == "filesystem" {
+					b = append(b, "\n    # The chart makes the registry's volume only with storage filesystem.\n    registry:"...)
+					{
+						w6 := w1.StorageClass
+						if w6 != "" {
+							b = append(b, "\n      storageClass: "...)
+							b = escape.Scalar(b, w6)
+						}
+					}
+					b = append(b, "\n      size: "...)
+					b = escape.Scalar(b, w1.StorageSize)
 				}
-			}
-			b = append(b, "\n      size: "...)
-			b = escape.Scalar(b, w1.StorageSize)
-			{
-				w7 := w1.StorageClass
-				if w7 != "" {
-					b = append(b, "\n    jobservice:\n      jobLog:\n        storageClass: "...)
-					b = escape.Scalar(b, w7)
-					b = append(b, "\n    database:\n      storageClass: "...)
-					b = escape.Scalar(b, w7)
-					b = append(b, "\n    redis:\n      storageClass: "...)
-					b = escape.Scalar(b, w7)
-					b = append(b, "\n    trivy:\n      storageClass: "...)
-					b = escape.Scalar(b, w7)
+				{
+					w7 := w1.StorageClass
+					if w7 != "" {
+						b = append(b, "\n    jobservice:\n      jobLog:\n        storageClass: "...)
+						b = escape.Scalar(b, w7)
+						b = append(b, "\n    database:\n      storageClass: "...)
+						b = escape.Scalar(b, w7)
+						b = append(b, "\n    redis:\n      storageClass: "...)
+						b = escape.Scalar(b, w7)
+						b = append(b, "\n    trivy:\n      storageClass: "...)
+						b = escape.Scalar(b, w7)
+					}
 				}
 			}
 			b = append(b, "\n  imageChartStorage:\n    type: "...)
@@ -967,7 +973,7 @@ func renderHeadlampHeadlampOidcSecretYaml(b []byte, c *config.Config, u *catalog
 
 // renderHeadlampHelmValuesOverrideValuesYaml renders headlamp/helm-values/override-values.yaml.tpl.
 func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 586)
+	b = slices.Grow(b, 564)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.headlamp")
@@ -995,7 +1001,6 @@ func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *c
 					d3 = w1.OIDCExistingSecret
 				}
 				b = escape.Scalar(b, d3)
-				b = append(b, "\n      hasScopes: true"...)
 				{
 					w4 := w1.Hostname
 					if w4 != "" {
@@ -1543,7 +1548,7 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 
 // renderKyvernoHelmValuesOverrideValuesYaml renders kyverno/helm-values/override-values.yaml.tpl.
 func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 282)
+	b = slices.Grow(b, 408)
 	svc := c.OpenCenter.Services.Kyverno
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kyverno")
@@ -1562,7 +1567,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ca
 			{
 				w3 := w1.ExcludedNamespaces
 				if len(w3) > 0 {
-					b = append(b, "\nconfig:\n  # Namespaces the policies do not apply to, in addition to the chart's resource filters.\n  resourceFiltersExcludeNamespaces:"...)
+					b = append(b, "\nconfig:\n  # Namespaces the policies do not apply to: the chart adds a resource filter\n  # [*/*,<namespace>,*] for each (resourceFiltersExcludeNamespaces would instead\n  # remove the chart's own filters of those namespaces).\n  resourceFiltersIncludeNamespaces:"...)
 					{
 						r4 := w3
 						for i5 := range r4 {
@@ -1584,7 +1589,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ca
 
 // renderLokiHelmValuesOverrideValuesYaml renders loki/helm-values/override-values.yaml.tpl.
 func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1986)
+	b = slices.Grow(b, 1956)
 	svc := c.OpenCenter.Services.Loki
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.loki")
@@ -1633,8 +1638,6 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catal
 				b = append(b, "\n    bucketNames:\n      chunks: "...)
 				b = escape.Scalar(b, w1.Bucket)
 				b = append(b, "\n      ruler: "...)
-				b = escape.Scalar(b, w1.Bucket)
-				b = append(b, "\n      admin: "...)
 				b = escape.Scalar(b, w1.Bucket)
 			}
 			if storage2 == "s3" {
@@ -2247,7 +2250,7 @@ func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *confi
 
 // renderPostgresOperatorHelmValuesOverrideValuesYaml renders postgres-operator/helm-values/override-values.yaml.tpl.
 func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 310)
+	b = slices.Grow(b, 261)
 	svc := c.OpenCenter.Services.PostgresOperator
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.postgres-operator")
@@ -2267,13 +2270,6 @@ func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Conf
 				}
 			}
 			b = append(b, "\nconfigPostgresPodResources:\n  default_cpu_request: 100m\n  default_memory_request: 100Mi"...)
-			{
-				w3 := w1.StorageClass
-				if w3 != "" {
-					b = append(b, "\nconfigGeneral:\n  storage_class: "...)
-					b = escape.Scalar(b, w3)
-				}
-			}
 		}
 	}
 	b = append(b, "\n"...)
@@ -2347,7 +2343,7 @@ func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config,
 
 // renderTempoHelmValuesOverrideValuesYaml renders tempo/helm-values/override-values.yaml.tpl.
 func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 906)
+	b = slices.Grow(b, 894)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.tempo")
@@ -2378,7 +2374,7 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cata
 			}
 			b = append(b, "\nstorage:\n  trace:"...)
 			if filesystem2 {
-				b = append(b, "\n    # Trace blocks on the ingesters' volumes.\n    backend: local\n    local:\n      path: /var/tempo/traces"...)
+				b = append(b, "\n    # Trace blocks on the ingesters' volumes (the chart fixes their path).\n    backend: local"...)
 			} else {
 				b = append(b, "\n    backend: s3\n    s3:\n      bucket: "...)
 				b = escape.Scalar(b, w1.Bucket)
@@ -2621,7 +2617,7 @@ func renderVsphereCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u 
 			b = escape.Scalar(b, w1.StorageClassName)
 			b = append(b, "\n      default: "...)
 			b = strconv.AppendBool(b, w1.DefaultStorageClass)
-			b = append(b, "\n      expansion: true\n      reclaimPolicy: Delete\n      volumebindingmode: WaitForFirstConsumer"...)
+			b = append(b, "\n      expansion: true\n      reclaimpolicy: Delete\n      volumebindingmode: WaitForFirstConsumer"...)
 			{
 				w3 := w1.DatastoreURL
 				if w3 != "" {

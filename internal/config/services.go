@@ -557,11 +557,11 @@ type OpenTelemetryKubeStack struct {
 // PostgresOperator is the Zalando Postgres operator.
 type PostgresOperator struct {
 	ServiceCommon
-	// StorageClass is the default StorageClass of the database volumes the operator creates; empty means the cluster default.
+	// StorageClass names a StorageClass for the record: nothing rendered reads it, as the operator (v1.14.0) has no default StorageClass; each postgresql resource sets its own (spec.volume.storageClass; keycloak's is keycloak.storage_class).
 	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
-	// StorageSize is the default size of a database volume, as a Kubernetes quantity.
+	// StorageSize is a volume size for the record: nothing rendered reads it, as each postgresql resource sets its own (keycloak's is keycloak.db_storage_size).
 	StorageSize string `json:"storage_size,omitempty" default:"10Gi" format:"quantity"`
-	// WatchedNamespaces limits the operator to these namespaces; empty means all namespaces.
+	// WatchedNamespaces limits the operator to one namespace, the list's only item; empty means all namespaces (the operator watches one namespace or all).
 	WatchedNamespaces []string `json:"watched_namespaces,omitempty" format:"dns-label"`
 }
 

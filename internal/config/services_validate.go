@@ -623,6 +623,21 @@ func (s *Longhorn) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
+// Validate checks the namespaces the operator watches: its
+// watched_namespace (v1.14.0, pkg/controller/controller.go) is one
+// namespace or "*" for all, and the operator exits at start when it names
+// no namespace, as "a,b" does.
+func (s *PostgresOperator) Validate(v *Validator, path string, c *Config) {
+	if len(s.WatchedNamespaces) > 1 {
+		v.Errorf(path+".watched_namespaces", "lists %d namespaces: the Zalando operator watches one namespace or all of them, and exits at start on a list; name one namespace, or none for all", len(s.WatchedNamespaces))
+		return
+	}
+	// Keycloak's database is a postgresql resource in Keycloak's namespace.
+	if kc := c.OpenCenter.Services.Keycloak; kc != nil && kc.Enabled && len(s.WatchedNamespaces) == 1 && s.WatchedNamespaces[0] != kc.Namespace {
+		v.Errorf(path+".watched_namespaces", "watches only %s: Keycloak's database, a postgresql resource in namespace %s, would never be created; watch %s, or all namespaces (none listed)", s.WatchedNamespaces[0], kc.Namespace, kc.Namespace)
+	}
+}
+
 // Validate checks the role bindings of the RBACDefinition.
 func (s *RBACManager) Validate(v *Validator, path string, c *Config) {
 	names := map[string]bool{}

@@ -37,8 +37,8 @@ func TestLocalEscapeHatches(t *testing.T) {
 		t.Errorf("the unit's kustomization does not list local as a component:\n%s", k.Data)
 	}
 	v, _ := p.File("services/postgres-operator/helm-values/override-values.yaml")
-	for _, want := range []string{"enable_pod_antiaffinity: true", "memory: 1Gi", "watched_namespaces"} {
-		if !strings.Contains(string(v.Data), want) && !strings.Contains(string(v.Data), "keycloak,apps") {
+	for _, want := range []string{"enable_pod_antiaffinity: true", "memory: 1Gi", "watched_namespace: keycloak"} {
+		if !strings.Contains(string(v.Data), want) {
 			t.Errorf("merged values lack %q:\n%s", want, v.Data)
 		}
 	}

@@ -24,12 +24,16 @@ existingSecretAdminPassword: harbor-admin
 {{- end }}
 existingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD
 persistence:
+  {{- if or (eq $storage "filesystem") .StorageClass }}
   persistentVolumeClaim:
+    {{- if eq $storage "filesystem" }}
+    # The chart makes the registry's volume only with storage filesystem.
     registry:
       {{- with .StorageClass }}
       storageClass: {{ . }}
       {{- end }}
       size: {{ .StorageSize }}
+    {{- end }}
     {{- with .StorageClass }}
     jobservice:
       jobLog:
@@ -41,6 +45,7 @@ persistence:
     trivy:
       storageClass: {{ . }}
     {{- end }}
+  {{- end }}
   imageChartStorage:
     type: {{ .Storage }}
     {{- if eq $storage "s3" }}

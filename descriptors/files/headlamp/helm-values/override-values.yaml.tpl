@@ -16,7 +16,6 @@ config:
     externalSecret:
       enabled: true
       name: {{ default "headlamp-oidc" .OIDCExistingSecret }}
-      hasScopes: true
     {{- with .Hostname }}
     callbackURL: {{ print "https://" . "/oidc-callback" }}
     {{- end }}

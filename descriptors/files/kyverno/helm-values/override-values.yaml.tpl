@@ -6,8 +6,10 @@ admissionController:
 {{- end }}
 {{- with .ExcludedNamespaces }}
 config:
-  # Namespaces the policies do not apply to, in addition to the chart's resource filters.
-  resourceFiltersExcludeNamespaces:
+  # Namespaces the policies do not apply to: the chart adds a resource filter
+  # [*/*,<namespace>,*] for each (resourceFiltersExcludeNamespaces would instead
+  # remove the chart's own filters of those namespaces).
+  resourceFiltersIncludeNamespaces:
     {{- range . }}
     - {{ . }}
     {{- end }}

@@ -31,7 +31,6 @@ loki:
     bucketNames:
       chunks: {{ .Bucket }}
       ruler: {{ .Bucket }}
-      admin: {{ .Bucket }}
     {{- end }}
     {{- if eq $storage "s3" }}
     s3:

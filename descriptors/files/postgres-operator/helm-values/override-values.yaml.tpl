@@ -9,8 +9,4 @@ configKubernetes:
 configPostgresPodResources:
   default_cpu_request: 100m
   default_memory_request: 100Mi
-{{- with .StorageClass }}
-configGeneral:
-  storage_class: {{ . }}
-{{- end }}
 {{- end }}

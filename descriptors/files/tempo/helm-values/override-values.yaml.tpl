@@ -9,10 +9,8 @@
 storage:
   trace:
     {{- if $filesystem }}
-    # Trace blocks on the ingesters' volumes.
+    # Trace blocks on the ingesters' volumes (the chart fixes their path).
     backend: local
-    local:
-      path: /var/tempo/traces
     {{- else }}
     backend: s3
     s3:

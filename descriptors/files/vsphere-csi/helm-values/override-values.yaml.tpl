@@ -15,7 +15,7 @@ global:
       name: {{ .StorageClassName }}
       default: {{ .DefaultStorageClass }}
       expansion: true
-      reclaimPolicy: Delete
+      reclaimpolicy: Delete
       volumebindingmode: WaitForFirstConsumer
       {{- with .DatastoreURL }}
       datastoreurl: {{ . }}
