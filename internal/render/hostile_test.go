@@ -391,6 +391,9 @@ var helmTemplated = map[string][]string{
 	// .Values.loki.config . | fromYaml) ...) ., a second pass over the
 	// config, whose template writes the storage values in.
 	"loki": {"loki.storage"},
+	// kyverno 3.6.0, templates/config/_helpers.tpl: tpl of each resource
+	// filter, [*/*,<namespace>,*] for each of these.
+	"kyverno": {"config.resourceFiltersIncludeNamespaces"},
 	// mimir-distributed 6.0.3, templates/_helpers.tpl: tpl (mergeOverwrite
 	// ... .Values.mimir.structuredConfig | toYaml) .
 	"mimir": {"mimir.structuredConfig"},

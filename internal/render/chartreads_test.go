@@ -1,0 +1,150 @@
+package render
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/zz_generated"
+)
+
+// chartRead is what a chart, at the version its facts were read off,
+// reads of the values a unit sets: a value whose path none of reads
+// starts (or equals) does nothing, or worse.
+type chartRead struct {
+	chart, version string
+	reads          []string // values paths, or parents the chart passes on whole
+}
+
+// chartReads were read off the charts' sources at the versions the base
+// pins (templates and helpers at the chart's tag). A chart at another
+// version in a base release, or a new value, needs reading the chart again.
+var chartReads = map[string]chartRead{
+	"cert-manager": {"cert-manager", "v1.18.2", []string{"config", "crds.enabled", "extraArgs"}},
+	"harbor": {"harbor", "1.17.2", []string{"existingSecretAdminPassword", "existingSecretAdminPasswordKey", "expose.ingress.hosts.core",
+		"expose.tls.certSource", "expose.tls.enabled", "expose.tls.secret.secretName", "externalURL",
+		"persistence.imageChartStorage.disableredirect", "persistence.imageChartStorage.type", "persistence.imageChartStorage.s3",
+		"persistence.imageChartStorage.swift", "persistence.persistentVolumeClaim.database.storageClass",
+		"persistence.persistentVolumeClaim.jobservice.jobLog.storageClass", "persistence.persistentVolumeClaim.redis.storageClass",
+		"persistence.persistentVolumeClaim.trivy.storageClass", "persistence.persistentVolumeClaim.registry", "trivy.enabled"}},
+	"headlamp": {"headlamp", "0.35.0", []string{"config.inCluster", "config.oidc.callbackURL", "config.oidc.externalSecret.enabled",
+		"config.oidc.externalSecret.name", "config.oidc.secret.create"}},
+	"kafka-cluster": {"strimzi-kafka-operator", "0.50.0", []string{"watchAnyNamespace"}},
+	"kube-prometheus-stack": {"kube-prometheus-stack", "77.6.0", []string{"alertmanager.alertmanagerSpec.externalUrl",
+		"alertmanager.alertmanagerSpec.storage", "grafana.admin.existingSecret", "grafana.admin.passwordKey", "grafana.admin.userKey",
+		"grafana.grafana.ini", "grafana.persistence.enabled", "grafana.persistence.size", "grafana.persistence.storageClassName",
+		"prometheus.prometheusSpec.remoteWrite", "prometheus.prometheusSpec.replicas", "prometheus.prometheusSpec.retention",
+		"prometheus.prometheusSpec.storageSpec"}},
+	"kyverno": {"kyverno", "3.6.0", []string{"admissionController.replicas", "config.resourceFiltersIncludeNamespaces"}},
+	"loki": {"loki", "6.45.2", []string{"backend.persistence.size", "backend.persistence.storageClass", "backend.replicas", "deploymentMode",
+		"global.extraArgs", "global.extraEnvFrom", "loki.commonConfig", "loki.compactor", "loki.limits_config", "loki.schemaConfig",
+		"loki.storage.bucketNames.chunks", "loki.storage.bucketNames.ruler", "loki.storage.s3", "loki.storage.swift", "loki.storage.type",
+		"read.replicas", "singleBinary", "write.persistence.size", "write.persistence.storageClass", "write.replicas"}},
+	"longhorn": {"longhorn", "1.11.0", []string{"defaultSettings.defaultDataPath", "defaultSettings.defaultReplicaCount",
+		"persistence.defaultClass", "persistence.defaultClassReplicaCount"}},
+	"mimir": {"mimir-distributed", "6.0.3", []string{"compactor.persistentVolume.size", "compactor.persistentVolume.storageClass",
+		"global.extraEnvFrom", "ingester.persistentVolume.size", "ingester.persistentVolume.storageClass", "ingester.replicas",
+		"ingester.zoneAwareReplication.enabled", "mimir.structuredConfig", "minio", "store_gateway.persistentVolume.size",
+		"store_gateway.persistentVolume.storageClass", "store_gateway.replicas", "store_gateway.zoneAwareReplication.enabled"}},
+	"openstack-ccm": {"openstack-cloud-controller-manager", "2.33.1", []string{"cluster.name", "secret.create", "secret.enabled", "secret.name"}},
+	"openstack-csi": {"openstack-cinder-csi", "2.33.1", []string{"clusterID", "secret.create", "secret.enabled", "secret.name",
+		"storageClass.custom", "storageClass.enabled"}},
+	"opentelemetry-kube-stack": {"opentelemetry-kube-stack", "0.11.1", []string{"clusterName", "collectors.daemon.config",
+		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled",
+		"instrumentation.sampler"}},
+	"postgres-operator": {"postgres-operator", "1.14.0", []string{"configKubernetes.watched_namespace",
+		"configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"}},
+	"sealed-secrets": {"sealed-secrets", "2.17.3", []string{"keyrenewperiod"}},
+	"tempo": {"tempo-distributed", "1.55.0", []string{"compactor.config.compaction.block_retention", "distributor.replicas",
+		"global.extraEnvFrom", "ingester.config.replication_factor", "ingester.persistence.enabled", "ingester.persistence.size",
+		"ingester.persistence.storageClass", "ingester.replicas", "storage.trace.backend", "storage.trace.s3"}},
+	"velero": {"velero", "10.1.1", []string{"configuration.backupStorageLocation", "configuration.features",
+		"configuration.volumeSnapshotLocation", "credentials.existingSecret", "credentials.useSecret", "schedules.daily.disabled",
+		"schedules.daily.schedule", "schedules.daily.template", "schedules.daily.useOwnerReferencesInBackup", "snapshotsEnabled"}},
+	"vsphere-csi": {"vsphere-csi", "3.8.1", []string{"global.config.existingSecret", "global.config.storageclass.datastoreurl",
+		"global.config.storageclass.default", "global.config.storageclass.enabled", "global.config.storageclass.expansion",
+		"global.config.storageclass.name", "global.config.storageclass.reclaimpolicy", "global.config.storageclass.volumebindingmode"}},
+}
+
+// unreadCharts are the units whose chart's reads are not on record, and why.
+var unreadCharts = map[string]string{
+	"alert-proxy": "its chart is the base's own, on branch main only",
+}
+
+// TestChartsReadEveryValue: every value the fixture plans (and the corpus
+// variants) set in a unit's helm values is one its chart reads, and every
+// base release installs the chart at the version chartReads was read off.
+func TestChartsReadEveryValue(t *testing.T) {
+	for _, r := range zz_generated.BaseReleases {
+		for unit, cr := range chartReads {
+			if v, ok := r.Charts[cr.chart]; ok && v != cr.version {
+				t.Errorf("base release %s installs %s %s, chartReads (unit %s) was read off %s: read the chart again", r.Ref, cr.chart, v, unit, cr.version)
+			}
+		}
+	}
+	var docs []*yaml.Node
+	var names []string
+	for _, name := range fixtureConfigs(t) {
+		docs, names = append(docs, plaintextDoc(t, name)), append(names, name)
+	}
+	for i := range corpusVariants {
+		docs, names = append(docs, corpusVariants[i].of(t)), append(names, corpusVariants[i].config+" ("+corpusVariants[i].name+" variant)")
+	}
+	seen := map[string]bool{}
+	for i, doc := range docs {
+		p, err := prepare(doc, stringTargets(t, names[i], doc)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := p.render(p.orig)
+		if r.err != nil {
+			t.Fatalf("%s: %v", names[i], r.err)
+		}
+		for file, data := range r.files {
+			dir, _, ok := strings.Cut(file, "/helm-values/")
+			if !ok {
+				continue
+			}
+			unit := path.Base(dir)
+			var values map[string]any
+			if err := yaml.Unmarshal(data, &values); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if _, skip := unreadCharts[unit]; skip || len(values) == 0 {
+				continue
+			}
+			cr, ok := chartReads[unit]
+			if !ok {
+				t.Errorf("%s: no record of what unit %s's chart reads", file, unit)
+				continue
+			}
+			for _, v := range leafPaths(values, "") {
+				seen[unit] = true
+				if !slices.ContainsFunc(cr.reads, func(r string) bool { return v == r || strings.HasPrefix(v, r+".") }) {
+					t.Errorf("%s (%s): %s is a value chart %s %s does not read", file, names[i], v, cr.chart, cr.version)
+				}
+			}
+		}
+	}
+	for unit := range chartReads {
+		if !seen[unit] {
+			t.Errorf("no plan sets a value of unit %s: its record is not checked", unit)
+		}
+	}
+}
+
+// leafPaths returns the dotted paths of the scalars and lists in v.
+func leafPaths(v any, at string) []string {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
+		return []string{at}
+	}
+	var out []string
+	for k, x := range m {
+		out = append(out, leafPaths(x, strings.TrimPrefix(at+"."+k, "."))...)
+	}
+	return out
+}
