@@ -139,10 +139,10 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	// loki 6.45.2, templates/_helpers.tpl writes the S3 region and endpoint
 	// and the Swift container into the config as given.
-	v.chartUnquoted(path+".region", s.Region, "loki")
-	v.chartUnquoted(path+".endpoint", s.Endpoint, "loki")
+	v.chartUnquoted(path, "region", s.Region, "loki")
+	v.chartUnquoted(path, "endpoint", s.Endpoint, "loki")
 	if s.Storage == StorageSwift {
-		v.chartUnquoted(path+".bucket", s.Bucket, "loki")
+		v.chartUnquoted(path, "bucket", s.Bucket, "loki")
 	}
 }
 
@@ -205,7 +205,7 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	// values into the registry's config.yml as given.
 	for _, f := range [...]struct{ key, value string }{{"bucket", s.Bucket}, {"region", s.Region}, {"endpoint", s.Endpoint},
 		{"swift_username", s.SwiftUsername}, {"swift_project", s.SwiftProject}, {"swift_domain", s.SwiftDomain}} {
-		v.chartUnquoted(path+"."+f.key, f.value, "harbor")
+		v.chartUnquoted(path, f.key, f.value, "harbor")
 	}
 	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
 }
@@ -295,8 +295,11 @@ const (
 // fromYaml, the registry's config loader) would not read back as the same
 // string: a value such as "a #b", "x: y" or yes would be cut, change the
 // file's structure or turn into another type.
-func (v *Validator) chartUnquoted(p, s, chart string) {
-	if s != "" && !v.reported(p) && !PlainYAML11(s) {
+func (v *Validator) chartUnquoted(path, key, s, chart string) {
+	if s == "" || PlainYAML11(s) {
+		return
+	}
+	if p := path + "." + key; !v.reported(p) {
 		v.Errorf(p, "%q would not stay one string: the chart %s writes it unquoted into YAML, where it would be read as another type or structure (expected letters, digits and punctuation, not starting with one of -?:,[]{}#&*!|>'\"%%@`+., without ': ' or ' #', and not a number, boolean or null)", s, chart)
 	}
 }
@@ -305,9 +308,9 @@ func (v *Validator) chartUnquoted(p, s, chart string) {
 // Helm's tpl, where Helm would run it as a template when it installs the
 // chart, with the release's values and the cluster's objects (lookup) at
 // hand.
-func (v *Validator) untemplated(p, s, chart string) {
+func (v *Validator) untemplated(path, key, s, chart string) {
 	if strings.Contains(s, "{{") {
-		v.Errorf(p, "%q holds \"{{\", which no such value needs: the chart %s passes it through Helm's tpl, which would run it as a template at install", s, chart)
+		v.Errorf(path+"."+key, "%q holds \"{{\", which no such value needs: the chart %s passes it through Helm's tpl, which would run it as a template at install", s, chart)
 	}
 }
 
@@ -316,7 +319,7 @@ func (v *Validator) untemplated(p, s, chart string) {
 // through tpl.
 func (v *Validator) objectStoreUntemplated(path, bucket, region, endpoint, chart string) {
 	for _, f := range [...]struct{ key, value string }{{"bucket", bucket}, {"region", region}, {"endpoint", endpoint}} {
-		v.untemplated(path+"."+f.key, f.value, chart)
+		v.untemplated(path, f.key, f.value, chart)
 	}
 }
 
@@ -513,7 +516,7 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 		pw = sec.GrafanaAdminPassword
 	}
 	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
-	v.untemplated(path+".remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
+	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 }
 
 // Validate checks the dashboard's admin login.
@@ -535,7 +538,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	if strings.ContainsAny(s.AdminUser, "/%") {
 		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
 	}
-	v.chartUnquoted(path+".admin_user", s.AdminUser, "weave-gitops")
+	v.chartUnquoted(path, "admin_user", s.AdminUser, "weave-gitops")
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
@@ -664,7 +667,7 @@ func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) 
 	if r := s.TraceSamplingRatio; r != nil && (*r < 0 || *r > 1) {
 		v.Errorf(path+".trace_sampling_ratio", "%g: expected a fraction from 0.0 to 1.0", *r)
 	}
-	v.untemplated(path+".otlp_endpoint", s.OTLPEndpoint, "opentelemetry-kube-stack")
+	v.untemplated(path, "otlp_endpoint", s.OTLPEndpoint, "opentelemetry-kube-stack")
 	if strings.Contains(s.OTLPEndpoint, "$") {
 		v.Errorf(path+".otlp_endpoint", "%q holds '$', which no OTLP endpoint needs: the OpenTelemetry Collector expands ${NAME} in its config and reads $$ as $, so part of the value would be replaced", s.OTLPEndpoint)
 	}
