@@ -133,14 +133,14 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.loki", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "loki", s.Storage, s.Replicas)
-	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki)
-	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "loki")
+	v.objectStoreValues(path, s.Bucket, s.Region, s.Endpoint, expandedByLoki, "loki")
 	v.s3HostRegion(path, "Loki", s.Storage, s.Endpoint, s.Region)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	// loki 6.45.2, templates/_helpers.tpl writes the S3 region and endpoint
 	// and the Swift container into the config as given.
 	v.chartUnquoted(path, "region", s.Region, "loki")
-	v.chartUnquoted(path, "endpoint", s.Endpoint, "loki")
+	// The values give Loki the endpoint without its scheme.
+	v.chartWritesUnquoted(path, "endpoint", s.Endpoint, strings.TrimPrefix(strings.TrimPrefix(s.Endpoint, "https://"), "http://"), "loki")
 	if s.Storage == StorageSwift {
 		v.chartUnquoted(path, "bucket", s.Bucket, "loki")
 	}
@@ -158,8 +158,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
 	v.minioEndpoint(path, "Mimir", s.Storage, s.Endpoint)
-	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir)
-	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "mimir-distributed")
+	v.objectStoreValues(path, s.Bucket, s.Region, s.Endpoint, expandedByMimir, "mimir-distributed")
 	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
@@ -178,7 +177,7 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
 	v.minioEndpoint(path, "Tempo", s.Storage, s.Endpoint)
-	v.objectStoreUntemplated(path, s.Bucket, s.Region, s.Endpoint, "tempo-distributed")
+	v.objectStoreValues(path, s.Bucket, s.Region, s.Endpoint, "", "tempo-distributed")
 	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
 }
 
@@ -237,7 +236,7 @@ func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
 	if s.RetentionCount < 1 {
 		v.Errorf(path+".retention_count", "%d: expected at least 1 snapshot kept", s.RetentionCount)
 	}
-	v.objectStoreUnexpanded(path, s.Bucket, s.Region, s.Endpoint, expandedByKubernetes)
+	v.objectStoreValues(path, s.Bucket, s.Region, s.Endpoint, expandedByKubernetes, "")
 	v.s3HostRegion(path, "etcd-backup", StorageS3, s.Endpoint, s.Region)
 }
 
@@ -270,7 +269,7 @@ const maxSwiftContainer = 256
 // objectStoreBucket checks the bucket of a service that stores in S3 or
 // Swift: with s3 an S3 bucket name, with swift a container name, which
 // Swift takes with no '/' and of at most 256 bytes. A bucket a rule
-// already refused (objectStoreUnexpanded) is not reported again.
+// already refused (objectStoreValues) is not reported again.
 func (v *Validator) objectStoreBucket(path string, storage StorageBackend, bucket string) {
 	switch {
 	case bucket == "" || v.reported(path+".bucket"):
@@ -288,6 +287,7 @@ const (
 	expandedByKubernetes = "Kubernetes expands $(NAME) in the backup job's environment"
 	expandedByLoki       = "Loki reads its config with -config.expand-env, which expands ${NAME}"
 	expandedByMimir      = "Mimir reads its config with -config.expand-env, which expands ${NAME}"
+	expandedByCollector  = "the OpenTelemetry Collector expands ${NAME} in its config and reads $$ as $"
 )
 
 // chartUnquoted refuses a value that the base's chart writes into a YAML
@@ -296,11 +296,21 @@ const (
 // string: a value such as "a #b", "x: y" or yes would be cut, change the
 // file's structure or turn into another type.
 func (v *Validator) chartUnquoted(path, key, s, chart string) {
-	if s == "" || PlainYAML11(s) {
+	v.chartWritesUnquoted(path, key, s, s, chart)
+}
+
+// chartWritesUnquoted is chartUnquoted for a value the chart is given
+// changed (written, such as an endpoint without its scheme).
+func (v *Validator) chartWritesUnquoted(path, key, s, written, chart string) {
+	if written == "" || PlainYAML11(written) {
 		return
 	}
+	as := ""
+	if written != s {
+		as = fmt.Sprintf(" (as %q)", written)
+	}
 	if p := path + "." + key; !v.reported(p) {
-		v.Errorf(p, "%q would not stay one string: the chart %s writes it unquoted into YAML, where it would be read as another type or structure (expected letters, digits and punctuation, not starting with one of -?:,[]{}#&*!|>'\"%%@`+., without ': ' or ' #', and not a number, boolean or null)", s, chart)
+		v.Errorf(p, "%q would not stay one string: the chart %s writes it%s unquoted into YAML, where it would be read as another type or structure (expected letters, digits and punctuation, not starting with one of -?:,[]{}#&*!|>'\"%%@`+., without ': ' or ' #', and not a number, boolean or null)", s, chart, as)
 	}
 }
 
@@ -314,22 +324,26 @@ func (v *Validator) untemplated(path, key, s, chart string) {
 	}
 }
 
-// objectStoreUntemplated is untemplated for an object store's bucket,
-// region and endpoint, which the chart writes into a config it passes
-// through tpl.
-func (v *Validator) objectStoreUntemplated(path, bucket, region, endpoint, chart string) {
-	for _, f := range [...]struct{ key, value string }{{"bucket", bucket}, {"region", region}, {"endpoint", endpoint}} {
-		v.untemplated(path, f.key, f.value, chart)
+// unexpanded refuses a '$' in a value that lands where its consumer
+// expands references (how), which would replace part of it; what says
+// which values need none.
+func (v *Validator) unexpanded(path, key, s, what, how string) {
+	if strings.Contains(s, "$") {
+		v.Errorf(path+"."+key, "%q holds '$', which no %s needs: %s, so part of the value would be replaced", s, what, how)
 	}
 }
 
-// objectStoreUnexpanded refuses a '$' in an object store's bucket, region
-// and endpoint, which land where their consumer expands references (how):
-// no bucket, region or store URL needs one.
-func (v *Validator) objectStoreUnexpanded(path, bucket, region, endpoint, how string) {
+// objectStoreValues holds an object store's bucket, region and endpoint to
+// what their consumers do with them: expand references (how, "" for no
+// consumer that does) and run a chart's tpl over them (chart, "" for
+// none).
+func (v *Validator) objectStoreValues(path, bucket, region, endpoint, how, chart string) {
 	for _, f := range [...]struct{ key, value string }{{"bucket", bucket}, {"region", region}, {"endpoint", endpoint}} {
-		if strings.Contains(f.value, "$") {
-			v.Errorf(path+"."+f.key, "%q holds '$', which no bucket, region or store URL needs: %s, so part of the value would be replaced", f.value, how)
+		if how != "" {
+			v.unexpanded(path, f.key, f.value, "bucket, region or store URL", how)
+		}
+		if chart != "" {
+			v.untemplated(path, f.key, f.value, chart)
 		}
 	}
 }
@@ -668,9 +682,7 @@ func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) 
 		v.Errorf(path+".trace_sampling_ratio", "%g: expected a fraction from 0.0 to 1.0", *r)
 	}
 	v.untemplated(path, "otlp_endpoint", s.OTLPEndpoint, "opentelemetry-kube-stack")
-	if strings.Contains(s.OTLPEndpoint, "$") {
-		v.Errorf(path+".otlp_endpoint", "%q holds '$', which no OTLP endpoint needs: the OpenTelemetry Collector expands ${NAME} in its config and reads $$ as $, so part of the value would be replaced", s.OTLPEndpoint)
-	}
+	v.unexpanded(path, "otlp_endpoint", s.OTLPEndpoint, "OTLP endpoint", expandedByCollector)
 }
 
 // Validate checks the Istio profile.
