@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 
@@ -43,16 +42,9 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 			}
 			entries = append(entries, jen.Line().Lit(k).Op(":").Values(append(objs, jen.Line())...))
 		}
-		charts := map[string]string{}
-		for _, d := range x.Dirs {
-			for _, h := range d.HelmReleases {
-				if v, ok := charts[h.Chart]; ok && v != h.Version {
-					return nil, fmt.Errorf("base release %s installs chart %s at two versions, %s and %s", x.Ref, h.Chart, v, h.Version)
-				}
-				if h.Chart != "" {
-					charts[h.Chart] = h.Version
-				}
-			}
+		charts, err := x.Charts()
+		if err != nil {
+			return nil, err
 		}
 		var chartEntries []jen.Code
 		for _, c := range slices.Sorted(maps.Keys(charts)) {

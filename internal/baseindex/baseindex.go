@@ -132,6 +132,24 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 	return x, nil
 }
 
+// Charts returns each chart the index's HelmReleases install, with its
+// version; a chart installed at two versions is an error.
+func (x *Index) Charts() (map[string]string, error) {
+	charts := map[string]string{}
+	for _, d := range x.Dirs {
+		for _, h := range d.HelmReleases {
+			if h.Chart == "" {
+				continue
+			}
+			if v, ok := charts[h.Chart]; ok && v != h.Version {
+				return nil, fmt.Errorf("base release %s installs chart %s at two versions, %s and %s", x.Ref, h.Chart, v, h.Version)
+			}
+			charts[h.Chart] = h.Version
+		}
+	}
+	return charts, nil
+}
+
 func helmRelease(o fluxbuild.Object) HelmRelease {
 	h := HelmRelease{Name: o.Name, Namespace: o.Namespace}
 	if m, ok := fluxbuild.Field(o.Body, "spec", "chartRef").(map[string]any); ok {

@@ -29,7 +29,7 @@ kind: HelmRelease
 metadata: {name: demo, namespace: demo}
 spec:
   chart:
-    spec: {chart: demo, sourceRef: {kind: GitRepository, name: demo, namespace: flux-system}}
+    spec: {chart: demo, version: 1.2.3, sourceRef: {kind: GitRepository, name: demo, namespace: flux-system}}
   valuesFrom:
     - {kind: Secret, name: demo-values-base, valuesKey: values.yaml}
     - {kind: Secret, name: demo-values-override, valuesKey: override.yaml, optional: true}
@@ -71,6 +71,14 @@ func TestExtract(t *testing.T) {
 		len(d.HelmReleases[0].ValuesFrom) != 2 || !d.HelmReleases[0].ValuesFrom[1].Optional {
 		t.Errorf("helm release: %+v", d.HelmReleases)
 	}
+	if charts, err := x.Charts(); err != nil || len(charts) != 1 || charts["demo"] != "1.2.3" {
+		t.Errorf("charts: %v %v", charts, err)
+	}
+	x.Dirs = append(x.Dirs, Dir{Path: "applications/base/services/demo2", HelmReleases: []HelmRelease{{Name: "demo2", Chart: "demo", Version: "2.0.0"}}})
+	if _, err := x.Charts(); err == nil || !strings.Contains(err.Error(), "two versions") {
+		t.Errorf("a chart at two versions: %v", err)
+	}
+	x.Dirs = x.Dirs[:len(x.Dirs)-1]
 	if len(d.Remote) != 1 || !strings.Contains(d.Remote[0], "https://example.com/crds.yaml") {
 		t.Errorf("remote: %v", d.Remote)
 	}
