@@ -258,21 +258,31 @@ var goDurationParts = []string{"0", "1", "9", "99999", ".", ".5", "ns", "us", "\
 // Schedule ttl and of the sealed-secrets controller's --key-renew-period,
 // except a sign (no period is negative).
 func TestGoDurationFormatIsGosDuration(t *testing.T) {
-	r := rand.New(rand.NewPCG(11, 12))
-	passed := 0
-	for range 50_000 {
-		s := join(r, 1+r.IntN(5), "", goDurationParts...)
+	tryStrings(t, 11, 50_000, 5, 1000, goDurationParts, func(s string) bool {
 		_, err := time.ParseDuration(s)
 		goOK := err == nil && !strings.ContainsAny(s, "+-")
 		if ok := MatchFormat("go-duration", s); ok != goOK {
 			t.Errorf("%q: the go-duration format says %v, Go's parser %v (%v)", s, ok, goOK, err)
 		}
-		if goOK {
+		return goOK
+	})
+}
+
+// tryStrings makes n strings of one to most parts each, from a seeded
+// source, and gives each to check, which tests it and says whether it
+// passes the rule under test; fewer than min passing fails t, as a test
+// that sees too few.
+func tryStrings(t *testing.T, seed uint64, n, most, min int, parts []string, check func(s string) bool) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	passed := 0
+	for range n {
+		if check(join(r, 1+r.IntN(most), "", parts...)) {
 			passed++
 		}
 	}
-	if passed < 1000 {
-		t.Errorf("only %d strings are durations: the test sees too few", passed)
+	if passed < min {
+		t.Errorf("only %d of %d strings pass the rule: the test sees too few", passed, n)
 	}
 }
 
@@ -288,13 +298,9 @@ var botocoreBucket = regexp.MustCompile(`^[a-zA-Z0-9.\-_]{1,255}$`)
 // new bucket, accept passes.
 func TestS3BucketFormatIsWhatS3ClientsRead(t *testing.T) {
 	parts := []string{"a", "Z", "0", "9", "backups", ".", "-", "_", ":", ",", "/", " ", "{{", "$", "..", "1.2.3.4", "é", strings.Repeat("b", 30)}
-	r := rand.New(rand.NewPCG(13, 14))
-	passed := 0
-	for range 50_000 {
-		s := join(r, 1+r.IntN(6), "", parts...)
+	tryStrings(t, 13, 50_000, 6, 1000, parts, func(s string) bool {
 		ok := MatchFormat("s3-bucket", s)
 		if ok {
-			passed++
 			if err := s3utils.CheckValidBucketName(s); err != nil {
 				t.Errorf("%q passes the s3-bucket format, but minio-go refuses it: %v", s, err)
 			}
@@ -305,10 +311,8 @@ func TestS3BucketFormatIsWhatS3ClientsRead(t *testing.T) {
 		if s3utils.CheckValidBucketNameStrict(s) == nil && !ok {
 			t.Errorf("%q fails the s3-bucket format, but is a bucket name by AWS's rules (minio-go's strict check)", s)
 		}
-	}
-	if passed < 1000 {
-		t.Errorf("only %d names pass the format: the test sees too few", passed)
-	}
+		return ok
+	})
 }
 
 // TestPlainYAML11ReadsBack: a value PlainYAML11 passes, written unquoted
@@ -320,24 +324,18 @@ func TestPlainYAML11ReadsBack(t *testing.T) {
 	parts := []string{"a", "Z", "e", "x", "o", "b", "0", "1", "9", "07", "0x", "0o", "0b", "_", ".", "-", "+", ":", ": ", " ", " #", "#",
 		"yes", "no", "on", "off", "y", "n", "true", "null", "~", "inf", "nan", ".inf", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">",
 		"'", "\"", "%", "@", "`", "?", "\t", "\n", "\u2028", "\u0085", "\ufeff", "é", "2026-01-02", "s3.example.com:9000"}
-	r := rand.New(rand.NewPCG(15, 16))
-	passed := 0
-	for range 50_000 {
-		s := join(r, 1+r.IntN(4), "", parts...)
+	tryStrings(t, 15, 50_000, 4, 1000, parts, func(s string) bool {
 		if !PlainYAML11(s) {
-			continue
+			return false
 		}
-		passed++
 		var got map[string]any
 		if err := yamlv2.Unmarshal([]byte("k: "+s+"\n"), &got); err != nil {
 			t.Errorf("%q passes PlainYAML11, but yaml.v2 cannot read it: %v", s, err)
 		} else if got["k"] != s {
 			t.Errorf("%q passes PlainYAML11, but yaml.v2 reads it as %#v", s, got["k"])
 		}
-	}
-	if passed < 1000 {
-		t.Errorf("only %d values pass: the test sees too few", passed)
-	}
+		return true
+	})
 	for _, s := range []string{"us-east-1", "RegionOne", "default", "harbor-images", "registry", "svc.harbor@corp", "Default",
 		"https://keystone.example.com:5000/v3", "s3.example.com:9000", "0777-logs", "deadbeef"} {
 		if !PlainYAML11(s) {
@@ -355,26 +353,18 @@ func TestPlainYAML11ReadsBack(t *testing.T) {
 // lose the port). Names and addresses such hosts have in practice pass.
 func TestHostFormatIsWhereVSphereConnects(t *testing.T) {
 	parts := []string{"a", "Z", "0", "9", "vc", "-", ".", ":", "::", "fd00", "1", "255", "256", "/", "?", "#", "@", " ", "[", "]", "%", "é", "_", strings.Repeat("a", 63)}
-	r := rand.New(rand.NewPCG(17, 18))
-	passed := 0
-	for range 50_000 {
-		s := join(r, 1+r.IntN(6), "", parts...)
+	tryStrings(t, 17, 50_000, 6, 1000, parts, func(s string) bool {
 		if !MatchFormat("host", s) {
-			continue
+			return false
 		}
-		passed++
 		u, err := url.Parse("https://" + net.JoinHostPort(s, "443"))
 		if err != nil {
 			t.Errorf("%q passes the host format, but the driver's URL does not parse: %v", s, err)
-			continue
-		}
-		if u.Hostname() != s || u.Port() != "443" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+		} else if u.Hostname() != s || u.Port() != "443" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
 			t.Errorf("%q passes the host format, but the driver would connect to host %q port %q (path %q, query %q)", s, u.Hostname(), u.Port(), u.Path, u.RawQuery)
 		}
-	}
-	if passed < 1000 {
-		t.Errorf("only %d hosts pass: the test sees too few", passed)
-	}
+		return true
+	})
 	for _, s := range []string{"vcenter.example.com", "VC01.corp.example", "10.0.0.5", "fd00::5", "::1", "vc-1"} {
 		if !MatchFormat("host", s) {
 			t.Errorf("%q fails the host format", s)
@@ -387,21 +377,15 @@ func TestHostFormatIsWhereVSphereConnects(t *testing.T) {
 // false), smithy-go's rulesfn; Velero's AWS plugin runs them).
 func TestAWSRegionIsAHostLabel(t *testing.T) {
 	parts := []string{"us", "east", "1", "-", ".", "a", "Z", "0", "?", "#", "/", " ", "_", "é", strings.Repeat("a", 63)}
-	r := rand.New(rand.NewPCG(19, 20))
-	passed := 0
-	for range 20_000 {
-		s := join(r, 1+r.IntN(5), "", parts...)
+	tryStrings(t, 19, 20_000, 5, 500, parts, func(s string) bool {
 		v := NewValidator(&File{Name: "c.yaml"})
 		v.s3HostRegion("p", "S", StorageS3, "", s)
 		if len(v.diags) > 0 {
-			continue
+			return false
 		}
-		passed++
 		if !rulesfn.IsValidHostLabel(s, false) {
 			t.Errorf("%q passes as an AWS region, but the AWS SDKs' S3 endpoint rules refuse it", s)
 		}
-	}
-	if passed < 500 {
-		t.Errorf("only %d regions pass: the test sees too few", passed)
-	}
+		return true
+	})
 }
