@@ -95,15 +95,14 @@ func TestChartsReadEveryValue(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for i, doc := range docs {
-		p, err := prepare(doc, stringTargets(t, names[i], doc)[0])
+		f := checkedDoc(t, names[i], doc)
+		f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false // values files are plaintext either way
+		plan, err := Build(f, Options{AllowPlaintextSecrets: true})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", names[i], err)
 		}
-		r := p.render(p.orig)
-		if r.err != nil {
-			t.Fatalf("%s: %v", names[i], r.err)
-		}
-		for file, data := range r.files {
+		for _, pf := range plan.Files {
+			file, data := pf.Path, pf.Data
 			dir, _, ok := strings.Cut(file, "/helm-values/")
 			if !ok {
 				continue

@@ -331,7 +331,7 @@ func TestHostileValues(t *testing.T) {
 	for _, p := range targets {
 		paths[p.path] = true
 	}
-	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered alike (same structure, valid to the API server and CRDs, nothing expanded) %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
+	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered alike (same structure, valid to the API server and CRDs, not changed by a consumer) %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
 	if len(targets) < 500 {
 		t.Errorf("only %d strings in the fixture configs: the corpus lost its fields", len(targets))
 	}
@@ -361,7 +361,7 @@ func verdict(p *prepared, w twin, value string, r result) string {
 	if problems := apiProblems(r.files); len(problems) > 0 {
 		return fmt.Sprintf("renders what the API server refuses: %.300s", strings.Join(problems, "; "))
 	}
-	return expanded(r.files)
+	return changedByConsumer(r.files)
 }
 
 // The variable references of the corpus: Kubernetes expands $(NAME) in a
@@ -427,9 +427,11 @@ var collectorConfigs = map[string][]string{
 	"opentelemetry-kube-stack": {"collectors.*.config"},
 }
 
-// expanded says where a rendered file holds a reference of the corpus in a
-// place its consumer expands, or returns "".
-func expanded(files map[string][]byte) string {
+// changedByConsumer says where a rendered file holds a value of the corpus
+// that its consumer changes after the YAML is read, or returns "": a
+// reference it expands, an action a chart runs through tpl, or a value a
+// chart writes unquoted that reads back as something else.
+func changedByConsumer(files map[string][]byte) string {
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		data := files[p]
 		if bytes.Contains(data, []byte("-config.expand-env=true")) && bytes.Contains(data, []byte(expandEnvsubst)) {
@@ -626,17 +628,7 @@ func plaintextDoc(t *testing.T, name string) *yaml.Node {
 // through their first item.
 func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 	t.Helper()
-	data, err := yaml.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := config.Decode(name, data, config.LoadOptions{})
-	if err == nil {
-		err = f.Check()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := checkedDoc(t, name, doc)
 	var out []target
 	for _, fl := range zz_generated.Fields {
 		steps, path := stepsOf(fl.Path)
@@ -670,6 +662,24 @@ func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 		}
 	}
 	return out
+}
+
+// checkedDoc loads a config document as the loader loads a file: decoded,
+// its defaults applied, checked.
+func checkedDoc(t *testing.T, name string, doc *yaml.Node) *config.File {
+	t.Helper()
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Decode(name, data, config.LoadOptions{})
+	if err == nil {
+		err = f.Check()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // stepsOf splits a field index path into tree steps ("[]" becomes the
@@ -932,9 +942,9 @@ func TestRefusedValueNamesItsField(t *testing.T) {
 	}
 }
 
-// TestExpandedFindsReferences: expanded finds each reference where its
-// consumer expands it, and only there.
-func TestExpandedFindsReferences(t *testing.T) {
+// TestChangedByConsumer: changedByConsumer finds each corpus value where
+// its consumer changes it, and only there.
+func TestChangedByConsumer(t *testing.T) {
 	job := "kind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n            - name: a\n              env:\n                - name: B\n                  value: x" + expandK8s + "\n"
 	values := "global:\n  extraArgs:\n    - -config.expand-env=true\nbucket: x" + expandEnvsubst + "\n"
 	remoteWrite := "prometheus:\n  prometheusSpec:\n    remoteWrite:\n      - url: https://x/" + helmAction + "\n"
@@ -953,7 +963,7 @@ func TestExpandedFindsReferences(t *testing.T) {
 		"a boolean":          {"services/harbor/helm-values/override-values.yaml": []byte(harbor("yes"))},
 		"a release's values": {"services/weave-gitops/helmrelease.yaml": []byte("spec:\n  values:\n    adminUser:\n      username: \"a #b\"\n")},
 	} {
-		if expanded(files) == "" {
+		if changedByConsumer(files) == "" {
 			t.Errorf("%s: no reference found", name)
 		}
 	}
@@ -966,7 +976,7 @@ func TestExpandedFindsReferences(t *testing.T) {
 		"a region":           {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1"))},
 		"loki s3 bucket":     {"services/loki/helm-values/override-values.yaml": []byte("loki:\n  storage:\n    type: s3\n    bucketNames:\n      chunks: \"yes\"\n")},
 	} {
-		if got := expanded(files); got != "" {
+		if got := changedByConsumer(files); got != "" {
 			t.Errorf("%s: %s", name, got)
 		}
 	}

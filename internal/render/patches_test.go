@@ -88,13 +88,17 @@ func patchDrops(patch string) string {
 	}
 	var dropped []string
 	for _, l := range lists {
-		items, _ := valueAtPath(r.Objects[0].Body, l).([]any)
+		var items []any
+		for _, v := range valuesAt(r.Objects[0].Body, strings.Split(strings.TrimPrefix(l, "."), ".")) {
+			items, _ = v.([]any)
+		}
 		if !slices.ContainsFunc(items, func(x any) bool { m, _ := x.(map[string]any); return x == sentinel || m["name"] == sentinel }) {
 			dropped = append(dropped, l)
 		}
 	}
 	if len(dropped) > 0 {
-		return fmt.Sprintf("the patch of %v %v replaces the base's %s, dropping what the base has there: patch a list of a custom resource with a JSON 6902 add, or not at all", obj["kind"], valueAtPath(obj, ".metadata.name"), strings.Join(dropped, ", "))
+		meta, _ := obj["metadata"].(map[string]any)
+		return fmt.Sprintf("the patch of %v %v replaces the base's %s, dropping what the base has there: patch a list of a custom resource with a JSON 6902 add, or not at all", obj["kind"], meta["name"], strings.Join(dropped, ", "))
 	}
 	return ""
 }
@@ -117,15 +121,6 @@ func withSentinels(v any, at string, lists *[]string) any {
 			}
 		}
 		return []any{sentinel}
-	}
-	return v
-}
-
-// valueAtPath returns the value at a path of keys (".a.b") in v.
-func valueAtPath(v any, p string) any {
-	for _, k := range strings.Split(strings.TrimPrefix(p, "."), ".") {
-		m, _ := v.(map[string]any)
-		v = m[k]
 	}
 	return v
 }
