@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
@@ -62,6 +65,11 @@ type HelmRelease struct {
 	// version (spec.chart.spec), empty for a chartRef.
 	Chart   string `json:"chart,omitempty"`
 	Version string `json:"version,omitempty"`
+	// Release and ReleaseNamespace are the Helm release's name and the
+	// namespace its objects go to, as helm-controller derives them: a
+	// chart names its objects after the release.
+	Release          string `json:"release"`
+	ReleaseNamespace string `json:"releaseNamespace"`
 	// Source is the chart's source object.
 	Source     Ref         `json:"source"`
 	ValuesFrom []ValuesRef `json:"valuesFrom,omitempty"`
@@ -151,7 +159,10 @@ func (x *Index) Charts() (map[string]string, error) {
 }
 
 func helmRelease(o fluxbuild.Object) HelmRelease {
-	h := HelmRelease{Name: o.Name, Namespace: o.Namespace}
+	hr := helmv2.HelmRelease{ObjectMeta: metav1.ObjectMeta{Name: o.Name, Namespace: o.Namespace}}
+	hr.Spec.ReleaseName = fluxbuild.String(o.Body, "spec", "releaseName")
+	hr.Spec.TargetNamespace = fluxbuild.String(o.Body, "spec", "targetNamespace")
+	h := HelmRelease{Name: o.Name, Namespace: o.Namespace, Release: hr.GetReleaseName(), ReleaseNamespace: hr.GetReleaseNamespace()}
 	if m, ok := fluxbuild.Field(o.Body, "spec", "chartRef").(map[string]any); ok {
 		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
 	} else if m, ok := fluxbuild.Field(o.Body, "spec", "chart", "spec").(map[string]any); ok {

@@ -10,7 +10,7 @@ import (
 var files = map[string][]byte{
 	"applications/base/services/demo/kustomization.yaml": []byte(`apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
-resources: [namespace.yaml, source.yaml, helmrelease.yaml, https://example.com/crds.yaml]
+resources: [namespace.yaml, source.yaml, helmrelease.yaml, named.yaml, https://example.com/crds.yaml]
 secretGenerator:
   - name: demo-values-base
     namespace: demo
@@ -28,11 +28,21 @@ spec: {url: https://example.com/demo.git, interval: 1h}
 kind: HelmRelease
 metadata: {name: demo, namespace: demo}
 spec:
+  targetNamespace: apps
   chart:
     spec: {chart: demo, version: 1.2.3, sourceRef: {kind: GitRepository, name: demo, namespace: flux-system}}
   valuesFrom:
     - {kind: Secret, name: demo-values-base, valuesKey: values.yaml}
     - {kind: Secret, name: demo-values-override, valuesKey: override.yaml, optional: true}
+`),
+	"applications/base/services/demo/named.yaml": []byte(`apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: named, namespace: demo}
+spec:
+  releaseName: fixed
+  targetNamespace: apps
+  chart:
+    spec: {chart: demo, version: 1.2.3, sourceRef: {kind: GitRepository, name: demo, namespace: flux-system}}
 `),
 	"applications/base/services/crds/kustomization.yaml": []byte("resources: [crd.yaml, secret.yaml]\n"),
 	"applications/base/services/crds/crd.yaml": []byte(`apiVersion: apiextensions.k8s.io/v1
@@ -67,9 +77,15 @@ func TestExtract(t *testing.T) {
 	if s := got["Secret/demo-values-base"]; !s.Generated || s.Namespace != "demo" {
 		t.Errorf("generated values Secret: %+v", s)
 	}
-	if len(d.HelmReleases) != 1 || d.HelmReleases[0].Source != (Ref{"GitRepository", "demo", "flux-system"}) ||
+	if len(d.HelmReleases) != 2 || d.HelmReleases[0].Source != (Ref{"GitRepository", "demo", "flux-system"}) ||
 		len(d.HelmReleases[0].ValuesFrom) != 2 || !d.HelmReleases[0].ValuesFrom[1].Optional {
 		t.Errorf("helm release: %+v", d.HelmReleases)
+	}
+	// helm-controller names a release <targetNamespace>-<name> unless releaseName says otherwise.
+	for i, want := range [][2]string{{"apps-demo", "apps"}, {"fixed", "apps"}} {
+		if h := d.HelmReleases[i]; h.Release != want[0] || h.ReleaseNamespace != want[1] {
+			t.Errorf("HelmRelease %s: release %s in %s, want %s in %s", h.Name, h.Release, h.ReleaseNamespace, want[0], want[1])
+		}
 	}
 	if charts, err := x.Charts(); err != nil || len(charts) != 1 || charts["demo"] != "1.2.3" {
 		t.Errorf("charts: %v %v", charts, err)
