@@ -1382,7 +1382,7 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
 func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 458)
+	b = slices.Grow(b, 682)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1391,7 +1391,7 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 		w1 := c.OpenCenter.Services.Gateway
 		if w1 != nil {
 			if w1.Enabled {
-				b = append(b, "# Publishes Alertmanager at opencenter.services.kube-prometheus-stack.alertmanager_hostname through the cluster Gateway.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager\n  namespace: "...)
+				b = append(b, "# Publishes Alertmanager at opencenter.services.kube-prometheus-stack.alertmanager_hostname through the cluster Gateway.\n# The Service is named after the Helm release, which helm-controller names observability-kube-prometheus-stack\n# (<targetNamespace>-<name>: the base's HelmRelease has no releaseName), cut to 26 characters by the chart.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
 				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
@@ -1399,7 +1399,7 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.AlertmanagerHostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: kube-prometheus-stack-alertmanager\n          port: 9093"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometh-alertmanager\n          port: 9093"...)
 			}
 		}
 	}
@@ -1424,7 +1424,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
 func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 436)
+	b = slices.Grow(b, 658)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1433,7 +1433,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 		w1 := c.OpenCenter.Services.Gateway
 		if w1 != nil {
 			if w1.Enabled {
-				b = append(b, "# Publishes Grafana at opencenter.services.kube-prometheus-stack.grafana_hostname through the cluster Gateway.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana\n  namespace: "...)
+				b = append(b, "# Publishes Grafana at opencenter.services.kube-prometheus-stack.grafana_hostname through the cluster Gateway.\n# The Service is the grafana subchart's, named after the Helm release, which helm-controller names\n# observability-kube-prometheus-stack (<targetNamespace>-<name>: the base's HelmRelease has no releaseName).\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
 				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
@@ -1441,7 +1441,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.GrafanaHostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: kube-prometheus-stack-grafana\n          port: 80"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80"...)
 			}
 		}
 	}

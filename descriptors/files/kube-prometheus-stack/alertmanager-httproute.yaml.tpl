@@ -1,5 +1,7 @@
 {{- with .OpenCenter.Services.Gateway }}{{ if .Enabled -}}
 # Publishes Alertmanager at opencenter.services.kube-prometheus-stack.alertmanager_hostname through the cluster Gateway.
+# The Service is named after the Helm release, which helm-controller names observability-kube-prometheus-stack
+# (<targetNamespace>-<name>: the base's HelmRelease has no releaseName), cut to 26 characters by the chart.
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
@@ -13,6 +15,6 @@ spec:
     - {{ $.Service.AlertmanagerHostname }}
   rules:
     - backendRefs:
-        - name: kube-prometheus-stack-alertmanager
+        - name: observability-kube-prometh-alertmanager
           port: 9093
 {{- end }}{{ end }}

@@ -1,5 +1,7 @@
 {{- with .OpenCenter.Services.Gateway }}{{ if .Enabled -}}
 # Publishes Grafana at opencenter.services.kube-prometheus-stack.grafana_hostname through the cluster Gateway.
+# The Service is the grafana subchart's, named after the Helm release, which helm-controller names
+# observability-kube-prometheus-stack (<targetNamespace>-<name>: the base's HelmRelease has no releaseName).
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:
@@ -13,6 +15,6 @@ spec:
     - {{ $.Service.GrafanaHostname }}
   rules:
     - backendRefs:
-        - name: kube-prometheus-stack-grafana
+        - name: observability-kube-prometheus-stack-grafana
           port: 80
 {{- end }}{{ end }}
