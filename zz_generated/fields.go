@@ -2714,7 +2714,7 @@ var Fields = []catalog.Field{
 		Path:         "opencenter.services.keycloak.hostname",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "hostname is Keycloak's external DNS name, such as auth.example.com.",
+		Doc:          "hostname is Keycloak's external DNS name, such as auth.example.com; Keycloak's frontend URL is https://<hostname> unless frontend_url says otherwise.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.keycloak.gateway_route is true",
 		RequiredBy:   "opencenter.services.keycloak.gateway_route",
@@ -2857,7 +2857,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.keycloak.gateway_route",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
-		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.",
+		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443; Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false

@@ -1322,7 +1322,7 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
 func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 623)
+	b = slices.Grow(b, 710)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1361,11 +1361,14 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 			}
 			if (w1.FrontendURL != "") || (w1.Hostname != "") {
 				b = append(b, "\n        hostname:\n          hostname: "...)
-				var d3 string = w1.Hostname
+				var d3 string = "https://" + w1.Hostname
 				if w1.FrontendURL != "" {
 					d3 = w1.FrontendURL
 				}
 				b = escape.Scalar(b, d3)
+			}
+			if w1.GatewayRoute {
+				b = append(b, "\n        proxy:\n          headers: xforwarded\n        ingress:\n          enabled: false"...)
 			}
 			{
 				w4 := w1.AdminExistingSecret

@@ -362,7 +362,7 @@ type KafkaCluster struct {
 // Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
 type Keycloak struct {
 	ServiceCommon
-	// Hostname is Keycloak's external DNS name, such as auth.example.com.
+	// Hostname is Keycloak's external DNS name, such as auth.example.com; Keycloak's frontend URL is https://<hostname> unless frontend_url says otherwise.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"gateway_route"`
 	// Realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.
 	Realm string `json:"realm,omitempty" default:"opencenter"`
@@ -380,7 +380,7 @@ type Keycloak struct {
 	BackupEnabled bool `json:"backup_enabled,omitempty"`
 	// BackupSchedule is the cron expression of the database backup, in UTC.
 	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *" format:"cron"`
-	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname.
+	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443; Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.
 	GatewayRoute bool `json:"gateway_route,omitempty"`
 	// OIDCClientID names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`

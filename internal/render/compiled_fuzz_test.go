@@ -71,7 +71,7 @@ func oneString(t *testing.T, out []byte, n *yaml.Node, s string) {
 
 // FuzzCompiledTemplate puts arbitrary strings through compiled templates,
 // in a YAML value that a comment also prints (etcd-backup's bucket), inside
-// a kustomize patch held in a block scalar (keycloak's hostname), and as
+// a kustomize patch held in a block scalar (keycloak's frontend_url), and as
 // the key and value of a toYaml block (alert-proxy's extra labels): parsed
 // with go.yaml.in/yaml/v3, each reads back as exactly the input, one string
 // scalar, and the document keeps its shape.
@@ -90,7 +90,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 		c := *base
 		svc := c.OpenCenter.Services
 		eb, k := *svc.EtcdBackup, *svc.Keycloak
-		eb.Bucket, k.Hostname = s, s
+		eb.Bucket, k.FrontendURL = s, s
 		svc.EtcdBackup, svc.Keycloak = &eb, &k
 		c.OpenCenter.Services = svc
 		a := *c.OpenCenter.ManagedServices.AlertProxy
@@ -105,7 +105,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 		oneString(t, out, nodeAt(t, out, env, "name"), "BUCKET")
 		oneString(t, out, nodeAt(t, out, env, "value"), s)
 
-		if s != "" { // the patch sets the hostname only when there is one
+		if s != "" { // the patch writes frontend_url only when there is one
 			out, err = kc.Render(nil, &c, &catalog.Info{Name: kcUnit.Name, Namespace: "keycloak"})
 			if err != nil {
 				t.Fatal(err)

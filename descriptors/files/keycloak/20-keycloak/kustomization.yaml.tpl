@@ -27,10 +27,19 @@ patches:
         name: keycloak
       spec:
         instances: {{ .Instances }}
-        {{- /* Keycloak's hostname option is the frontend URL of tokens and redirects, a full URL or a hostname. */}}
+        {{- /* The frontend URL of tokens and redirects, always a full URL: the base's
+               hostname.backchannelDynamic true makes Keycloak refuse to start on a bare hostname. */}}
         {{- if or .FrontendURL .Hostname }}
         hostname:
-          hostname: {{ default .Hostname .FrontendURL }}
+          hostname: {{ default (print "https://" .Hostname) .FrontendURL }}
+        {{- end }}
+        {{- if .GatewayRoute }}
+        {{- /* The Gateway terminates TLS and sets X-Forwarded-Proto (Keycloak 26 ignores the base's
+               removed proxy=edge option); the HTTPRoute publishes Keycloak, not the operator's Ingress. */}}
+        proxy:
+          headers: xforwarded
+        ingress:
+          enabled: false
         {{- end }}
         {{- with .AdminExistingSecret }}
         bootstrapAdmin:

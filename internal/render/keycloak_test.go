@@ -1,0 +1,112 @@
+package render
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+// baseKeycloak is what of the Keycloak CR at base 2026.01
+// (applications/base/services/keycloak/20-keycloak/keycloak-cr.yaml) the
+// server's start-up reads: the overlay patches it.
+const baseKeycloak = `apiVersion: k8s.keycloak.org/v2alpha1
+kind: Keycloak
+metadata:
+  name: keycloak
+  namespace: keycloak
+spec:
+  instances: 3
+  http:
+    httpEnabled: true
+  hostname:
+    hostname: https://auth.example.com
+    strict: false
+    backchannelDynamic: true
+  additionalOptions:
+    - name: proxy
+      value: "edge"
+`
+
+// TestKeycloakStarts builds the Keycloak CR of every fixture cluster that
+// deploys Keycloak, the base's CR with the overlay's patches applied by
+// kustomize, and holds it to what Keycloak 26 does with it:
+//   - with hostname.backchannelDynamic, the server refuses to start unless
+//     hostname is a full URL (HostnameV2ProviderFactory: "must be set to
+//     false if hostname is not provided as full URL");
+//   - behind the Gateway, which terminates TLS and sets X-Forwarded-Proto
+//     (Envoy with no trusted hops), the server reads the scheme only with
+//     proxy.headers xforwarded, and answers origin-checked requests 403
+//     without it; the base's proxy=edge option was removed in Keycloak 26;
+//   - the HTTPRoute, not the operator's default Ingress, publishes it.
+func TestKeycloakStarts(t *testing.T) {
+	seen := 0
+	for _, name := range fixtureConfigs(t) {
+		p := plan(t, name)
+		var kust []byte
+		routed := false
+		for _, f := range p.Files {
+			switch {
+			case strings.HasSuffix(f.Path, "/keycloak/20-keycloak/kustomization.yaml"):
+				kust = f.Data
+			case strings.HasSuffix(f.Path, "/keycloak/20-keycloak/keycloak-httproute.yaml"):
+				routed = true
+			}
+		}
+		if kust == nil {
+			continue
+		}
+		seen++
+		cr := patchedKeycloak(t, kust)
+		host := str(cr, "spec", "hostname", "hostname")
+		if u, err := url.Parse(host); field(cr, "spec", "hostname", "backchannelDynamic") == true && (err != nil || u.Scheme == "" || u.Host == "") {
+			t.Errorf("%s: Keycloak's hostname is %q with backchannelDynamic: Keycloak 26 refuses to start unless hostname is a full URL", p.Cluster, host)
+		}
+		if !routed {
+			continue
+		}
+		if h := str(cr, "spec", "proxy", "headers"); h != "xforwarded" {
+			t.Errorf("%s: Keycloak is published through the Gateway with proxy.headers %q: it would take the scheme of its URLs from the Gateway's plain-HTTP request, and refuse origin-checked requests", p.Cluster, h)
+		}
+		if field(cr, "spec", "ingress", "enabled") != false {
+			t.Errorf("%s: Keycloak is published through the Gateway, and the operator's default Ingress publishes it again", p.Cluster)
+		}
+		if !strings.HasPrefix(host, "https://") {
+			t.Errorf("%s: Keycloak is published over HTTPS, and its frontend URL is %q", p.Cluster, host)
+		}
+	}
+	if seen == 0 {
+		t.Error("no fixture cluster deploys Keycloak: the test checked nothing")
+	}
+}
+
+// patchedKeycloak applies, with kustomize, the patches of the rendered
+// kustomization kust to baseKeycloak.
+func patchedKeycloak(t *testing.T, kust []byte) map[string]any {
+	t.Helper()
+	var k struct {
+		Patches []map[string]any `yaml:"patches"`
+	}
+	if err := yaml.Unmarshal(kust, &k); err != nil {
+		t.Fatal(err)
+	}
+	data, err := yaml.Marshal(map[string]any{"resources": []string{"keycloak.yaml"}, "patches": k.Patches})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fluxbuild.NewBuilder(fluxbuild.Tree{"app/keycloak.yaml": []byte(baseKeycloak), "app/kustomization.yaml": data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Build("app", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Objects) != 1 || r.Objects[0].Kind != "Keycloak" {
+		t.Fatalf("the patched Keycloak CR built into %d objects", len(r.Objects))
+	}
+	return r.Objects[0].Body
+}
