@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net/netip"
@@ -398,8 +399,8 @@ func (s *CertManager) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks that Keycloak's gateway route has a Gateway, and where its
-// admin login comes from.
+// Validate checks that Keycloak's gateway route has a Gateway whose
+// listeners serve its hostname, and where its admin login comes from.
 func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
 	var pw string
 	if sec := c.Secrets.Services.Keycloak; sec != nil {
@@ -408,6 +409,14 @@ func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.keycloak", map[string]string{"admin_password": pw})
 	if s.GatewayRoute && !gatewayEnabled(c) {
 		v.Errorf(path+".gateway_route", "the HTTPRoute attaches to the cluster Gateway: enable opencenter.services.gateway, or set gateway_route to false")
+	}
+	if s.GatewayRoute {
+		// Keycloak's frontend URL is https://<hostname> unless frontend_url moves it.
+		address := cmp.Or(s.FrontendURL, "https://"+s.Hostname)
+		if u, err := url.Parse(address); err != nil || u.Scheme != "https" || u.Host != s.Hostname {
+			address = ""
+		}
+		v.routeHostname(path+".hostname", s.Hostname, "Keycloak (its frontend URL)", address, c)
 	}
 }
 
@@ -522,7 +531,8 @@ func (s *Calico) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks where Grafana's admin login comes from.
+// Validate checks where Grafana's admin login comes from, and that the
+// cluster Gateway serves Grafana's and Alertmanager's hostnames.
 func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.sharedSource(path, "kube-prometheus-stack", s.Source)
 	var pw string
@@ -531,9 +541,13 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
 	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
+	// The values give Grafana its root_url and Alertmanager its externalUrl as https://<hostname>.
+	v.routeHostname(path+".grafana_hostname", s.GrafanaHostname, "Grafana (root_url)", "https://"+s.GrafanaHostname, c)
+	v.routeHostname(path+".alertmanager_hostname", s.AlertmanagerHostname, "Alertmanager (externalUrl)", "https://"+s.AlertmanagerHostname, c)
 }
 
-// Validate checks the dashboard's admin login.
+// Validate checks the dashboard's admin login, and that the cluster Gateway
+// serves its hostname.
 func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	v.noSource(path, "weave-gitops", s.Source)
 	var hash string
@@ -553,13 +567,20 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
 	}
 	v.chartUnquoted(path, "admin_user", s.AdminUser, "weave-gitops")
+	v.routeHostname(path+".hostname", s.Hostname, "the dashboard", "", c)
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
 const weaveGitOpsLogin = "cluster-user-auth"
 
-// Validate checks where Headlamp's OIDC client comes from.
+// Validate checks that the cluster Gateway serves Headlamp's hostname, and
+// where its OIDC client comes from.
 func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
+	var callback string
+	if s.OIDCEnabled {
+		callback = "https://" + s.Hostname + "/oidc-callback"
+	}
+	v.routeHostname(path+".hostname", s.Hostname, "Headlamp (OIDC callback)", callback, c)
 	if s.OIDCExistingSecret == "" {
 		return
 	}

@@ -1,0 +1,90 @@
+package config
+
+import (
+	"crypto/x509"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestListenerMatches holds listenerMatches to the examples of the
+// Gateway API's HTTPRoute hostnames documentation (sigs.k8s.io/gateway-api
+// apis/v1/httproute_types.go), which Envoy Gateway's route translation
+// applies (a route no listener matches is not Accepted).
+func TestListenerMatches(t *testing.T) {
+	for _, c := range []struct {
+		listener, host string
+		want           bool
+	}{
+		{"test.example.com", "test.example.com", true},
+		{"test.example.com", "other.example.com", false},
+		{"*.example.com", "test.example.com", true},
+		{"*.example.com", "foo.test.example.com", true},
+		{"*.example.com", "example.com", false},
+		{"*.example.com", "test.example.net", false},
+		{"*.example.com", "testexample.com", false},
+		{"", "anything.example.org", true},
+	} {
+		if got := listenerMatches(c.listener, c.host); got != c.want {
+			t.Errorf("listener %q, route hostname %q: matches %v, want %v", c.listener, c.host, got, c.want)
+		}
+	}
+}
+
+// TestCertificateCovers holds certificateCovers to crypto/x509's
+// VerifyHostname, a TLS client's check, over random certificate names and
+// hostnames drawn from a few labels.
+func TestCertificateCovers(t *testing.T) {
+	labels := []string{"a", "b", "example", "com"}
+	r := rand.New(rand.NewPCG(1, 2))
+	name := func(wildcard bool) string {
+		n := 1 + r.IntN(4)
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = labels[r.IntN(len(labels))]
+		}
+		if wildcard {
+			parts = append([]string{"*"}, parts...)
+		}
+		return strings.Join(parts, ".")
+	}
+	disagree := 0
+	for range 20000 {
+		n, host := name(r.IntN(2) == 0), name(false)
+		want := (&x509.Certificate{DNSNames: []string{n}}).VerifyHostname(host) == nil
+		if got := certificateCovers(n, host); got != want {
+			disagree++
+			if disagree <= 10 {
+				t.Errorf("certificate for %q, host %q: covers %v, x509 says %v", n, host, got, want)
+			}
+		}
+	}
+}
+
+// TestMoreSpecific: of two listener hostnames matching one name, Envoy
+// Gateway serves the certificate of the most specific.
+func TestMoreSpecific(t *testing.T) {
+	order := []string{"", "*.com", "*.example.com", "a.example.com"} // least to most specific
+	for i, a := range order {
+		for j, b := range order {
+			if got, want := moreSpecific(a, b), i > j; got != want {
+				t.Errorf("moreSpecific(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestCertificateNames: cert-manager issues one certificate per Secret,
+// for the hostnames of every HTTPS listener that names it.
+func TestCertificateNames(t *testing.T) {
+	g := &Gateway{Listeners: []GatewayListener{
+		{Name: "http", Hostname: "*.a.example", Protocol: ListenerHTTP, Port: 80},
+		{Name: "a", Hostname: "*.a.example", Protocol: ListenerHTTPS, Port: 443, TLSSecretName: "shared"},
+		{Name: "b", Hostname: "b.example", Protocol: ListenerHTTPS, Port: 443, TLSSecretName: "shared"},
+		{Name: "b2", Hostname: "b.example", Protocol: ListenerHTTPS, Port: 8443, TLSSecretName: "shared"},
+		{Name: "c", Hostname: "c.example", Protocol: ListenerHTTPS, Port: 443, TLSSecretName: "own"},
+	}}
+	if got := strings.Join(g.certificateNames("shared"), " "); got != "*.a.example b.example" {
+		t.Errorf("names of Secret shared: %s", got)
+	}
+}
