@@ -6,22 +6,32 @@ import (
 	"strings"
 )
 
-// routeHostname checks a hostname, at YAML path p, that svc is published
-// at through the cluster Gateway with an HTTPRoute. It holds the hostname
-// to what the Gateway's consumers do with it:
+// published is a service published on its hostname through the cluster
+// Gateway: who it is, for messages, and whether it is given the address
+// https://<hostname><urlPath> (Grafana's root_url, an OIDC callback).
+type published struct {
+	svc     string
+	https   bool
+	urlPath string
+}
+
+// routeHostname checks the hostname at key of the mapping at path, which
+// a service is published at through the cluster Gateway with an HTTPRoute.
+// It holds the hostname to what the Gateway's consumers do with it:
 //   - Envoy Gateway attaches a route only to listeners whose hostname
 //     intersects the route's (Gateway API; otherwise the route is not
 //     Accepted, NoMatchingListenerHostname), so the name must match one;
-//   - when svc is given an https address on that name (address, else
-//     ""), a listener on port 443 must serve the name over HTTPS;
+//   - when the service is given an https address on that name, a
+//     listener on port 443 must serve the name over HTTPS;
 //   - that listener's certificate, when cert-manager issues it (the
 //     Gateway has an issuer), names the hostnames of the listeners that
 //     share its Secret, and a TLS client accepts it only if one of those
 //     names covers the hostname (a wildcard covers one label).
 //
 // Checks only where the Gateway is enabled: without it no route is
-// rendered, and the name is the user's to publish.
-func (v *Validator) routeHostname(p, host, svc, address string, c *Config) {
+// rendered, and the name is the user's to publish. The path is made only
+// for a report: this runs for every config loaded.
+func (v *Validator) routeHostname(path, key, host string, pub published, c *Config) {
 	g := c.OpenCenter.Services.Gateway
 	if host == "" || g == nil || !g.Enabled || !MatchFormat("dns-subdomain", host) {
 		return
@@ -38,15 +48,16 @@ func (v *Validator) routeHostname(p, host, svc, address string, c *Config) {
 			served = l
 		}
 	}
+	p := func() string { return path + "." + key }
 	switch {
 	case !matched:
-		v.Errorf(p, "%q matches no listener of the cluster Gateway (%s): the Gateway would not accept the HTTPRoute for it (NoMatchingListenerHostname); use a name the listeners serve, or add a listener for it to opencenter.services.gateway.listeners", host, g.describeListeners())
-	case address != "" && served == nil:
+		v.Errorf(p(), "%q matches no listener of the cluster Gateway (%s): the Gateway would not accept the HTTPRoute for it (NoMatchingListenerHostname); use a name the listeners serve, or add a listener for it to opencenter.services.gateway.listeners", host, g.describeListeners())
+	case pub.https && served == nil:
 		fix := "add an HTTPS listener on port 443 for it to opencenter.services.gateway.listeners"
 		if g.derivedListeners {
 			fix = "set opencenter.cluster.base_domain and give the gateway a certificate (issuer or tls_secret_name) for the default HTTPS listener, or list the listeners, with an HTTPS one on port 443 for it, in opencenter.services.gateway.listeners"
 		}
-		v.Errorf(p, "%q is served by no HTTPS listener on port 443 of the cluster Gateway (%s), but %s is given the address %s: %s", host, g.describeListeners(), svc, address, fix)
+		v.Errorf(p(), "%q is served by no HTTPS listener on port 443 of the cluster Gateway (%s), but %s is given the address https://%s%s: %s", host, g.describeListeners(), pub.svc, host, pub.urlPath, fix)
 	case served != nil && g.Issuer != "":
 		names := g.certificateNames(served.TLSSecretName)
 		for _, n := range names {
@@ -54,7 +65,7 @@ func (v *Validator) routeHostname(p, host, svc, address string, c *Config) {
 				return
 			}
 		}
-		v.Errorf(p, "%q is served by the HTTPS listener %s, whose certificate cert-manager issues for %s: no name there covers %q (a wildcard covers exactly one label), so clients would refuse the connection; choose a name one label under the listener's wildcard, or add an HTTPS listener for %q to opencenter.services.gateway.listeners", host, served.Name, joinAnd(names), host, host)
+		v.Errorf(p(), "%q is served by the HTTPS listener %s, whose certificate cert-manager issues for %s: no name there covers %q (a wildcard covers exactly one label), so clients would refuse the connection; choose a name one label under the listener's wildcard, or add an HTTPS listener for %q to opencenter.services.gateway.listeners", host, served.Name, joinAnd(names), host, host)
 	}
 }
 

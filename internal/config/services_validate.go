@@ -1,7 +1,6 @@
 package config
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"net/netip"
@@ -412,11 +411,14 @@ func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
 	}
 	if s.GatewayRoute {
 		// Keycloak's frontend URL is https://<hostname> unless frontend_url moves it.
-		address := cmp.Or(s.FrontendURL, "https://"+s.Hostname)
-		if u, err := url.Parse(address); err != nil || u.Scheme != "https" || u.Host != s.Hostname {
-			address = ""
+		pub := published{svc: "Keycloak (its frontend URL)", https: s.FrontendURL == ""}
+		if s.FrontendURL != "" {
+			u, err := url.Parse(s.FrontendURL)
+			if err == nil && u.Scheme == "https" && u.Host == s.Hostname {
+				pub.https, pub.urlPath = true, u.EscapedPath()
+			}
 		}
-		v.routeHostname(path+".hostname", s.Hostname, "Keycloak (its frontend URL)", address, c)
+		v.routeHostname(path, "hostname", s.Hostname, pub, c)
 	}
 }
 
@@ -542,8 +544,8 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
 	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 	// The values give Grafana its root_url and Alertmanager its externalUrl as https://<hostname>.
-	v.routeHostname(path+".grafana_hostname", s.GrafanaHostname, "Grafana (root_url)", "https://"+s.GrafanaHostname, c)
-	v.routeHostname(path+".alertmanager_hostname", s.AlertmanagerHostname, "Alertmanager (externalUrl)", "https://"+s.AlertmanagerHostname, c)
+	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true}, c)
+	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true}, c)
 }
 
 // Validate checks the dashboard's admin login, and that the cluster Gateway
@@ -567,7 +569,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
 	}
 	v.chartUnquoted(path, "admin_user", s.AdminUser, "weave-gitops")
-	v.routeHostname(path+".hostname", s.Hostname, "the dashboard", "", c)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the dashboard"}, c)
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
@@ -576,11 +578,7 @@ const weaveGitOpsLogin = "cluster-user-auth"
 // Validate checks that the cluster Gateway serves Headlamp's hostname, and
 // where its OIDC client comes from.
 func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
-	var callback string
-	if s.OIDCEnabled {
-		callback = "https://" + s.Hostname + "/oidc-callback"
-	}
-	v.routeHostname(path+".hostname", s.Hostname, "Headlamp (OIDC callback)", callback, c)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "Headlamp (OIDC callback)", https: s.OIDCEnabled, urlPath: "/oidc-callback"}, c)
 	if s.OIDCExistingSecret == "" {
 		return
 	}
