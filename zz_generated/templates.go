@@ -2466,7 +2466,7 @@ func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Inf
 
 // renderVeleroHelmValuesOverrideValuesYaml renders velero/helm-values/override-values.yaml.tpl.
 func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1095)
+	b = slices.Grow(b, 1216)
 	svc := c.OpenCenter.Services.Velero
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.velero")
@@ -2487,7 +2487,7 @@ func renderVeleroHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 					b = append(b, "\n  # The Secret velero-credentials, from secrets.services.velero.\n  existingSecret: velero-credentials"...)
 				}
 			}
-			b = append(b, "\nconfiguration:\n  backupStorageLocation:\n    - name: default\n      # The base installs the aws plugin, which serves any S3-compatible store.\n      provider: "...)
+			b = append(b, "\n# The chart renders the backup storage location only with backupsEnabled, which the base turns off.\nbackupsEnabled: true\nconfiguration:\n  backupStorageLocation:\n    - name: default\n      # The base installs the aws plugin, which serves any S3-compatible store.\n      provider: "...)
 			b = escape.Scalar(b, string(w1.Provider))
 			b = append(b, "\n      bucket: "...)
 			b = escape.Scalar(b, w1.Bucket)

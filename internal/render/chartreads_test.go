@@ -19,6 +19,15 @@ type chartRead struct {
 	reads          []string // values paths, or parents the chart passes on whole
 }
 
+// chartGate is a switch a chart reads a part of its values under: set
+// anything under the part, and the switch, as the base's values and ours
+// merge, must be on.
+type chartGate struct {
+	under, gate string
+	base        bool   // the switch in the base's values
+	source      string // the chart's template and the base's values file
+}
+
 // chartReads were read off the charts' sources at the versions the base
 // pins (templates and helpers at the chart's tag). A chart at another
 // version in a base release, or a new value, needs reading the chart again.
@@ -61,12 +70,21 @@ var chartReads = map[string]chartRead{
 	"tempo": {"tempo-distributed", "1.55.0", []string{"compactor.config.compaction.block_retention", "distributor.replicas",
 		"global.extraEnvFrom", "ingester.config.replication_factor", "ingester.persistence.enabled", "ingester.persistence.size",
 		"ingester.persistence.storageClass", "ingester.replicas", "storage.trace.backend", "storage.trace.s3"}},
-	"velero": {"velero", "10.1.1", []string{"configuration.backupStorageLocation", "configuration.features",
+	"velero": {"velero", "10.1.1", []string{"backupsEnabled", "configuration.backupStorageLocation", "configuration.features",
 		"configuration.volumeSnapshotLocation", "credentials.existingSecret", "credentials.useSecret", "schedules.daily.disabled",
 		"schedules.daily.schedule", "schedules.daily.template", "schedules.daily.useOwnerReferencesInBackup", "snapshotsEnabled"}},
 	"vsphere-csi": {"vsphere-csi", "3.8.1", []string{"global.config.existingSecret", "global.config.storageclass.datastoreurl",
 		"global.config.storageclass.default", "global.config.storageclass.enabled", "global.config.storageclass.expansion",
 		"global.config.storageclass.name", "global.config.storageclass.reclaimpolicy", "global.config.storageclass.volumebindingmode"}},
+}
+
+// chartGates are, by unit, the switches of chartReads' charts (read off the
+// same versions) that the base turns off.
+var chartGates = map[string][]chartGate{
+	"velero": {
+		{"configuration.backupStorageLocation", "backupsEnabled", false, "velero-10.1.1 templates/backupstoragelocation.yaml; base 2026.01 values-10.1.1.yaml"},
+		{"configuration.volumeSnapshotLocation", "snapshotsEnabled", false, "velero-10.1.1 templates/volumesnapshotlocation.yaml; base 2026.01 values-10.1.1.yaml"},
+	},
 }
 
 // unreadCharts are the units whose chart's reads are not on record, and why.
@@ -75,8 +93,9 @@ var unreadCharts = map[string]string{
 }
 
 // TestChartsReadEveryValue: every value the fixture plans (and the corpus
-// variants) set in a unit's helm values is one its chart reads, and every
-// base release installs the chart at the version chartReads was read off.
+// variants) set in a unit's helm values is one its chart reads, with the
+// switch the chart reads it under on, and every base release installs the
+// chart at the version chartReads was read off.
 func TestChartsReadEveryValue(t *testing.T) {
 	for _, r := range zz_generated.BaseReleases {
 		for unit, cr := range chartReads {
@@ -124,6 +143,16 @@ func TestChartsReadEveryValue(t *testing.T) {
 				seen[unit] = true
 				if !slices.ContainsFunc(cr.reads, func(r string) bool { return v == r || strings.HasPrefix(v, r+".") }) {
 					t.Errorf("%s (%s): %s is a value chart %s %s does not read", file, names[i], v, cr.chart, cr.version)
+				}
+			}
+			for _, g := range chartGates[unit] {
+				set := slices.ContainsFunc(valuesAt(values, strings.Split(g.under, ".")), func(x any) bool { l, isList := x.([]any); return !isList || len(l) > 0 })
+				on := g.base
+				for _, x := range valuesAt(values, strings.Split(g.gate, ".")) {
+					on, _ = x.(bool)
+				}
+				if set && !on {
+					t.Errorf("%s (%s): %s is set, and chart %s %s reads it only when %s is true (%s)", file, names[i], g.under, cr.chart, cr.version, g.gate, g.source)
 				}
 			}
 		}

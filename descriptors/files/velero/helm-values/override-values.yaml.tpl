@@ -9,6 +9,8 @@ credentials:
   # The Secret velero-credentials, from secrets.services.velero.
   existingSecret: velero-credentials
   {{- end }}
+# The chart renders the backup storage location only with backupsEnabled, which the base turns off.
+backupsEnabled: true
 configuration:
   backupStorageLocation:
     - name: default
