@@ -2,6 +2,7 @@ package render
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,4 +110,40 @@ func patchedKeycloak(t *testing.T, kust []byte) map[string]any {
 		t.Fatalf("the patched Keycloak CR built into %d objects", len(r.Objects))
 	}
 	return r.Objects[0].Body
+}
+
+// basePostgresMajor is the PostgreSQL major version of Keycloak's database
+// at base 2026.01 (applications/base/services/keycloak/00-postgres/
+// postgres-cluster.yaml, spec.postgresql.version).
+const basePostgresMajor = 17
+
+// TestKeycloakBackupDumps: the backup CronJob's pg_dump is of the
+// database server's major version or newer. pg_dump "cannot dump from
+// PostgreSQL servers newer than its own major version; it will refuse to
+// even try" (the PostgreSQL documentation of pg_dump).
+func TestKeycloakBackupDumps(t *testing.T) {
+	seen := 0
+	for _, name := range fixtureConfigs(t) {
+		p := plan(t, name)
+		for _, f := range p.Files {
+			if !strings.HasSuffix(f.Path, "/keycloak/20-keycloak/keycloak-backup-cronjob.yaml") {
+				continue
+			}
+			for _, obj := range documents(t, f.Path, f.Data) {
+				containers, _ := field(obj, "spec", "jobTemplate", "spec", "template", "spec", "containers").([]any)
+				for _, c := range containers {
+					image := str(c.(map[string]any), "image")
+					_, tag, _ := strings.Cut(image, ":") // 17-alpine, 17.2
+					major, err := strconv.Atoi(tag[:strings.IndexFunc(tag+"-", func(r rune) bool { return r < '0' || r > '9' })])
+					seen++
+					if err != nil || major < basePostgresMajor {
+						t.Errorf("%s: %s: pg_dump from %s cannot dump the PostgreSQL %d server", p.Cluster, f.Path, image, basePostgresMajor)
+					}
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no fixture cluster backs Keycloak's database up: the test checked nothing")
+	}
 }

@@ -17,7 +17,8 @@ spec:
           restartPolicy: OnFailure
           containers:
             - name: pg-dump
-              image: docker.io/library/postgres:16-alpine
+              # pg_dump refuses a server of a newer major version: the base's postgres-cluster runs 17.
+              image: docker.io/library/postgres:17-alpine
               command: ["/bin/sh", "-c"]
               args:
                 - pg_dump --format=custom --file=/backup/keycloak-$(date +%Y%m%dT%H%M%S).dump keycloak
