@@ -3092,7 +3092,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.remote_write_url",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "remote_write_url is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.",
+		Doc:    "remote_write_url is a Prometheus remote-write endpoint, such as the cluster's Mimir at http://observability-mimir-gateway.observability.svc/api/v1/push; empty disables remote write.",
 		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -4774,7 +4774,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "otlp_endpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.",
+		Doc:    "otlp_endpoint is an OTLP/HTTP endpoint, such as a central OpenTelemetry Collector, that the node collectors send all their traces, metrics and logs to, instead of the base's in-cluster Tempo (traces) and Loki (logs); empty keeps those.",
 		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
@@ -4832,7 +4832,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindNumber,
 		GoType:  "*float64",
 		Default: "1.0",
-		Doc:     "trace_sampling_ratio is the fraction of traces kept, from 0.0 to 1.0.",
+		Doc:     "trace_sampling_ratio is the fraction of traces kept, from 0.0 to 1.0, by the SDKs the operator injects into instrumented workloads; they export to the node collectors.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false

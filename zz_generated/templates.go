@@ -2205,7 +2205,7 @@ func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 
 // renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml renders opentelemetry-kube-stack/helm-values/override-values.yaml.tpl.
 func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 835)
+	b = slices.Grow(b, 1077)
 	svc := c.OpenCenter.Services.OpenTelemetryKubeStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.opentelemetry-kube-stack")
@@ -2241,7 +2241,9 @@ func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *confi
 			{
 				w7 := w1.TraceSamplingRatio
 				if w7 != nil {
-					b = append(b, "\ninstrumentation:\n  # The Instrumentation auto-instrumented workloads use: its SDKs keep this\n  # fraction of traces (parent-based ratio sampling).\n  enabled: true\n  sampler:\n    type: parentbased_traceidratio\n    argument: "...)
+					b = append(b, "\ninstrumentation:\n  # The Instrumentation auto-instrumented workloads use: its SDKs keep this\n  # fraction of traces (parent-based ratio sampling).\n  enabled: true\n  # The SDKs export to the base's daemon collector: the operator's Service for the collector\n  # <release>-daemon (the chart's default, collector-collector, names a collector the base does not run).\n  exporter:\n    endpoint: "...)
+					b = escape.Scalar(b, "http://opentelemetry-kube-stack-daemon-collector."+u.Namespace+".svc:4318")
+					b = append(b, "\n  sampler:\n    type: parentbased_traceidratio\n    argument: "...)
 					b = escape.Scalar(b, strconv.FormatFloat(*w7, 'g', -1, 64))
 				}
 			}

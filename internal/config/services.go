@@ -405,7 +405,7 @@ type KubePrometheusStack struct {
 	GrafanaStorageSize string `json:"grafana_storage_size,omitempty" default:"10Gi" format:"quantity"`
 	// StorageClass of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.
 	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
-	// RemoteWriteURL is a Prometheus remote-write endpoint such as Mimir's /api/v1/push; empty disables remote write.
+	// RemoteWriteURL is a Prometheus remote-write endpoint, such as the cluster's Mimir at http://observability-mimir-gateway.observability.svc/api/v1/push; empty disables remote write.
 	RemoteWriteURL string `json:"remote_write_url,omitempty" format:"url"`
 	// GrafanaExistingSecret names an existing Secret in the service's namespace holding Grafana's admin login (keys admin-user and admin-password), instead of secrets.services.kube-prometheus-stack.grafana_admin_password. With neither, the Grafana chart generates a random password into its own Secret.
 	GrafanaExistingSecret string `json:"grafana_existing_secret,omitempty" format:"dns-subdomain"`
@@ -542,7 +542,7 @@ type OpenStackCSI struct {
 // OpenTelemetryKubeStack is the OpenTelemetry operator and the cluster's collectors.
 type OpenTelemetryKubeStack struct {
 	ServiceCommon
-	// OTLPEndpoint is where the collectors export traces, metrics and logs with OTLP, such as http://tempo-distributor.observability:4318.
+	// OTLPEndpoint is an OTLP/HTTP endpoint, such as a central OpenTelemetry Collector, that the node collectors send all their traces, metrics and logs to, instead of the base's in-cluster Tempo (traces) and Loki (logs); empty keeps those.
 	OTLPEndpoint string `json:"otlp_endpoint,omitempty" format:"url"`
 	// OTLPInsecure sends OTLP without TLS.
 	OTLPInsecure bool `json:"otlp_insecure,omitempty"`
@@ -550,7 +550,7 @@ type OpenTelemetryKubeStack struct {
 	CollectLogs *bool `json:"collect_logs,omitempty" default:"true"`
 	// CollectHostMetrics scrapes node CPU, memory, disk and network metrics.
 	CollectHostMetrics *bool `json:"collect_host_metrics,omitempty" default:"true"`
-	// TraceSamplingRatio is the fraction of traces kept, from 0.0 to 1.0.
+	// TraceSamplingRatio is the fraction of traces kept, from 0.0 to 1.0, by the SDKs the operator injects into instrumented workloads; they export to the node collectors.
 	TraceSamplingRatio *float64 `json:"trace_sampling_ratio,omitempty" default:"1.0"`
 }
 

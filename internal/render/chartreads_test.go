@@ -62,7 +62,7 @@ var chartReads = map[string]chartRead{
 	"openstack-csi": {"openstack-cinder-csi", "2.33.1", []string{"clusterID", "secret.create", "secret.enabled", "secret.name",
 		"storageClass.custom", "storageClass.enabled"}},
 	"opentelemetry-kube-stack": {"opentelemetry-kube-stack", "0.11.1", []string{"clusterName", "collectors.daemon.config",
-		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled",
+		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled", "instrumentation.exporter.endpoint",
 		"instrumentation.sampler"}},
 	"postgres-operator": {"postgres-operator", "1.14.0", []string{"configKubernetes.watched_namespace",
 		"configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"}},

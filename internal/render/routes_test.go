@@ -2,21 +2,24 @@ package render
 
 import (
 	"fmt"
+	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"testing"
 
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
 )
 
-// routeBackend is the maker of the Service an HTTPRoute we render sends
-// traffic to: a chart, at the version read, that names the Service after
-// its Helm release, or an operator that names it after its custom
-// resource.
-type routeBackend struct {
+// serviceMaker is the maker of a Service something we render names (an
+// HTTPRoute's backend, an in-cluster URL in a unit's values): a chart, at
+// the version read, that names the Service after its Helm release, or an
+// operator that names it after its custom resource.
+type serviceMaker struct {
 	chart, version string // the chart; "" for an operator's Service
 	kind           string // the custom resource an operator makes the Service for
 	service        func(owner string) string
@@ -35,11 +38,13 @@ func helmFullname(release, name string, max int) string {
 	return strings.TrimSuffix(full[:min(len(full), max)], "-")
 }
 
-// routeBackends are, by namespace/name of the HTTPRoute, the Services
-// those routes send traffic to, as their makers name them at the versions
-// the base (or our own HelmRelease) installs. A version that moves fails
-// TestRoutesReachTheirServices until the chart is read again.
-var routeBackends = map[string]routeBackend{
+// serviceMakers are the Services we name, as their makers name them at
+// the versions the base (or our own HelmRelease) installs, by what names
+// them: an HTTPRoute's namespace/name, or a unit's values path
+// (<unit>:<path>, [] for a list's items) holding an in-cluster URL. A
+// version that moves fails TestReferencesReachTheirServices until the
+// chart is read again.
+var serviceMakers = map[string]serviceMaker{
 	"headlamp/headlamp": {chart: "headlamp", version: "0.35.0", port: 80,
 		service: func(r string) string { return helmFullname(r, "headlamp", 63) },
 		source:  "headlamp-helm-0.35.0 charts/headlamp: templates/service.yaml (headlamp.fullname), values.yaml service.port"},
@@ -55,29 +60,48 @@ var routeBackends = map[string]routeBackend{
 	"keycloak/keycloak": {kind: "Keycloak", port: 8080,
 		service: func(cr string) string { return cr + "-service" },
 		source:  "keycloak operator 26.x KeycloakServiceDependentResource: <name>-service, port http (httpPort 8080) while http.httpEnabled"},
+	"kube-prometheus-stack:prometheus.prometheusSpec.remoteWrite[].url": {chart: "mimir-distributed", version: "6.0.3", port: 80,
+		service: func(r string) string { return helmFullname(r, "mimir", 63) + "-gateway" },
+		source:  "mimir-distributed 6.0.3: _helpers.tpl mimir.fullname (infix mimir), mimir.gateway.service.name, gateway.service.port; the base enables the gateway"},
+	"opentelemetry-kube-stack:instrumentation.exporter.endpoint": {chart: "opentelemetry-kube-stack", version: "0.11.1", port: 4318,
+		service: func(r string) string { return helmFullname(r, "daemon", 63) + "-collector" },
+		source:  "opentelemetry-kube-stack-0.11.1 templates/collector.yaml (collectorFullname: <release>-<suffix>, the base's daemon collector); the operator's Service <name>-collector, OTLP/HTTP on the base's receiver port 4318"},
 }
 
-// TestRoutesReachTheirServices holds every HTTPRoute of every fixture
-// cluster to the Service its backend names: the one the chart creates for
-// the Helm release as helm-controller names it (helmv2's GetReleaseName,
-// from the base index or the HelmRelease we render), or the one the
-// operator creates for the custom resource the base applies. A route to a
-// Service nobody creates is accepted by the Gateway and answers 500.
-func TestRoutesReachTheirServices(t *testing.T) {
+// TestReferencesReachTheirServices holds every Service name the fixture
+// clusters render (an HTTPRoute's backend, an in-cluster URL in a unit's
+// values) to the Service its maker creates: the chart, for the Helm release
+// as helm-controller names it (helmv2's GetReleaseName, from the base index
+// or the HelmRelease we render), or the operator, for the custom resource
+// the base applies. A route to a Service nobody creates answers 500; a URL
+// to one fails to resolve.
+func TestReferencesReachTheirServices(t *testing.T) {
 	indexes := baseIndexes(t)
-	checked := 0
+	checked := map[string]bool{}
 	for _, n := range fixtureConfigs(t) {
 		p := plan(t, n)
-		var routes []map[string]any
-		var releases []baseindex.HelmRelease // what installs charts: the base's and ours
-		var objects []baseindex.Object
+		var refs []serviceRef
+		var releases []baseindex.HelmRelease   // what installs charts: the base's the cluster applies, and ours
+		var objects []baseindex.Object         // the base's, for the operators' custom resources
+		bases := map[string]*baseindex.Index{} // by GitRepository name
+		var units []map[string]any
 		for _, f := range p.Files {
+			if dir, _, ok := strings.Cut(f.Path, "/helm-values/"); ok {
+				var values any
+				if err := yaml.Unmarshal(f.Data, &values); err != nil {
+					t.Fatalf("%s: %v", f.Path, err)
+				}
+				refs = append(refs, inClusterURLs(path.Base(dir), values, "")...)
+				continue
+			}
 			for _, obj := range documents(t, f.Path, f.Data) {
 				switch str(obj, "kind") {
 				case "HTTPRoute":
-					routes = append(routes, obj)
+					refs = append(refs, routeRefs(obj)...)
 				case "HelmRelease":
 					releases = append(releases, renderedRelease(t, obj))
+				case "Kustomization":
+					units = append(units, obj)
 				case "GitRepository":
 					if !strings.Contains(str(obj, "spec", "url"), "openCenter-gitops-base") {
 						continue
@@ -86,65 +110,117 @@ func TestRoutesReachTheirServices(t *testing.T) {
 					if x == nil {
 						t.Fatalf("%s: base %s has no committed index", p.Cluster, str(obj, "metadata", "name"))
 					}
-					for _, d := range x.Dirs {
-						releases = append(releases, d.HelmReleases...)
+					bases[str(obj, "metadata", "name")] = x
+					for _, d := range x.Dirs { // overlays build base paths into their own units
 						objects = append(objects, d.Objects...)
 					}
 				}
 			}
 		}
-		for _, r := range routes {
-			key := str(r, "metadata", "namespace") + "/" + str(r, "metadata", "name")
-			rules, _ := field(r, "spec", "rules").([]any)
-			for _, rule := range rules {
-				refs, _ := field(rule.(map[string]any), "backendRefs").([]any)
-				for _, ref := range refs {
-					ref := ref.(map[string]any)
-					got := fmt.Sprintf("%s:%v", str(ref, "name"), ref["port"])
-					checked++
-					for _, want := range backendsOf(key, releases, objects) {
-						if got != want {
-							t.Errorf("%s: HTTPRoute %s sends traffic to Service %s; its maker creates %s", p.Cluster, key, got, want)
-						}
-					}
+		for _, u := range units { // the releases of the base paths Flux units apply
+			if x := bases[str(u, "spec", "sourceRef", "name")]; x != nil {
+				if d, ok := x.Dir(strings.TrimPrefix(str(u, "spec", "path"), "./")); ok {
+					releases = append(releases, d.HelmReleases...)
+				}
+			}
+		}
+		for _, r := range refs {
+			checked[r.key] = true
+			for _, want := range servicesOf(r, releases, objects) {
+				if r.service != want {
+					t.Errorf("%s: %s names Service %s in %s; its maker creates %s", p.Cluster, r.what, r.service, r.namespace, want)
 				}
 			}
 		}
 	}
-	if checked < 5 {
-		t.Errorf("%d route backends checked: the fixture routes to headlamp, grafana, alertmanager, weave-gitops and keycloak", checked)
+	for key := range serviceMakers {
+		if !checked[key] {
+			t.Errorf("no fixture cluster renders %s: its maker's record is not checked", key)
+		}
 	}
 }
 
-// backendsOf returns the Service, name:port, that each maker of the route
-// key's backend creates in the route's namespace, failing a route whose
-// maker is not read or not installed.
-func backendsOf(key string, releases []baseindex.HelmRelease, objects []baseindex.Object) []string {
-	ns, _, _ := strings.Cut(key, "/")
-	b, ok := routeBackends[key]
+// serviceRef is a Service something we render names, as name:port.
+type serviceRef struct {
+	key, what, namespace, service string
+}
+
+// routeRefs are the backends of an HTTPRoute, in its namespace.
+func routeRefs(route map[string]any) []serviceRef {
+	ns := str(route, "metadata", "namespace")
+	key := ns + "/" + str(route, "metadata", "name")
+	var out []serviceRef
+	rules, _ := field(route, "spec", "rules").([]any)
+	for _, rule := range rules {
+		backends, _ := field(rule.(map[string]any), "backendRefs").([]any)
+		for _, b := range backends {
+			b := b.(map[string]any)
+			out = append(out, serviceRef{key, "HTTPRoute " + key, ns, fmt.Sprintf("%s:%v", str(b, "name"), b["port"])})
+		}
+	}
+	return out
+}
+
+// inClusterURLs are the URLs in a unit's values whose host is a Service's
+// cluster DNS name (<name>.<namespace>.svc, .cluster.local or not).
+func inClusterURLs(unit string, v any, at string) []serviceRef {
+	var out []serviceRef
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			out = append(out, inClusterURLs(unit, x, strings.TrimPrefix(at+"."+k, "."))...)
+		}
+	case []any:
+		for _, x := range v {
+			out = append(out, inClusterURLs(unit, x, at+"[]")...)
+		}
+	case string:
+		u, err := url.Parse(v)
+		if err != nil || u.Host == "" {
+			break
+		}
+		labels := strings.Split(strings.TrimSuffix(u.Hostname(), ".cluster.local"), ".")
+		if len(labels) != 3 || labels[2] != "svc" {
+			break
+		}
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+		}
+		key := unit + ":" + at
+		out = append(out, serviceRef{key, key + " (" + v + ")", labels[1], labels[0] + ":" + port})
+	}
+	return out
+}
+
+// servicesOf returns the Service, name:port, that each maker of the
+// reference's Service creates in its namespace, or what is wrong: a maker
+// not read, or not installed there.
+func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []baseindex.Object) []string {
+	b, ok := serviceMakers[r.key]
 	if !ok {
-		return []string{"a Service of a chart or operator no one has read: add the route to routeBackends"}
+		return []string{"a Service of a chart or operator no one has read: add " + r.key + " to serviceMakers"}
 	}
 	var want []string
 	if b.kind != "" {
 		for _, o := range objects {
-			if o.Kind == b.kind && o.Namespace == ns {
+			if o.Kind == b.kind && o.Namespace == r.namespace {
 				want = append(want, fmt.Sprintf("%s:%d", b.service(o.Name), b.port))
 			}
 		}
 	}
 	for _, h := range releases {
-		if b.kind != "" || h.Chart != b.chart || h.ReleaseNamespace != ns {
+		if b.kind != "" || h.Chart != b.chart || h.ReleaseNamespace != r.namespace {
 			continue
 		}
 		if h.Version != b.version {
-			want = append(want, fmt.Sprintf("a Service of chart %s %s, not read (%s was): read it again and update routeBackends", h.Chart, h.Version, b.version))
+			want = append(want, fmt.Sprintf("a Service of chart %s %s, not read (%s was): read it again and update serviceMakers", h.Chart, h.Version, b.version))
 			continue
 		}
 		want = append(want, fmt.Sprintf("%s:%d", b.service(h.Release), b.port))
 	}
 	if len(want) == 0 {
-		return []string{"nothing: no release or resource of " + cmpOr(b.chart, b.kind) + " is installed in " + ns}
+		return []string{"nothing: no release or resource of " + cmpOr(b.chart, b.kind) + " is installed in " + r.namespace}
 	}
 	return slices.Compact(want)
 }

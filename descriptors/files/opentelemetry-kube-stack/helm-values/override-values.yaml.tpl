@@ -31,6 +31,10 @@ instrumentation:
   # The Instrumentation auto-instrumented workloads use: its SDKs keep this
   # fraction of traces (parent-based ratio sampling).
   enabled: true
+  # The SDKs export to the base's daemon collector: the operator's Service for the collector
+  # <release>-daemon (the chart's default, collector-collector, names a collector the base does not run).
+  exporter:
+    endpoint: {{ print "http://opentelemetry-kube-stack-daemon-collector." $.Unit.Namespace ".svc:4318" }}
   sampler:
     type: parentbased_traceidratio
     argument: {{ print . }}
