@@ -125,7 +125,7 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 			}
 			d.Objects = append(d.Objects, obj)
 			if o.Kind == "HelmRelease" {
-				d.HelmReleases = append(d.HelmReleases, helmRelease(o))
+				d.HelmReleases = append(d.HelmReleases, HelmReleaseOf(o))
 			}
 		}
 		slices.SortFunc(d.Objects, func(a, b Object) int {
@@ -158,7 +158,8 @@ func (x *Index) Charts() (map[string]string, error) {
 	return charts, nil
 }
 
-func helmRelease(o fluxbuild.Object) HelmRelease {
+// HelmReleaseOf reads a HelmRelease object as the index records it.
+func HelmReleaseOf(o fluxbuild.Object) HelmRelease {
 	hr := helmv2.HelmRelease{ObjectMeta: metav1.ObjectMeta{Name: o.Name, Namespace: o.Namespace}}
 	hr.Spec.ReleaseName = fluxbuild.String(o.Body, "spec", "releaseName")
 	hr.Spec.TargetNamespace = fluxbuild.String(o.Body, "spec", "targetNamespace")

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 	"go.yaml.in/yaml/v3"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
 // serviceMaker is the maker of a Service something we render names (an
@@ -71,8 +70,8 @@ var serviceMakers = map[string]serviceMaker{
 // TestReferencesReachTheirServices holds every Service name the fixture
 // clusters render (an HTTPRoute's backend, an in-cluster URL in a unit's
 // values) to the Service its maker creates: the chart, for the Helm release
-// as helm-controller names it (helmv2's GetReleaseName, from the base index
-// or the HelmRelease we render), or the operator, for the custom resource
+// as helm-controller names it (helmv2's GetReleaseName, as the base index
+// reads the base's HelmReleases and ours), or the operator, for the custom resource
 // the base applies. A route to a Service nobody creates answers 500; a URL
 // to one fails to resolve.
 func TestReferencesReachTheirServices(t *testing.T) {
@@ -99,7 +98,7 @@ func TestReferencesReachTheirServices(t *testing.T) {
 				case "HTTPRoute":
 					refs = append(refs, routeRefs(obj)...)
 				case "HelmRelease":
-					releases = append(releases, renderedRelease(t, obj))
+					releases = append(releases, baseindex.HelmReleaseOf(fluxbuild.Object{Name: str(obj, "metadata", "name"), Namespace: str(obj, "metadata", "namespace"), Body: obj}))
 				case "Kustomization":
 					units = append(units, obj)
 				case "GitRepository":
@@ -223,23 +222,4 @@ func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []basein
 		return []string{"nothing: no release or resource of " + cmpOr(b.chart, b.kind) + " is installed in " + r.namespace}
 	}
 	return slices.Compact(want)
-}
-
-// renderedRelease reads a HelmRelease the overlay renders as the index
-// records the base's.
-func renderedRelease(t *testing.T, obj map[string]any) baseindex.HelmRelease {
-	t.Helper()
-	data, err := sigsyaml.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var hr helmv2.HelmRelease
-	if err := sigsyaml.Unmarshal(data, &hr); err != nil {
-		t.Fatalf("HelmRelease %s: %v", hr.Name, err)
-	}
-	h := baseindex.HelmRelease{Name: hr.Name, Namespace: hr.Namespace, Release: hr.GetReleaseName(), ReleaseNamespace: hr.GetReleaseNamespace()}
-	if hr.Spec.Chart != nil {
-		h.Chart, h.Version = hr.Spec.Chart.Spec.Chart, hr.Spec.Chart.Spec.Version
-	}
-	return h
 }
