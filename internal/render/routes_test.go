@@ -69,11 +69,11 @@ var serviceMakers = map[string]serviceMaker{
 
 // TestReferencesReachTheirServices holds every Service name the fixture
 // clusters render (an HTTPRoute's backend, an in-cluster URL in a unit's
-// values) to the Service its maker creates: the chart, for the Helm release
-// as helm-controller names it (helmv2's GetReleaseName, as the base index
-// reads the base's HelmReleases and ours), or the operator, for the custom resource
-// the base applies. A route to a Service nobody creates answers 500; a URL
-// to one fails to resolve.
+// values) to the Service its maker creates: the chart, for the Helm
+// release as helm-controller names it (helmv2's GetReleaseName, as the
+// base index reads the base's HelmReleases and ours), or the operator, for
+// the custom resource the base applies. A route to a Service nobody
+// creates answers 500; a URL to one fails to resolve.
 func TestReferencesReachTheirServices(t *testing.T) {
 	indexes := baseIndexes(t)
 	checked := map[string]bool{}
