@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
 // baseKeycloak is what of the Keycloak CR at base 2026.01
@@ -94,22 +92,11 @@ func patchedKeycloak(t *testing.T, kust []byte) map[string]any {
 	if err := yaml.Unmarshal(kust, &k); err != nil {
 		t.Fatal(err)
 	}
-	data, err := yaml.Marshal(map[string]any{"resources": []string{"keycloak.yaml"}, "patches": k.Patches})
+	cr, err := kustomizePatched([]byte(baseKeycloak), k.Patches)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the Keycloak CR with the overlay's patches: %v", err)
 	}
-	b, err := fluxbuild.NewBuilder(fluxbuild.Tree{"app/keycloak.yaml": []byte(baseKeycloak), "app/kustomization.yaml": data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := b.Build("app", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Objects) != 1 || r.Objects[0].Kind != "Keycloak" {
-		t.Fatalf("the patched Keycloak CR built into %d objects", len(r.Objects))
-	}
-	return r.Objects[0].Body
+	return cr
 }
 
 // basePostgresMajor is the PostgreSQL major version of Keycloak's database

@@ -54,6 +54,27 @@ func TestPatchesKeepTheBaseLists(t *testing.T) {
 	}
 }
 
+// kustomizePatched applies patches, a kustomization's patches list, with
+// kustomize to the one object of base, and returns the patched object.
+func kustomizePatched(base []byte, patches any) (map[string]any, error) {
+	kust, err := yaml.Marshal(map[string]any{"resources": []string{"base.yaml"}, "patches": patches})
+	if err != nil {
+		return nil, err
+	}
+	b, err := fluxbuild.NewBuilder(fluxbuild.Tree{"app/base.yaml": base, "app/kustomization.yaml": kust})
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Build("app", "")
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Objects) != 1 {
+		return nil, fmt.Errorf("the patched object built into %d objects", len(r.Objects))
+	}
+	return r.Objects[0].Body, nil
+}
+
 // patchDrops applies patch with kustomize to a copy of the object it
 // patches whose every list holds only the sentinel, and says which lists
 // lost it, or returns "".
@@ -71,25 +92,14 @@ func patchDrops(patch string) string {
 	if err != nil {
 		return err.Error()
 	}
-	kust, err := yaml.Marshal(map[string]any{"resources": []string{"base.yaml"}, "patches": []map[string]any{{"patch": patch}}})
+	patched, err := kustomizePatched(data, []map[string]any{{"patch": patch}})
 	if err != nil {
 		return err.Error()
-	}
-	b, err := fluxbuild.NewBuilder(fluxbuild.Tree{"app/base.yaml": data, "app/kustomization.yaml": kust})
-	if err != nil {
-		return err.Error()
-	}
-	r, err := b.Build("app", "")
-	if err != nil {
-		return err.Error()
-	}
-	if len(r.Objects) != 1 {
-		return fmt.Sprintf("the patch's object built into %d objects", len(r.Objects))
 	}
 	var dropped []string
 	for _, l := range lists {
 		var items []any
-		for _, v := range valuesAt(r.Objects[0].Body, strings.Split(strings.TrimPrefix(l, "."), ".")) {
+		for _, v := range valuesAt(patched, strings.Split(strings.TrimPrefix(l, "."), ".")) {
 			items, _ = v.([]any)
 		}
 		if !slices.ContainsFunc(items, func(x any) bool { m, _ := x.(map[string]any); return x == sentinel || m["name"] == sentinel }) {
