@@ -271,12 +271,19 @@ const maxSwiftContainer = 256
 // Swift takes with no '/' and of at most 256 bytes. A bucket a rule
 // already refused (objectStoreValues) is not reported again.
 func (v *Validator) objectStoreBucket(path string, storage StorageBackend, bucket string) {
+	var msg string
 	switch {
-	case bucket == "" || v.reported(path+".bucket"):
+	case bucket == "":
+		return
 	case storage == StorageS3 && !MatchFormat("s3-bucket", bucket):
-		v.Errorf(path+".bucket", "%q is not %s", bucket, FormatDocs["s3-bucket"])
+		msg = fmt.Sprintf("%q is not %s", bucket, FormatDocs["s3-bucket"])
 	case storage == StorageSwift && (strings.Contains(bucket, "/") || len(bucket) > maxSwiftContainer):
-		v.Errorf(path+".bucket", "%q is not a Swift container name: no '/', at most %d bytes", bucket, maxSwiftContainer)
+		msg = fmt.Sprintf("%q is not a Swift container name: no '/', at most %d bytes", bucket, maxSwiftContainer)
+	default:
+		return
+	}
+	if p := path + ".bucket"; !v.reported(p) {
+		v.Errorf(p, "%s", msg)
 	}
 }
 
