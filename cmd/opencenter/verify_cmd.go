@@ -37,14 +37,16 @@ kustomize-controller builds it (targetNamespace, generated kustomization, spec.i
 GitRepositories on gitops.repository.url are the rendered overlay; those on gitops.base_repo.url
 are read from --base at their tag, branch or commit; any other repository (a customer repository,
 a fork) is not checked offline, and neither are remote resources of kustomizations: both are
-listed as "info: ..." lines, never as findings. Each cluster ends with a summary line.
+listed as "info: ..." lines, never as findings. So are values that helm-controller ignores: it
+reads only the first YAML document of a values key. Each cluster ends with a summary line.
 
 Findings, one per line as "cluster: flux unit: file: message":
   - a path that does not exist or does not build; a base ref missing from --base
   - a sourceRef naming no GitRepository; a dependsOn naming no Kustomization, or a dependsOn cycle
   - a health check naming an object that no build produces
   - a HelmRelease whose valuesFrom Secret/ConfigMap (unless optional) or values key, or whose
-    chart source, is not where helm-controller looks for it
+    chart source, is not where helm-controller looks for it; values Helm cannot read (not a
+    YAML mapping)
   - a unit applying custom resources whose CRDs another unit installs, or objects into a
     namespace another unit creates, without depending on it; a namespace no build creates
   - an object applied by two Flux units

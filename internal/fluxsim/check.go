@@ -1,9 +1,12 @@
 package fluxsim
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
@@ -133,29 +136,6 @@ func (s *sim) checkHealthChecks(index map[objKey][]*applied) {
 	}
 }
 
-// helmRelease is the part of a HelmRelease the checks read (helm-controller's
-// API types are not a dependency of this module).
-type helmRelease struct {
-	Chart *struct {
-		Spec struct {
-			SourceRef ref `json:"sourceRef"`
-		} `json:"spec"`
-	} `json:"chart"`
-	ChartRef   *ref `json:"chartRef"`
-	ValuesFrom []struct {
-		Kind      string `json:"kind"`
-		Name      string `json:"name"`
-		ValuesKey string `json:"valuesKey"`
-		Optional  bool   `json:"optional"`
-	} `json:"valuesFrom"`
-}
-
-type ref struct {
-	Kind      string `json:"kind"`
-	Name      string `json:"name"`
-	Namespace string `json:"namespace"`
-}
-
 // checkHelmReleases reports HelmReleases whose values or chart source no
 // build puts where helm-controller looks: the HelmRelease's namespace, or
 // the namespace its sourceRef names.
@@ -164,38 +144,65 @@ func (s *sim) checkHelmReleases(index map[objKey][]*applied) {
 		if a.unit == nil || a.Group() != helmGroup || a.Kind != "HelmRelease" {
 			continue
 		}
-		var hr helmRelease
+		var hr helmv2.HelmReleaseSpec
 		if err := decode(a.Body, &hr); err != nil {
 			s.finding(a.unit.name(), a.File, "HelmRelease %s: %v", a.key, err)
 			continue
 		}
 		for _, v := range hr.ValuesFrom {
-			k := objKey{"", v.Kind, a.ns, v.Name}
-			valuesKey := cmpOr(v.ValuesKey, "values.yaml")
-			found := index[k]
-			switch {
-			case len(found) == 0 && !v.Optional:
-				s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no build produces it in namespace %s%s",
-					a.key, v.Kind, v.Name, a.ns, s.elsewhere(k))
-			case len(found) > 0 && !hasKey(found[0].Body, valuesKey):
-				// helm-controller fails on a missing key even when the reference is optional.
-				s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no key %s (%s has %s)",
-					a.key, v.Kind, v.Name, valuesKey, found[0].File, strings.Join(dataKeys(found[0].Body), ", "))
-			}
+			s.checkValuesFrom(a, v, index)
 		}
-		var src *ref
-		if hr.ChartRef != nil {
-			src = hr.ChartRef
+		var kind, name, ns string
+		if r := hr.ChartRef; r != nil {
+			kind, name, ns = r.Kind, r.Name, r.Namespace
 		} else if hr.Chart != nil {
-			src = &hr.Chart.Spec.SourceRef
+			r := hr.Chart.Spec.SourceRef
+			kind, name, ns = r.Kind, r.Name, r.Namespace
 		}
-		if src != nil {
-			k := objKey{sourceGroup, src.Kind, cmpOr(src.Namespace, a.ns), src.Name}
+		if kind != "" {
+			k := objKey{sourceGroup, kind, cmpOr(ns, a.ns), name}
 			if len(index[k]) == 0 {
 				s.finding(a.unit.name(), a.File, "HelmRelease %s: chart sourceRef %s: no build puts it in namespace %s%s",
 					a.key, k, k.ns, s.elsewhere(k))
 			}
 		}
+	}
+}
+
+// checkValuesFrom reports a valuesFrom reference of HelmRelease a that
+// helm-controller cannot resolve, or whose values it cannot read; values
+// it reads only in part are info, as the release still installs.
+func (s *sim) checkValuesFrom(a *applied, v helmv2.ValuesReference, index map[objKey][]*applied) {
+	k := objKey{"", v.Kind, a.ns, v.Name}
+	found := index[k]
+	if len(found) == 0 {
+		if !v.Optional {
+			s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no build produces it in namespace %s%s",
+				a.key, v.Kind, v.Name, a.ns, s.elsewhere(k))
+		}
+		return
+	}
+	src := found[0]
+	at := fmt.Sprintf("HelmRelease %s: valuesFrom %s %s", a.key, v.Kind, v.Name)
+	data, ok, err := valuesData(v.Kind, src.Body, v.GetValuesKey())
+	_, encrypted := src.Body["sops"]
+	switch {
+	case !ok:
+		// helm-controller fails on a missing key even when the reference is optional.
+		s.finding(a.unit.name(), a.File, "%s: no key %s (%s has %s)", at, v.GetValuesKey(), src.File, strings.Join(dataKeys(v.Kind, src.Body), ", "))
+		return
+	case encrypted, v.TargetPath != "":
+		// kustomize-controller decrypts the one, and a target path takes
+		// the data as one value: neither is values to read here.
+		return
+	case err != nil:
+		s.finding(s.owner(src), src.File, "%s: %v", at, err)
+		return
+	}
+	if problem, unreadable := valuesProblem(data); unreadable {
+		s.finding(s.owner(src), src.File, "%s key %s: %s", at, v.GetValuesKey(), problem)
+	} else if problem != "" {
+		s.info(s.owner(src), src.File, "%s key %s: %s", at, v.GetValuesKey(), problem)
 	}
 }
 
@@ -215,10 +222,15 @@ func (s *sim) elsewhere(k objKey) string {
 	return " (it is in " + strings.Join(nss, ", ") + ")"
 }
 
-// dataKeys lists the keys of a Secret's or ConfigMap's data.
-func dataKeys(body map[string]any) []string {
+// dataKeys lists the keys helm-controller can read values from: a Secret's
+// data and stringData, a ConfigMap's data (not its binaryData).
+func dataKeys(kind string, body map[string]any) []string {
+	fields := []string{"data"}
+	if kind == "Secret" {
+		fields = append(fields, "stringData")
+	}
 	var keys []string
-	for _, field := range []string{"data", "stringData", "binaryData"} {
+	for _, field := range fields {
 		m, _ := body[field].(map[string]any)
 		for k := range m {
 			keys = append(keys, k)
@@ -226,10 +238,6 @@ func dataKeys(body map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func hasKey(body map[string]any, key string) bool {
-	return slices.Contains(dataKeys(body), key)
 }
 
 // checkCRDOrder reports units applying custom resources before the unit

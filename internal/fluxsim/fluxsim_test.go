@@ -246,6 +246,24 @@ func TestFindings(t *testing.T) {
 			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease app/app: valuesFrom Secret app-values-override: no key override.yaml (clusters/dev/app/kustomization.yaml has values.yaml)",
 		},
 	}, {
+		name: "values Helm cannot read",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/values/override.yaml", "replicas: 2\n", "- replicas\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/app/kustomization.yaml: HelmRelease app/app: valuesFrom Secret app-values-override key override.yaml: Helm cannot read it as values (a YAML mapping): error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}",
+		},
+	}, {
+		name: "values Secret manifest whose data is not base64",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/kustomization.yaml", "secretGenerator:\n  - name: app-values-override\n    files:\n      - override.yaml=values/override.yaml\n    options:\n      disableNameSuffixHash: true\n", "")
+			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - values-secret.yaml\n")
+			tree[overlay+"/app/values-secret.yaml"] = []byte("apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-values-override\ndata:\n  override.yaml: 'replicas: 2'\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/app/values-secret.yaml: HelmRelease app/app: valuesFrom Secret app-values-override: data.override.yaml is not base64: the API server refuses the Secret",
+		},
+	}, {
 		name: "targetNamespace moves the HelmRelease away from its chart source",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "targetNamespace: app", "targetNamespace: other")
@@ -382,6 +400,21 @@ func TestInclude(t *testing.T) {
 	want := []string{"dev: included: clusters/dev/included/app/kustomization.yaml: remote resource https://example.com/releases/v1/crds.yaml not checked offline"}
 	if got := lines(r.Info); !slices.Equal(got, want) || r.Remote != 1 {
 		t.Errorf("info %v (remote %d), want %v", got, r.Remote, want)
+	}
+}
+
+// TestValuesIgnored: values after a second YAML document are info, not a
+// finding: helm-controller installs the release without them.
+func TestValuesIgnored(t *testing.T) {
+	tree := clusterTree(t)
+	replace(t, tree, overlay+"/app/values/override.yaml", "replicas: 2\n", "replicas: 2\n---\nimage:\n  tag: v2\n")
+	r := simulate(t, baseRepo(t), tree, nil)
+	if len(r.Findings) != 0 {
+		t.Errorf("findings: %v", lines(r.Findings))
+	}
+	want := []string{"dev: app-override: clusters/dev/app/kustomization.yaml: HelmRelease app/app: valuesFrom Secret app-values-override key override.yaml: values (image) from its line 2 on are a second YAML document, which helm-controller ignores: it reads only the first"}
+	if got := lines(r.Info); !slices.Equal(got, want) {
+		t.Errorf("info:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
