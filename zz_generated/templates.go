@@ -1454,7 +1454,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKubePrometheusStackHelmValuesOverrideValuesYaml renders kube-prometheus-stack/helm-values/override-values.yaml.tpl.
 func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1419)
+	b = slices.Grow(b, 1810)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1499,7 +1499,7 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 					b = escape.Scalar(b, w6)
 				}
 			}
-			b = append(b, "\nalertmanager:\n  alertmanagerSpec:"...)
+			b = append(b, "\nalertmanager:\n  # The base's warning_alerts_receiver posts to Microsoft Teams at an empty\n  # webhook_url, and Alertmanager refuses a configuration holding it: the\n  # operator then creates no Alertmanager. These receivers replace the base's;\n  # one without an integration keeps its alerts in Alertmanager's UI and API.\n  config:\n    receivers:\n      - name: \"null\"\n      - name: warning_alerts_receiver\n  alertmanagerSpec:"...)
 			{
 				w7 := w3.AlertmanagerHostname
 				if w7 != "" {

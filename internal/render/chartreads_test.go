@@ -42,7 +42,7 @@ var chartReads = map[string]chartRead{
 	"headlamp": {"headlamp", "0.35.0", []string{"config.inCluster", "config.oidc.callbackURL", "config.oidc.externalSecret.enabled",
 		"config.oidc.externalSecret.name", "config.oidc.secret.create"}},
 	"kafka-cluster": {"strimzi-kafka-operator", "0.50.0", []string{"watchAnyNamespace"}},
-	"kube-prometheus-stack": {"kube-prometheus-stack", "77.6.0", []string{"alertmanager.alertmanagerSpec.externalUrl",
+	"kube-prometheus-stack": {"kube-prometheus-stack", "77.6.0", []string{"alertmanager.alertmanagerSpec.externalUrl", "alertmanager.config",
 		"alertmanager.alertmanagerSpec.storage", "grafana.admin.existingSecret", "grafana.admin.passwordKey", "grafana.admin.userKey",
 		"grafana.grafana.ini", "grafana.persistence.enabled", "grafana.persistence.size", "grafana.persistence.storageClassName",
 		"prometheus.prometheusSpec.remoteWrite", "prometheus.prometheusSpec.replicas", "prometheus.prometheusSpec.retention",

@@ -22,6 +22,14 @@ prometheus:
       - url: {{ . }}
     {{- end }}
 alertmanager:
+  # The base's warning_alerts_receiver posts to Microsoft Teams at an empty
+  # webhook_url, and Alertmanager refuses a configuration holding it: the
+  # operator then creates no Alertmanager. These receivers replace the base's;
+  # one without an integration keeps its alerts in Alertmanager's UI and API.
+  config:
+    receivers:
+      - name: "null"
+      - name: warning_alerts_receiver
   alertmanagerSpec:
     {{- with .AlertmanagerHostname }}
     externalUrl: {{ print "https://" . }}
