@@ -585,7 +585,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "tigera-operator",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
 				return nil, false
@@ -758,7 +758,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "cert-manager",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
 				return nil, false
@@ -1071,7 +1071,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "etcd-backup",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
 				return nil, false
@@ -1267,7 +1267,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "external-snapshotter",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
 				return nil, false
@@ -1368,7 +1368,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
 				return nil, false
@@ -1641,7 +1641,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "envoy-gateway-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
 				return nil, false
@@ -1742,7 +1742,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "harbor",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
@@ -2155,7 +2155,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "headlamp",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
 				return nil, false
@@ -2343,7 +2343,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "istio-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false
@@ -2470,7 +2470,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kafka-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
 				return nil, false
@@ -2639,7 +2639,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "keycloak",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -2921,7 +2921,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
 				return nil, false
@@ -3144,7 +3144,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kyverno",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false
@@ -3289,7 +3289,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
 				return nil, false
@@ -3568,7 +3568,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "longhorn-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
 				return nil, false
@@ -3707,7 +3707,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "metallb-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
 				return nil, false
@@ -3873,7 +3873,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
 				return nil, false
@@ -4152,7 +4152,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "olm",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
 				return nil, false
@@ -4253,7 +4253,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "openstack-ccm",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -4470,7 +4470,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "openstack-csi",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
 				return nil, false
@@ -4699,7 +4699,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
 				return nil, false
@@ -4873,7 +4873,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "postgres-operator",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
 				return nil, false
@@ -5014,7 +5014,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "rbac-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
 				return nil, false
@@ -5154,7 +5154,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "sealed-secrets",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
 				return nil, false
@@ -5269,7 +5269,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "observability",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
 				return nil, false
@@ -5529,7 +5529,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "velero",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false
@@ -5769,7 +5769,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "vmware-system-csi",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
 				return nil, false
@@ -6023,7 +6023,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "flux-system",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
 				return nil, false
@@ -6172,7 +6172,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "rackspace",
-		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's.",
+		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false

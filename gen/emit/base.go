@@ -38,6 +38,9 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 				if o.Generated {
 					f = append(f, jen.Id("Generated").Op(":").True())
 				}
+				if ns := installNamespace(byPath[k], o); ns != "" {
+					f = append(f, jen.Id("InstallNamespace").Op(":").Lit(ns))
+				}
 				objs = append(objs, jen.Line().Values(f...))
 			}
 			entries = append(entries, jen.Line().Lit(k).Op(":").Values(append(objs, jen.Line())...))
@@ -62,4 +65,18 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 	}
 	f.Var().Id("BaseReleases").Op("=").Index().Qual(CatalogPkg, "BaseRelease").Add(values(rels...))
 	return render(f)
+}
+
+// installNamespace is the spec.targetNamespace of o when o is one of d's
+// HelmReleases.
+func installNamespace(d baseindex.Dir, o baseindex.Object) string {
+	if o.Kind != "HelmRelease" {
+		return ""
+	}
+	for _, h := range d.HelmReleases {
+		if h.Name == o.Name && h.Namespace == o.Namespace {
+			return h.TargetNamespace
+		}
+	}
+	return ""
 }

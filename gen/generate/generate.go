@@ -100,7 +100,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		out[o.Out+"/"+name] = b
 	}
 	if o.Catalog != "" {
-		out[o.Catalog] = emit.Catalog(units)
+		out[o.Catalog] = emit.Catalog(units, base)
 	}
 	return out, nil
 }

@@ -70,6 +70,10 @@ type HelmRelease struct {
 	// chart names its objects after the release.
 	Release          string `json:"release"`
 	ReleaseNamespace string `json:"releaseNamespace"`
+	// TargetNamespace is spec.targetNamespace as written: when set, the
+	// chart installs there wherever the HelmRelease itself is applied (a
+	// Flux Kustomization's targetNamespace moves the object, not this).
+	TargetNamespace string `json:"targetNamespace,omitempty"`
 	// Source is the chart's source object.
 	Source     Ref         `json:"source"`
 	ValuesFrom []ValuesRef `json:"valuesFrom,omitempty"`
@@ -163,7 +167,7 @@ func HelmReleaseOf(o fluxbuild.Object) HelmRelease {
 	hr := helmv2.HelmRelease{ObjectMeta: metav1.ObjectMeta{Name: o.Name, Namespace: o.Namespace}}
 	hr.Spec.ReleaseName = fluxbuild.String(o.Body, "spec", "releaseName")
 	hr.Spec.TargetNamespace = fluxbuild.String(o.Body, "spec", "targetNamespace")
-	h := HelmRelease{Name: o.Name, Namespace: o.Namespace, Release: hr.GetReleaseName(), ReleaseNamespace: hr.GetReleaseNamespace()}
+	h := HelmRelease{Name: o.Name, Namespace: o.Namespace, Release: hr.GetReleaseName(), ReleaseNamespace: hr.GetReleaseNamespace(), TargetNamespace: hr.Spec.TargetNamespace}
 	if m, ok := fluxbuild.Field(o.Body, "spec", "chartRef").(map[string]any); ok {
 		h.Source = Ref{Kind: fluxbuild.String(m, "kind"), Name: fluxbuild.String(m, "name"), Namespace: fluxbuild.String(m, "namespace")}
 	} else if m, ok := fluxbuild.Field(o.Body, "spec", "chart", "spec").(map[string]any); ok {

@@ -40,7 +40,6 @@ kind: HelmRelease
 metadata: {name: named, namespace: demo}
 spec:
   releaseName: fixed
-  targetNamespace: apps
   chart:
     spec: {chart: demo, version: 1.2.3, sourceRef: {kind: GitRepository, name: demo, namespace: flux-system}}
 `),
@@ -81,10 +80,12 @@ func TestExtract(t *testing.T) {
 		len(d.HelmReleases[0].ValuesFrom) != 2 || !d.HelmReleases[0].ValuesFrom[1].Optional {
 		t.Errorf("helm release: %+v", d.HelmReleases)
 	}
-	// helm-controller names a release <targetNamespace>-<name> unless releaseName says otherwise.
-	for i, want := range [][2]string{{"apps-demo", "apps"}, {"fixed", "apps"}} {
-		if h := d.HelmReleases[i]; h.Release != want[0] || h.ReleaseNamespace != want[1] {
-			t.Errorf("HelmRelease %s: release %s in %s, want %s in %s", h.Name, h.Release, h.ReleaseNamespace, want[0], want[1])
+	// helm-controller names a release <targetNamespace>-<name> unless
+	// releaseName says otherwise, and installs it into the targetNamespace,
+	// else into the HelmRelease's own namespace.
+	for i, want := range [][3]string{{"apps-demo", "apps", "apps"}, {"fixed", "demo", ""}} {
+		if h := d.HelmReleases[i]; h.Release != want[0] || h.ReleaseNamespace != want[1] || h.TargetNamespace != want[2] {
+			t.Errorf("HelmRelease %s: release %s in %s (targetNamespace %q), want %s in %s (%q)", h.Name, h.Release, h.ReleaseNamespace, h.TargetNamespace, want[0], want[1], want[2])
 		}
 	}
 	if charts, err := x.Charts(); err != nil || len(charts) != 1 || charts["demo"] != "1.2.3" {

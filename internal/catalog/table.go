@@ -142,6 +142,10 @@ type BaseObject struct {
 	CRDGroup string
 	// Generated marks generator output, which is not a committed manifest.
 	Generated bool
+	// InstallNamespace is, for a HelmRelease that sets spec.targetNamespace,
+	// the namespace its chart installs into wherever the HelmRelease itself
+	// is applied.
+	InstallNamespace string
 }
 
 // Source is one GitRepository.

@@ -325,7 +325,7 @@ type SOPSRule struct {
 type ServiceCommon struct {
 	// Enabled deploys the service to this cluster.
 	Enabled bool `json:"enabled"`
-	// Namespace overrides the namespace the service is deployed to; the default is the base repo's.
+	// Namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.
 	Namespace string `json:"namespace,omitempty"`
 	// Source overrides gitops.base_repo for this service.
 	Source *SourceOverride `json:"source,omitempty"`

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -723,13 +724,34 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 		if c == nil || c.Namespace == "" || c.Namespace == u.Namespace {
 			continue
 		}
-		for _, fu := range u.FluxUnits {
-			if repo, _, _ := b.sourceRepo(fu.Source); repo == catalog.RepoBase && fu.TargetNamespace == "" && !strings.Contains(fu.Path, "{") {
-				b.diags = append(b.diags, b.f.Diag(configPath(u)+".namespace", "%s's base (%s) places its objects in namespace %s itself: the namespace cannot be overridden", u.Name, fu.Path, u.Namespace))
-				break
+		if why := b.namespaceFixed(u); why != "" {
+			b.diags = append(b.diags, b.f.Diag(configPath(u)+".namespace", "%s: the namespace cannot be overridden", why))
+		}
+	}
+}
+
+// namespaceFixed says why u's base keeps its workloads in u's default
+// namespace whatever namespace Flux applies it in, or "" when it does not:
+// a base placing its objects itself, or a HelmRelease whose chart installs
+// into the namespace its spec.targetNamespace names (a Flux
+// Kustomization's targetNamespace moves the HelmRelease, not its release).
+func (b *builder) namespaceFixed(u *catalog.Unit) string {
+	for _, fu := range u.FluxUnits {
+		if repo, _, _ := b.sourceRepo(fu.Source); repo != catalog.RepoBase || strings.Contains(fu.Path, "{") {
+			continue
+		}
+		if fu.TargetNamespace == "" {
+			return fmt.Sprintf("%s's base (%s) places its objects in namespace %s itself", u.Name, fu.Path, u.Namespace)
+		}
+		if rel := b.baseRelease(u); rel != nil {
+			for _, o := range rel.Dirs[strings.TrimPrefix(fu.Path, "./")] {
+				if o.InstallNamespace != "" {
+					return fmt.Sprintf("%s's base HelmRelease %s (%s) installs its chart into namespace %s (spec.targetNamespace) wherever Flux applies the HelmRelease, away from what the overlay puts in the new one", u.Name, o.Name, fu.Path, o.InstallNamespace)
+				}
 			}
 		}
 	}
+	return ""
 }
 
 // renderUnits renders the active units on up to GOMAXPROCS goroutines and
