@@ -6244,23 +6244,27 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.managed_services.alert-proxy.receiver_url",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "receiver_url is the provider's alert intake endpoint, an https URL.",
-		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
+		Path:         "opencenter.managed_services.alert-proxy.account_id",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "account_id is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).",
+		RequiredWhen: "managed_services.alert-proxy is enabled",
+		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
+		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
+				return nil
 			}
-			return c.OpenCenter.ManagedServices.AlertProxy.ReceiverURL, true
+			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
+				return nil
+			}
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return []string{"opencenter.managed_services.alert-proxy.account_id"}
+			}
+			if c.OpenCenter.ManagedServices.AlertProxy.AccountID != "" {
+				return nil
+			}
+			return []string{"opencenter.managed_services.alert-proxy.account_id"}
 		},
-	},
-	{
-		Path:   "opencenter.managed_services.alert-proxy.account_id",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "account_id is the customer account the alerts are filed under.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
@@ -6269,34 +6273,65 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.managed_services.alert-proxy.environment",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "environment tags every forwarded alert, such as prod or dev; empty means meta.env.",
+		Path:         "opencenter.managed_services.alert-proxy.overseer_device_id",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "overseer_device_id is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).",
+		RequiredWhen: "managed_services.alert-proxy is enabled",
+		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return nil
+			}
+			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
+				return nil
+			}
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return []string{"opencenter.managed_services.alert-proxy.overseer_device_id"}
+			}
+			if c.OpenCenter.ManagedServices.AlertProxy.OverseerDeviceID != "" {
+				return nil
+			}
+			return []string{"opencenter.managed_services.alert-proxy.overseer_device_id"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
 			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Environment, true
+			return c.OpenCenter.ManagedServices.AlertProxy.OverseerDeviceID, true
 		},
 	},
 	{
-		Path:   "opencenter.managed_services.alert-proxy.extra_labels",
-		Kind:   catalog.KindMap,
-		GoType: "map[string]string",
-		Doc:    "extra_labels are labels added to every forwarded alert.",
+		Path:   "opencenter.managed_services.alert-proxy.alertmanager_url",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "alertmanager_url is the Alertmanager API alert-proxy asks whether an alert still fires before it opens a ticket (ALERT_MANAGER_URL); empty means kube-prometheus-stack's Alertmanager in the cluster, which must then be enabled.",
+		Format: "url",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false
 			}
-			return c.OpenCenter.ManagedServices.AlertProxy.ExtraLabels, true
+			return c.OpenCenter.ManagedServices.AlertProxy.AlertmanagerURL, true
+		},
+	},
+	{
+		Path:   "opencenter.managed_services.alert-proxy.links_domain",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "links_domain is the domain of the Grafana, Alertmanager and Prometheus links on tickets, as grafana.<links_domain> (HTTP_ROUTE_FQDN); empty means cluster.base_domain.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return nil, false
+			}
+			return c.OpenCenter.ManagedServices.AlertProxy.LinksDomain, true
 		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.existing_secret",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "existing_secret names an existing Secret in alert-proxy's namespace holding the tokens (keys api-token and optionally webhook-token), instead of secrets.managed_services.alert-proxy.",
+		Doc:    "existing_secret names an existing Secret in alert-proxy's namespace holding the account service token (key api-token), instead of secrets.managed_services.alert-proxy.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
@@ -7613,29 +7648,36 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "secrets.managed_services.alert-proxy.api_token",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "api_token authenticates alert-proxy to the provider's alert intake.",
-		Secret: true,
+		Path:         "secrets.managed_services.alert-proxy.api_token",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "api_token is the account service token alert-proxy opens tickets with: the secret of the account's Watchman webhooks (ACCOUNT_SERVICE_TOKEN).",
+		Secret:       true,
+		RequiredWhen: "managed_services.alert-proxy is enabled, unless managed_services.alert-proxy.existing_secret is set",
+		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return nil
+			}
+			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
+				return nil
+			}
+			if c.OpenCenter.ManagedServices.AlertProxy.ExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.ManagedServices.AlertProxy == nil {
+				return []string{"secrets.managed_services.alert-proxy.api_token"}
+			}
+			if c.Secrets.ManagedServices.AlertProxy.APIToken != "" {
+				return nil
+			}
+			return []string{"secrets.managed_services.alert-proxy.api_token"}
+		},
 		Get: func(c *config.Config) (any, bool) {
 			if c.Secrets.ManagedServices.AlertProxy == nil {
 				return nil, false
 			}
 			return c.Secrets.ManagedServices.AlertProxy.APIToken, true
-		},
-	},
-	{
-		Path:   "secrets.managed_services.alert-proxy.webhook_token",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "webhook_token authenticates Alertmanager's webhook calls to alert-proxy.",
-		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.Secrets.ManagedServices.AlertProxy.WebhookToken, true
 		},
 	},
 }

@@ -11,82 +11,78 @@ import (
 	"strings"
 )
 
-// renderAlertProxyAlertProxyTokensYaml renders alert-proxy/alert-proxy-tokens.yaml.tpl.
-func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 256)
-	sec := c.Secrets.ManagedServices.AlertProxy
-	b = append(b, "# Tokens of the alert proxy, from secrets.managed_services.alert-proxy.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alert-proxy-tokens\n  namespace: "...)
-	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\ntype: Opaque\nstringData:\n  api-token: "...)
-	if sec == nil {
-		return nil, escape.NotSet("secrets.managed_services.alert-proxy")
+// renderAlertProxyAlertProxySettingsYaml renders alert-proxy/alert-proxy-settings.yaml.tpl.
+func renderAlertProxyAlertProxySettingsYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 675)
+	svc := c.OpenCenter.ManagedServices.AlertProxy
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.managed_services.alert-proxy")
 	}
-	b = escape.Scalar(b, sec.APIToken)
+	b = append(b, "# alert-proxy's settings, from opencenter.managed_services.alert-proxy: its\n# chart reads them from a Secret. None of them is secret.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alert-proxy-settings\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:"...)
 	{
-		if sec == nil {
-			return nil, escape.NotSet("secrets.managed_services.alert-proxy")
-		}
-		w1 := sec.WebhookToken
-		if w1 != "" {
-			b = append(b, "\n  webhook-token: "...)
-			b = escape.Scalar(b, w1)
+		w1 := svc
+		if w1 != nil {
+			b = append(b, "\n  core_account_number: "...)
+			b = escape.Scalar(b, w1.AccountID)
+			b = append(b, "\n  overseer_core_device_id: "...)
+			b = escape.Scalar(b, w1.OverseerDeviceID)
+			if w1.AlertmanagerURL != "" {
+				b = append(b, "\n  alert_manager_url: "...)
+				b = escape.Scalar(b, w1.AlertmanagerURL)
+			} else {
+				b = append(b, "\n  # kube-prometheus-stack's Alertmanager: helm-controller names its release\n  # observability-kube-prometheus-stack, which the chart cuts to 26 characters.\n  alert_manager_url: http://observability-kube-prometh-alertmanager.observability.svc:9093/api/v2/alerts"...)
+			}
+			b = append(b, "\n  http_route_fqdn: "...)
+			var d2 string = c.OpenCenter.Cluster.BaseDomain
+			if w1.LinksDomain != "" {
+				d2 = w1.LinksDomain
+			}
+			b = escape.Scalar(b, d2)
 		}
 	}
 	b = append(b, "\n"...)
 	return b, nil
 }
 
+// renderAlertProxyAlertProxyTokensYaml renders alert-proxy/alert-proxy-tokens.yaml.tpl.
+func renderAlertProxyAlertProxyTokensYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 241)
+	sec := c.Secrets.ManagedServices.AlertProxy
+	b = append(b, "# The account service token of the alert proxy, from secrets.managed_services.alert-proxy.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alert-proxy-tokens\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  api-token: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.managed_services.alert-proxy")
+	}
+	b = escape.Scalar(b, sec.APIToken)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderAlertProxyHelmValuesOverrideValuesYaml renders alert-proxy/helm-values/override-values.yaml.tpl.
 func renderAlertProxyHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 497)
+	b = slices.Grow(b, 785)
 	svc := c.OpenCenter.ManagedServices.AlertProxy
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.managed_services.alert-proxy")
 	}
-	b = append(b, "# Values for the alert-proxy HelmRelease, from opencenter.managed_services.alert-proxy."...)
+	b = append(b, "# Values for the alert-proxy HelmRelease, from opencenter.managed_services.alert-proxy.\n# The chart reads each setting from a key of a Secret, as an environment\n# variable: the settings from alert-proxy-settings, the token from its own Secret."...)
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\nconfig:\n  cluster: "...)
-			b = escape.Scalar(b, c.OpenCenter.Cluster.ClusterName)
+			b = append(b, "\nsecrets:\n  coreAccountId:\n    name: alert-proxy-settings\n    key: core_account_number\n  overseerDeviceId:\n    name: alert-proxy-settings\n    key: overseer_core_device_id\n  alertManagerUrl:\n    name: alert-proxy-settings\n    key: alert_manager_url\n  httpRouteFQDN:\n    name: alert-proxy-settings\n    key: http_route_fqdn\n  accountServiceToken:"...)
 			{
-				w2 := w1.ReceiverURL
+				w2 := w1.ExistingSecret
 				if w2 != "" {
-					b = append(b, "\n  receiverURL: "...)
+					b = append(b, "\n    # The existing Secret existing_secret.\n    name: "...)
 					b = escape.Scalar(b, w2)
-				}
-			}
-			{
-				w3 := w1.AccountID
-				if w3 != "" {
-					b = append(b, "\n  accountID: "...)
-					b = escape.Scalar(b, w3)
-				}
-			}
-			b = append(b, "\n  environment: "...)
-			var d4 string = c.OpenCenter.Meta.Env
-			if w1.Environment != "" {
-				d4 = w1.Environment
-			}
-			b = escape.Scalar(b, d4)
-			{
-				w5 := w1.ExtraLabels
-				if len(w5) > 0 {
-					b = append(b, "\n  extraLabels:"...)
-					b = escape.Map(b, w5, 4)
-				}
-			}
-			{
-				w6 := w1.ExistingSecret
-				if w6 != "" {
-					b = append(b, "\n  # The tokens come from the existing Secret "...)
-					b = escape.Comment(b, w6)
-					b = append(b, " (existing_secret).\n  tokenSecretRef: "...)
-					b = escape.Scalar(b, w6)
 				} else {
-					b = append(b, "\n  # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).\n  tokenSecretRef: alert-proxy-tokens"...)
+					b = append(b, "\n    # The Secret alert-proxy-tokens, from secrets.managed_services.alert-proxy.\n    name: alert-proxy-tokens"...)
 				}
 			}
+			b = append(b, "\n    key: api-token"...)
 		}
 	}
 	b = append(b, "\n"...)
@@ -1454,7 +1450,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKubePrometheusStackHelmValuesOverrideValuesYaml renders kube-prometheus-stack/helm-values/override-values.yaml.tpl.
 func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1810)
+	b = slices.Grow(b, 2127)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1499,20 +1495,29 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 					b = escape.Scalar(b, w6)
 				}
 			}
-			b = append(b, "\nalertmanager:\n  # The base's warning_alerts_receiver posts to Microsoft Teams at an empty\n  # webhook_url, and Alertmanager refuses a configuration holding it: the\n  # operator then creates no Alertmanager. These receivers replace the base's;\n  # one without an integration keeps its alerts in Alertmanager's UI and API.\n  config:\n    receivers:\n      - name: \"null\"\n      - name: warning_alerts_receiver\n  alertmanagerSpec:"...)
+			b = append(b, "\nalertmanager:\n  # The base's warning_alerts_receiver posts to Microsoft Teams at an empty\n  # webhook_url, and Alertmanager refuses a configuration holding it: the\n  # operator then creates no Alertmanager. These receivers replace the base's;\n  # one without an integration keeps its alerts in Alertmanager's UI and API.\n  config:\n    receivers:\n      - name: \"null\"\n      - name: warning_alerts_receiver"...)
 			{
-				w7 := w3.AlertmanagerHostname
-				if w7 != "" {
+				w7 := c.OpenCenter.ManagedServices.AlertProxy
+				if w7 != nil {
+					if w7.Enabled {
+						b = append(b, "\n        # alert-proxy opens a Rackspace Core ticket for each: its chart's Service is named\n        # after the release rackspace-alert-proxy, and its app takes alerts at /alert/process.\n        webhook_configs:\n          - url: http://rackspace-alert-proxy.rackspace.svc/alert/process\n            send_resolved: true"...)
+					}
+				}
+			}
+			b = append(b, "\n  alertmanagerSpec:"...)
+			{
+				w8 := w3.AlertmanagerHostname
+				if w8 != "" {
 					b = append(b, "\n    externalUrl: "...)
-					b = escape.Scalar(b, "https://"+w7)
+					b = escape.Scalar(b, "https://"+w8)
 				}
 			}
 			b = append(b, "\n    storage:\n      volumeClaimTemplate:\n        spec:"...)
 			{
-				w8 := w3.StorageClass
-				if w8 != "" {
+				w9 := w3.StorageClass
+				if w9 != "" {
 					b = append(b, "\n          storageClassName: "...)
-					b = escape.Scalar(b, w8)
+					b = escape.Scalar(b, w9)
 				}
 			}
 			b = append(b, "\n          accessModes: [ReadWriteOnce]\n          resources:\n            requests:\n              storage: 10Gi\ngrafana:"...)
@@ -1530,17 +1535,17 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 			b = append(b, "\n  persistence:\n    enabled: true\n    size: "...)
 			b = escape.Scalar(b, w3.GrafanaStorageSize)
 			{
-				w9 := w3.StorageClass
-				if w9 != "" {
+				w10 := w3.StorageClass
+				if w10 != "" {
 					b = append(b, "\n    storageClassName: "...)
-					b = escape.Scalar(b, w9)
+					b = escape.Scalar(b, w10)
 				}
 			}
 			{
-				w10 := w3.GrafanaHostname
-				if w10 != "" {
+				w11 := w3.GrafanaHostname
+				if w11 != "" {
 					b = append(b, "\n  grafana.ini:\n    server:\n      root_url: "...)
-					b = escape.Scalar(b, "https://"+w10)
+					b = escape.Scalar(b, "https://"+w11)
 				}
 			}
 		}

@@ -13,7 +13,7 @@ var Units = []catalog.Unit{
 		Name:        "alert-proxy",
 		Layer:       catalog.LayerManagedServices,
 		Descriptor:  "descriptors/alert-proxy.yaml",
-		Description: "The managed alert proxy forwarding cluster alerts to the provider's monitoring, with its tokens.",
+		Description: "The managed alert proxy opening Rackspace Core tickets for cluster alerts, with its settings and token.",
 		Service:     "alert-proxy",
 		Namespace:   "rackspace",
 		Gate: catalog.Cond{
@@ -55,6 +55,13 @@ var Units = []catalog.Unit{
 				Template:    "alert-proxy/helm-values/override-values.yaml.tpl",
 				IsTemplate:  true,
 				Render:      renderAlertProxyHelmValuesOverrideValuesYaml,
+			},
+			{
+				Path:        "alert-proxy-settings.yaml",
+				OverlayPath: "managed-services/alert-proxy/alert-proxy-settings.yaml",
+				Template:    "alert-proxy/alert-proxy-settings.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderAlertProxyAlertProxySettingsYaml,
 			},
 			{
 				Path:        "alert-proxy-tokens.yaml",

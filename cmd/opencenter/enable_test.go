@@ -56,7 +56,8 @@ func TestEnableDisable(t *testing.T) {
 	}{
 		{"enable-keycloak-requires", lab, "k8s-lab", []string{"enable", "keycloak"}, 0},
 		{"enable-set-2-spaces", hand, "k8s-lab", []string{"enable", "headlamp", "--set", "hostname=headlamp.lab.example.com", "--set", "oidc_enabled=false"}, 0},
-		{"enable-into-empty-flow", hand, "k8s-lab", []string{"enable", "alert-proxy", "--set", "source.branch=main"}, 0},
+		{"enable-into-empty-flow", hand, "k8s-lab", []string{"enable", "alert-proxy", "--set", "source.branch=main", "--set", "account_id=42", "--set", "overseer_device_id=7",
+			"--set", "alertmanager_url=http://alertmanager.monitoring.svc:9093/api/v2/alerts", "--set", "existing_secret=alert-proxy-token"}, 0},
 		{"enable-missing-required", hand, "k8s-lab", []string{"enable", "harbor"}, exitBadInput},
 		{"enable-set-missing-secret", hand, "k8s-lab", []string{"enable", "harbor", "--set", "hostname=harbor.lab.example.com"}, exitBadInput},
 		{"enable-already", hand, "k8s-lab", []string{"enable", "calico"}, 0},

@@ -24,9 +24,9 @@ func TestLazyPositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aliased := strings.Replace(string(dev), "        region: iad3\n", "        region: iad3\n        labels: &l\n            team: platform\n", 1)
-	aliased = strings.Replace(aliased, "            extra_labels:\n                cluster: k8s-dev\n                customer: northwind-logistics\n", "            extra_labels: *l\n", 1)
-	if !strings.Contains(aliased, "*l\n") || !strings.Contains(aliased, "&l\n") {
+	aliased := strings.Replace(string(dev), "        harbor:\n", "        harbor:\n            source: &s\n                branch: main\n", 1)
+	aliased = strings.Replace(aliased, "            source:\n                branch: main\n", "            source: *s\n", 1)
+	if !strings.Contains(aliased, "*s\n") || !strings.Contains(aliased, "&s\n") {
 		t.Fatal("the fixture changed: no place for the alias")
 	}
 	aliasedName := filepath.Join(t.TempDir(), ".k8s-dev-config.yaml")
@@ -58,7 +58,7 @@ func TestLazyPositions(t *testing.T) {
 			t.Fatalf("%s: the positions were found before any diagnostic needed them", name)
 		}
 		lazy, n := checked.positions(), 0
-		if name == aliasedName && !eager.Has("opencenter.managed_services.alert-proxy.extra_labels.team") {
+		if name == aliasedName && !eager.Has("opencenter.managed_services.alert-proxy.source.branch") {
 			t.Fatal("the aliased config has no copy of the aliased key")
 		}
 		for p, want := range eager.All() {

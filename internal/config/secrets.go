@@ -187,10 +187,8 @@ type ManagedServiceSecrets struct {
 
 // AlertProxySecrets are alert-proxy's tokens.
 type AlertProxySecrets struct {
-	// APIToken authenticates alert-proxy to the provider's alert intake.
-	APIToken string `json:"api_token,omitempty"`
-	// WebhookToken authenticates Alertmanager's webhook calls to alert-proxy.
-	WebhookToken string `json:"webhook_token,omitempty"`
+	// APIToken is the account service token alert-proxy opens tickets with: the secret of the account's Watchman webhooks (ACCOUNT_SERVICE_TOKEN).
+	APIToken string `json:"api_token,omitempty" required_when:"enabled,!existing_secret"`
 }
 
 // credentials returns the application credential; nil has none.

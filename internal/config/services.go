@@ -673,16 +673,21 @@ type WeaveGitOps struct {
 }
 
 // AlertProxy forwards Alertmanager alerts to the provider's monitoring service.
+//
+// Its chart (rackerlabs/alert-proxy helm/) reads every setting from a key
+// of a Secret, as an environment variable: opencenter renders the Secret
+// alert-proxy-settings and points the chart's values at it, and at the
+// token's Secret.
 type AlertProxy struct {
 	ServiceCommon
-	// ReceiverURL is the provider's alert intake endpoint, an https URL.
-	ReceiverURL string `json:"receiver_url,omitempty" format:"url"`
-	// AccountID is the customer account the alerts are filed under.
-	AccountID string `json:"account_id,omitempty"`
-	// Environment tags every forwarded alert, such as prod or dev; empty means meta.env.
-	Environment string `json:"environment,omitempty"`
-	// ExtraLabels are labels added to every forwarded alert.
-	ExtraLabels map[string]string `json:"extra_labels,omitempty"`
-	// ExistingSecret names an existing Secret in alert-proxy's namespace holding the tokens (keys api-token and optionally webhook-token), instead of secrets.managed_services.alert-proxy.
+	// AccountID is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).
+	AccountID string `json:"account_id,omitempty" required_when:"enabled"`
+	// OverseerDeviceID is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).
+	OverseerDeviceID string `json:"overseer_device_id,omitempty" required_when:"enabled"`
+	// AlertmanagerURL is the Alertmanager API alert-proxy asks whether an alert still fires before it opens a ticket (ALERT_MANAGER_URL); empty means kube-prometheus-stack's Alertmanager in the cluster, which must then be enabled.
+	AlertmanagerURL string `json:"alertmanager_url,omitempty" format:"url"`
+	// LinksDomain is the domain of the Grafana, Alertmanager and Prometheus links on tickets, as grafana.<links_domain> (HTTP_ROUTE_FQDN); empty means cluster.base_domain.
+	LinksDomain string `json:"links_domain,omitempty" format:"dns-subdomain"`
+	// ExistingSecret names an existing Secret in alert-proxy's namespace holding the account service token (key api-token), instead of secrets.managed_services.alert-proxy.
 	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
 }

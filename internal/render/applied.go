@@ -40,8 +40,11 @@ func (o object) key() objectKey { return objectKey{o.group, o.kind, o.namespace,
 // applied is what one Flux unit applies.
 type applied struct {
 	objects []object
-	// secretFiles lists the rendered files of secret material it applies,
-	// and the base directories holding Secret manifests.
+	// secretFiles lists the rendered files of secret material or Secret
+	// manifests it applies, and the base directories holding Secret
+	// manifests: with sops on, the Flux unit decrypts (a Secret manifest in
+	// git may be encrypted, and Flux applies an encrypted one only with
+	// decryption on).
 	secretFiles []string
 }
 
@@ -170,14 +173,16 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 			} else {
 				a.objects = appendObjects(a.objects, rf.Data, b.words)
 			}
+			secret := rf.Secret
 			for i := start; i < len(a.objects); i++ {
 				o := &a.objects[i]
 				o.file, o.inPlan = rf.Path, true
 				if ns != "" && !catalog.ClusterScoped(o.kind) {
 					o.namespace = ns
 				}
+				secret = secret || (o.kind == "Secret" && o.group == "")
 			}
-			if rf.Secret {
+			if secret {
 				a.secretFiles = append(a.secretFiles, rf.Path)
 			}
 			continue

@@ -72,7 +72,7 @@ func oneString(t *testing.T, out []byte, n *yaml.Node, s string) {
 // FuzzCompiledTemplate puts arbitrary strings through compiled templates,
 // in a YAML value that a comment also prints (etcd-backup's bucket), inside
 // a kustomize patch held in a block scalar (keycloak's frontend_url), and as
-// the key and value of a toYaml block (alert-proxy's extra labels): parsed
+// a value of a Secret's stringData (alert-proxy's account_id): parsed
 // with go.yaml.in/yaml/v3, each reads back as exactly the input, one string
 // scalar, and the document keeps its shape.
 func FuzzCompiledTemplate(f *testing.F) {
@@ -82,7 +82,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 	base := loadConfig(f, "../../testdata/fixture/.k8s-dev-config.yaml").Config
 	etcdUnit, etcd := compiled(f, "etcd-backup/cronjob.yaml.tpl")
 	kcUnit, kc := compiled(f, "keycloak/20-keycloak/kustomization.yaml.tpl")
-	apUnit, ap := compiled(f, "alert-proxy/helm-values/override-values.yaml.tpl")
+	apUnit, ap := compiled(f, "alert-proxy/alert-proxy-settings.yaml.tpl")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
 			t.Skip("config values come from UTF-8 YAML")
@@ -94,7 +94,7 @@ func FuzzCompiledTemplate(f *testing.F) {
 		svc.EtcdBackup, svc.Keycloak = &eb, &k
 		c.OpenCenter.Services = svc
 		a := *c.OpenCenter.ManagedServices.AlertProxy
-		a.ExtraLabels = map[string]string{s: s}
+		a.AccountID = s
 		c.OpenCenter.ManagedServices.AlertProxy = &a
 
 		out, err := etcd.Render(nil, &c, &catalog.Info{Name: etcdUnit.Name, Namespace: "etcd-backup"})
@@ -119,11 +119,6 @@ func FuzzCompiledTemplate(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		labels := nodeAt(t, out, parseOne(t, out), "config", "extraLabels")
-		if labels.Kind != yaml.MappingNode || len(labels.Content) != 2 {
-			t.Fatalf("extraLabels is not one entry:\n%q", out)
-		}
-		oneString(t, out, labels.Content[0], s)
-		oneString(t, out, labels.Content[1], s)
+		oneString(t, out, nodeAt(t, out, parseOne(t, out), "stringData", "core_account_number"), s)
 	})
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -200,4 +201,33 @@ func jsonText(t *testing.T, o *fluxbuild.Object) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSecretManifestDecrypts: with sops on, a Flux unit that applies a
+// Secret manifest decrypts, though the manifest holds no secret material
+// (alert-proxy's settings, with its token in an existing Secret): a Secret
+// in git may be encrypted, and verify, as Flux's users do, takes one
+// applied without decryption for a mistake.
+func TestSecretManifestDecrypts(t *testing.T) {
+	f := loadConfig(t, fixtureConfigs(t)[0])
+	c := *f.Config
+	ap := *c.OpenCenter.ManagedServices.AlertProxy
+	ap.ExistingSecret = "alert-proxy-token"
+	c.OpenCenter.ManagedServices.AlertProxy = &ap
+	c.Secrets.ManagedServices.AlertProxy = nil
+	f.Config = &c
+	p, err := Build(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.File("managed-services/alert-proxy/alert-proxy-tokens.yaml"); ok {
+		t.Fatal("the tokens Secret is rendered: the unit applies secret material, and the test checks nothing")
+	}
+	unit, ok := p.File("managed-services/fluxcd/alert-proxy-override.yaml")
+	if !ok {
+		t.Fatal("no Flux unit alert-proxy-override")
+	}
+	if !bytes.Contains(unit.Data, []byte("\n  decryption:\n")) {
+		t.Errorf("alert-proxy-override applies the Secret alert-proxy-settings without decryption:\n%s", unit.Data)
+	}
 }

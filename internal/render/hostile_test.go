@@ -226,7 +226,7 @@ var hundredKB = []string{
 	"secrets.services.velero.access_key_id",
 	"opencenter.gitops.repository.branch",
 	"opencenter.meta.labels",
-	"opencenter.managed_services.alert-proxy.extra_labels",
+	"opencenter.managed_services.alert-proxy.account_id",
 	"opencenter.services.kyverno.excluded_namespaces[0]",
 	"secrets.overlay_units.customer_managed.known_hosts",
 }

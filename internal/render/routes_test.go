@@ -62,6 +62,12 @@ var serviceMakers = map[string]serviceMaker{
 	"kube-prometheus-stack:prometheus.prometheusSpec.remoteWrite[].url": {chart: "mimir-distributed", version: "6.0.3", port: 80,
 		service: func(r string) string { return helmFullname(r, "mimir", 63) + "-gateway" },
 		source:  "mimir-distributed 6.0.3: _helpers.tpl mimir.fullname (infix mimir), mimir.gateway.service.name, gateway.service.port; the base enables the gateway"},
+	"alert-proxy:stringData.alert_manager_url": {chart: "kube-prometheus-stack", version: "77.6.0", port: 9093,
+		service: func(r string) string { return helmFullname(r, "kube-prometheus-stack", 26) + "-alertmanager" },
+		source:  "kube-prometheus-stack-77.6.0: templates/_helpers.tpl (fullname cut to 26), templates/alertmanager/service.yaml, values.yaml alertmanager.service.port"},
+	"kube-prometheus-stack:alertmanager.config.receivers[].webhook_configs[].url": {chart: "./helm", port: 80,
+		service: func(r string) string { return helmFullname(r, "alert-proxy", 63) },
+		source:  "rackerlabs/alert-proxy main (86b254a) helm/: templates/_helpers.tpl alert-proxy.fullname, templates/service.yaml, values.yaml service.port; src/apps/process_alert serves /alert/process"},
 	"opentelemetry-kube-stack:instrumentation.exporter.endpoint": {chart: "opentelemetry-kube-stack", version: "0.11.1", port: 4318,
 		service: func(r string) string { return helmFullname(r, "daemon", 63) + "-collector" },
 		source:  "opentelemetry-kube-stack-0.11.1 templates/collector.yaml (collectorFullname: <release>-<suffix>, the base's daemon collector); the operator's Service <name>-collector, OTLP/HTTP on the base's receiver port 4318"},
@@ -97,6 +103,8 @@ func TestReferencesReachTheirServices(t *testing.T) {
 				switch str(obj, "kind") {
 				case "HTTPRoute":
 					refs = append(refs, routeRefs(obj)...)
+				case "Secret": // settings a chart reads from a Secret
+					refs = append(refs, inClusterURLs(path.Base(path.Dir(f.Path)), obj["stringData"], "stringData")...)
 				case "HelmRelease":
 					releases = append(releases, baseindex.HelmReleaseOf(fluxbuild.Object{Name: str(obj, "metadata", "name"), Namespace: str(obj, "metadata", "namespace"), Body: obj}))
 				case "Kustomization":

@@ -1,4 +1,4 @@
-# Tokens of the alert proxy, from secrets.managed_services.alert-proxy.
+# The account service token of the alert proxy, from secrets.managed_services.alert-proxy.
 apiVersion: v1
 kind: Secret
 metadata:
@@ -7,6 +7,3 @@ metadata:
 type: Opaque
 stringData:
   api-token: {{ .Secrets.APIToken }}
-  {{- with .Secrets.WebhookToken }}
-  webhook-token: {{ . }}
-  {{- end }}

@@ -1,23 +1,27 @@
 # Values for the alert-proxy HelmRelease, from opencenter.managed_services.alert-proxy.
+# The chart reads each setting from a key of a Secret, as an environment
+# variable: the settings from alert-proxy-settings, the token from its own Secret.
 {{- with .Service }}
-config:
-  cluster: {{ $.OpenCenter.Cluster.ClusterName }}
-  {{- with .ReceiverURL }}
-  receiverURL: {{ . }}
-  {{- end }}
-  {{- with .AccountID }}
-  accountID: {{ . }}
-  {{- end }}
-  environment: {{ default $.OpenCenter.Meta.Env .Environment }}
-  {{- with .ExtraLabels }}
-  extraLabels:
-    {{- toYaml . | nindent 4 }}
-  {{- end }}
-  {{- with .ExistingSecret }}
-  # The tokens come from the existing Secret {{ . }} (existing_secret).
-  tokenSecretRef: {{ . }}
-  {{- else }}
-  # The tokens come from the Secret alert-proxy-tokens (secrets.managed_services.alert-proxy).
-  tokenSecretRef: alert-proxy-tokens
-  {{- end }}
+secrets:
+  coreAccountId:
+    name: alert-proxy-settings
+    key: core_account_number
+  overseerDeviceId:
+    name: alert-proxy-settings
+    key: overseer_core_device_id
+  alertManagerUrl:
+    name: alert-proxy-settings
+    key: alert_manager_url
+  httpRouteFQDN:
+    name: alert-proxy-settings
+    key: http_route_fqdn
+  accountServiceToken:
+    {{- with .ExistingSecret }}
+    # The existing Secret existing_secret.
+    name: {{ . }}
+    {{- else }}
+    # The Secret alert-proxy-tokens, from secrets.managed_services.alert-proxy.
+    name: alert-proxy-tokens
+    {{- end }}
+    key: api-token
 {{- end }}

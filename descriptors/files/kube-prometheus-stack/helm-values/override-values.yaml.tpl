@@ -30,6 +30,13 @@ alertmanager:
     receivers:
       - name: "null"
       - name: warning_alerts_receiver
+        {{- with $.OpenCenter.ManagedServices.AlertProxy }}{{ if .Enabled }}
+        # alert-proxy opens a Rackspace Core ticket for each: its chart's Service is named
+        # after the release rackspace-alert-proxy, and its app takes alerts at /alert/process.
+        webhook_configs:
+          - url: http://rackspace-alert-proxy.rackspace.svc/alert/process
+            send_resolved: true
+        {{- end }}{{ end }}
   alertmanagerSpec:
     {{- with .AlertmanagerHostname }}
     externalUrl: {{ print "https://" . }}
