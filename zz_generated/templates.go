@@ -2288,19 +2288,19 @@ func renderPostgresOperatorHelmValuesOverrideValuesYaml(b []byte, c *config.Conf
 
 // renderRbacManagerBindingsRbacDefinitionYaml renders rbac-manager/bindings/rbac-definition.yaml.tpl.
 func renderRbacManagerBindingsRbacDefinitionYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 589)
+	b = slices.Grow(b, 688)
 	svc := c.OpenCenter.Services.RBACManager
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.rbac-manager")
 	}
-	b = append(b, "# The cluster's group role bindings, from opencenter.services.rbac-manager.role_bindings:\n# a ClusterRoleBinding per cluster-wide grant, a RoleBinding per listed namespace.\napiVersion: rbacmanager.reactiveops.io/v1beta1\nkind: RBACDefinition\nmetadata:\n  name: opencenter-role-bindings\nrbacBindings:"...)
+	b = append(b, "# The cluster's group role bindings, from opencenter.services.rbac-manager.role_bindings:\n# a ClusterRoleBinding per cluster-wide grant, a RoleBinding per listed namespace.\n# Subjects have no apiGroup: the chart's CRD does not declare one, and the API\n# server defaults a Group's in the bindings rbac-manager makes.\napiVersion: rbacmanager.reactiveops.io/v1beta1\nkind: RBACDefinition\nmetadata:\n  name: opencenter-role-bindings\nrbacBindings:"...)
 	{
 		r1 := svc.RoleBindings
 		for i2 := range r1 {
 			e3 := &r1[i2]
 			b = append(b, "\n  - name: "...)
 			b = escape.Scalar(b, e3.Name)
-			b = append(b, "\n    subjects:\n      - kind: Group\n        apiGroup: rbac.authorization.k8s.io\n        name: "...)
+			b = append(b, "\n    subjects:\n      - kind: Group\n        name: "...)
 			b = escape.Scalar(b, e3.Group)
 			if len(e3.Namespaces) > 0 {
 				b = append(b, "\n    roleBindings:"...)

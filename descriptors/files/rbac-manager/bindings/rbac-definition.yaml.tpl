@@ -1,5 +1,7 @@
 # The cluster's group role bindings, from opencenter.services.rbac-manager.role_bindings:
 # a ClusterRoleBinding per cluster-wide grant, a RoleBinding per listed namespace.
+# Subjects have no apiGroup: the chart's CRD does not declare one, and the API
+# server defaults a Group's in the bindings rbac-manager makes.
 apiVersion: rbacmanager.reactiveops.io/v1beta1
 kind: RBACDefinition
 metadata:
@@ -9,7 +11,6 @@ rbacBindings:
   - name: {{ .Name }}
     subjects:
       - kind: Group
-        apiGroup: rbac.authorization.k8s.io
         name: {{ .Group }}
     {{- if .Namespaces }}
     roleBindings:
