@@ -2854,6 +2854,18 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:   "opencenter.services.keycloak.operator_manual_approval",
+		Kind:   catalog.KindBool,
+		GoType: "bool",
+		Doc:    "operator_manual_approval keeps the base's installPlanApproval Manual on the Keycloak operator's OLM Subscription: OLM then installs the operator (the base's startingCSV, keycloak-operator.v26.4.2 at 2026.01), and each upgrade, only once someone approves its InstallPlan, and Keycloak waits until then. Unset, the overlay sets Automatic: OLM installs the starting version, then follows the Subscription's channel.",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Keycloak == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Keycloak.OperatorManualApproval, true
+		},
+	},
+	{
 		Path:   "opencenter.services.keycloak.gateway_route",
 		Kind:   catalog.KindBool,
 		GoType: "bool",

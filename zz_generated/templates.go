@@ -1224,6 +1224,21 @@ func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *ca
 	return b, nil
 }
 
+// renderKeycloak10OperatorKustomizationYaml renders keycloak/10-operator/kustomization.yaml.tpl.
+func renderKeycloak10OperatorKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 571)
+	svc := c.OpenCenter.Services.Keycloak
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.keycloak")
+	}
+	b = append(b, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../base/keycloak/10-operator"...)
+	if !(svc.OperatorManualApproval) {
+		b = append(b, "\n# The base's Subscription asks for Manual approval, and OLM then installs nothing,\n# not even the starting version, until someone approves the InstallPlan: Automatic\n# installs it, then follows the channel (operator_manual_approval keeps Manual).\npatches:\n  - target:\n      group: operators.coreos.com\n      kind: Subscription\n      name: keycloak-subscription\n    patch: |-\n      - op: replace\n        path: /spec/installPlanApproval\n        value: Automatic"...)
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderKeycloak20KeycloakKeycloakAdminSecretYaml renders keycloak/20-keycloak/keycloak-admin-secret.yaml.tpl.
 func renderKeycloak20KeycloakKeycloakAdminSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 262)

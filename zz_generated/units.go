@@ -1257,7 +1257,9 @@ var Units = []catalog.Unit{
 			{
 				Path:        "10-operator/kustomization.yaml",
 				OverlayPath: "services/keycloak/10-operator/kustomization.yaml",
-				Template:    "keycloak/10-operator/kustomization.yaml",
+				Template:    "keycloak/10-operator/kustomization.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderKeycloak10OperatorKustomizationYaml,
 			},
 			{
 				Path:        "20-keycloak/kustomization.yaml",

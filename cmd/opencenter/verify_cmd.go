@@ -37,8 +37,10 @@ kustomize-controller builds it (targetNamespace, generated kustomization, spec.i
 GitRepositories on gitops.repository.url are the rendered overlay; those on gitops.base_repo.url
 are read from --base at their tag, branch or commit; any other repository (a customer repository,
 a fork) is not checked offline, and neither are remote resources of kustomizations: both are
-listed as "info: ..." lines, never as findings. So are values that helm-controller ignores: it
-reads only the first YAML document of a values key. Each cluster ends with a summary line.
+listed as "info: ..." lines, never as findings. So are values that helm-controller ignores (it
+reads only the first YAML document of a values key), and OLM Subscriptions with Manual approval,
+whose operator OLM installs only once someone approves its InstallPlan. Each cluster ends with a
+summary line.
 
 Findings, one per line as "cluster: flux unit: file: message":
   - a path that does not exist or does not build; a base ref missing from --base

@@ -47,6 +47,7 @@ func (s *sim) check() {
 	s.checkNamespaces()
 	s.checkSecrets()
 	s.checkMetadata()
+	s.checkSubscriptions()
 }
 
 // checkOwners reports objects applied by two Flux units: each would
@@ -367,6 +368,21 @@ func (s *sim) checkSecrets() {
 			if a.Group() == "" && a.Kind == "Secret" && !a.Generated() {
 				s.finding(u.name(), a.File, "Secret %s is a manifest applied by a Flux unit without spec.decryption", a.key)
 			}
+		}
+	}
+}
+
+// checkSubscriptions notes OLM Subscriptions with Manual approval: OLM
+// creates their InstallPlans unapproved, the first one too, and installs
+// nothing until someone approves one. That may be meant, so it is info.
+func (s *sim) checkSubscriptions() {
+	for _, a := range s.objects {
+		if a.unit == nil || a.Group() != "operators.coreos.com" || a.Kind != "Subscription" {
+			continue
+		}
+		if fluxbuild.String(a.Body, "spec", "installPlanApproval") == "Manual" {
+			s.info(a.unit.name(), a.File, "Subscription %s: installPlanApproval Manual: OLM installs operator %s only once someone approves its InstallPlan, the first one too",
+				a.key, fluxbuild.String(a.Body, "spec", "name"))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package fluxsim
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -461,5 +462,29 @@ func TestNormalizeURL(t *testing.T) {
 	}
 	if NormalizeURL("https://github.com/org/other") == NormalizeURL("https://github.com/org/repo") {
 		t.Error("two repositories compare equal")
+	}
+}
+
+// TestManualSubscription: an OLM Subscription with Manual approval is
+// info: OLM installs nothing until someone approves its InstallPlan.
+func TestManualSubscription(t *testing.T) {
+	tree := clusterTree(t)
+	sub := "apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata:\n  name: op\nspec:\n  name: some-operator\n  channel: stable\n  installPlanApproval: %s\n"
+	for _, approval := range []string{"Manual", "Automatic"} {
+		tree[overlay+"/app/subscription.yaml"] = []byte(fmt.Sprintf(sub, approval))
+		if approval == "Manual" {
+			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - subscription.yaml\n")
+		}
+		r := simulate(t, baseRepo(t), tree, nil)
+		if len(r.Findings) != 0 {
+			t.Errorf("findings: %v", lines(r.Findings))
+		}
+		var want []string
+		if approval == "Manual" {
+			want = []string{"dev: app-override: clusters/dev/app/subscription.yaml: Subscription app/op: installPlanApproval Manual: OLM installs operator some-operator only once someone approves its InstallPlan, the first one too"}
+		}
+		if got := lines(r.Info); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("%s: info:\n%s\nwant\n%s", approval, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

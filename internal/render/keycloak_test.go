@@ -134,3 +134,73 @@ func TestKeycloakBackupDumps(t *testing.T) {
 		t.Error("no fixture cluster backs Keycloak's database up: the test checked nothing")
 	}
 }
+
+// baseKeycloakSubscription is the OLM Subscription of the Keycloak operator
+// at base 2026.01 (applications/base/services/keycloak/10-operator/
+// subscription.yaml).
+const baseKeycloakSubscription = `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata:
+  name: keycloak-subscription
+  namespace: keycloak
+spec:
+  name: keycloak-operator
+  source: operatorhubio-catalog
+  sourceNamespace: olm
+  channel: fast
+  installPlanApproval: Manual
+  startingCSV: keycloak-operator.v26.4.2
+`
+
+// TestKeycloakOperatorInstalls applies each Keycloak cluster's
+// 10-operator patches with kustomize to the base's Subscription: OLM
+// creates a Manual Subscription's InstallPlans unapproved, the first one
+// too, and installs nothing until someone approves it, so unless a config
+// asks for that (operator_manual_approval), the approval is Automatic.
+func TestKeycloakOperatorInstalls(t *testing.T) {
+	seen := 0
+	for _, name := range fixtureConfigs(t) {
+		f := loadConfig(t, name)
+		kc := f.Config.OpenCenter.Services.Keycloak
+		if kc == nil || !kc.Enabled {
+			continue
+		}
+		for _, manual := range []bool{false, true} {
+			c := *f.Config
+			k := *kc
+			k.OperatorManualApproval = manual
+			c.OpenCenter.Services.Keycloak = &k
+			file := *f
+			file.Config = &c
+			p, err := Build(&file, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kust, ok := p.File("services/keycloak/10-operator/kustomization.yaml")
+			if !ok {
+				t.Fatalf("%s: no 10-operator kustomization", p.Cluster)
+			}
+			var k2 struct {
+				Patches []map[string]any `yaml:"patches"`
+			}
+			if err := yaml.Unmarshal(kust.Data, &k2); err != nil {
+				t.Fatal(err)
+			}
+			sub, err := kustomizePatched([]byte(baseKeycloakSubscription), k2.Patches)
+			if err != nil {
+				t.Fatalf("%s: the Subscription with the overlay's patches: %v", p.Cluster, err)
+			}
+			want := map[bool]string{false: "Automatic", true: "Manual"}[manual]
+			if got := str(sub, "spec", "installPlanApproval"); got != want {
+				t.Errorf("%s (operator_manual_approval %v): installPlanApproval %s, want %s", p.Cluster, manual, got, want)
+			}
+			if got := str(sub, "spec", "startingCSV"); got != "keycloak-operator.v26.4.2" {
+				t.Errorf("%s: startingCSV %s: the patch moved the base's pin", p.Cluster, got)
+			}
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Error("no fixture cluster deploys Keycloak: the test checked nothing")
+	}
+}
