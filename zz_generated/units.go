@@ -2550,6 +2550,7 @@ var Units = []catalog.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "tempo", Namespace: "{namespace}"}},
+				Needs:           []string{"monitoring.coreos.com"},
 			},
 			{
 				Name:            "tempo-override",

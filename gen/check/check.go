@@ -299,6 +299,9 @@ func mergeFlux(p FluxUnit, own FluxUnit) FluxUnit {
 	if o.Provides != nil {
 		m.Provides = o.Provides
 	}
+	if o.Needs != nil {
+		m.Needs = o.Needs
+	}
 	m.Wait = o.Wait || p.Wait
 	if o.DependsOn != nil {
 		m.DependsOn = o.DependsOn

@@ -91,6 +91,11 @@ func (c *checker) crossUnit() {
 					c.errorf(u.D, fmt.Sprintf("%s.depends_on[%d]", at, j), "flux unit %s depends on %q, which no unit emits%s", f.Name, dep, diag.Suggest(dep, names(flux)))
 				}
 			}
+			for j, g := range f.Needs {
+				if _, ok := provides[g]; !ok {
+					c.errorf(u.D, fmt.Sprintf("%s.needs[%d]", at, j), "flux unit %s needs API group %q, which no flux unit provides%s", f.Name, g, diag.Suggest(g, names(provides)))
+				}
+			}
 		}
 		for i, s := range u.Sources {
 			for j, inc := range s.Include {

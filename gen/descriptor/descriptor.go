@@ -93,6 +93,10 @@ type FluxUnit struct {
 	When            *Condition    `json:"when,omitempty"`
 	// Provides lists the API groups whose CRDs the Flux unit installs.
 	Provides []string `json:"provides,omitempty"`
+	// Needs lists the API groups of custom resources the Flux unit creates
+	// without a manifest its build shows: its HelmRelease's chart, with the
+	// base's values. The unit is ordered after their provider.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // NoTargetNamespace, as a Flux unit's target_namespace, drops the standard

@@ -173,6 +173,9 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	if len(fu.Provides) > 0 {
 		ff = append(ff, jen.Id("Provides").Op(":").Add(strs(fu.Provides)))
 	}
+	if len(fu.Needs) > 0 {
+		ff = append(ff, jen.Id("Needs").Op(":").Add(strs(fu.Needs)))
+	}
 	return values(ff...)
 }
 

@@ -57,6 +57,7 @@ var invalidCases = []string{
 	"unknown-repo",            // bsae
 	"unknown-include-source",  // with did-you-mean
 	"provides-twice",          // two Flux units install one API group's CRDs
+	"needs-unprovided",        // a Flux unit needs an API group no Flux unit provides
 	// Templates.
 	"template-unknown-field",        // .Service.Hostnme, with did-you-mean
 	"template-unknown-data-field",   // .Unti, with did-you-mean

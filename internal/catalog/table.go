@@ -190,6 +190,10 @@ type FluxUnit struct {
 	// example through its HelmRelease's chart), so that every Flux unit
 	// applying objects of those groups is ordered after it.
 	Provides []string
+	// Needs lists the API groups of custom resources this Flux unit
+	// creates without a manifest its build shows (its HelmRelease's chart):
+	// it is ordered after their provider, which must be active.
+	Needs []string
 }
 
 // HealthCheck references an object Flux waits for.

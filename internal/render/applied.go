@@ -566,6 +566,19 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 				fp.extraDeps = append(fp.extraDeps, p)
 			}
 		}
+		for _, g := range fp.fu.Needs {
+			p, ok := providers[g]
+			switch {
+			case !ok:
+				if !missing[g] {
+					missing[g] = true
+					b.errorf(fp.u, "%s's chart creates custom resources of API group %s, and Helm refuses to install it before their CRDs exist: enable %s, which installs them",
+						fp.fu.Name, g, providerService(g))
+				}
+			case p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
+				fp.extraDeps = append(fp.extraDeps, p)
+			}
+		}
 		slices.Sort(fp.extraDeps)
 		for _, o := range fp.applied.objects {
 			if o.kind == "CustomResourceDefinition" {
@@ -596,4 +609,16 @@ func (fp *fluxPlan) sourceOf(k objectKey) object {
 // on and it applies secret material.
 func (b *builder) decrypts(fp *fluxPlan) bool {
 	return b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled && len(fp.applied.secretFiles) > 0
+}
+
+// providerService names the unit whose Flux unit provides API group g.
+func providerService(g string) string {
+	for i := range zz_generated.Units {
+		for _, fu := range zz_generated.Units[i].FluxUnits {
+			if slices.Contains(fu.Provides, g) {
+				return zz_generated.Units[i].Name
+			}
+		}
+	}
+	return "the service that provides it"
 }

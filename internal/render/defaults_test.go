@@ -191,7 +191,7 @@ func TestObjectStoreExistingSecret(t *testing.T) {
 			"services/loki/helm-values/override-values.yaml", "services/loki/object-store-secret.yaml", []string{"name: loki-s3\n", "# Expanded from the Secret loki-s3"}},
 		{"mimir", "mimir: {enabled: true, storage: swift, bucket: metrics, region: RegionOne, endpoint: 'https://keystone.example.com:5000/v3', existing_secret: mimir-swift}",
 			"services/mimir/helm-values/override-values.yaml", "services/mimir/object-store-secret.yaml", []string{"name: mimir-swift\n", "application_credential_id: ${OS_APPLICATION_CREDENTIAL_ID}"}},
-		{"tempo", "tempo: {enabled: true, storage: s3, bucket: traces, region: us-east-1, existing_secret: tempo-s3}",
+		{"tempo", "tempo: {enabled: true, storage: s3, bucket: traces, region: us-east-1, existing_secret: tempo-s3}\nkube-prometheus-stack: {enabled: true}",
 			"services/tempo/helm-values/override-values.yaml", "services/tempo/object-store-secret.yaml", []string{"name: tempo-s3\n"}},
 		{"velero", "velero: {enabled: true, bucket: backups, region: us-east-1, existing_secret: velero-cloud}",
 			"services/velero/helm-values/override-values.yaml", "services/velero/velero-credentials-secret.yaml", []string{"existingSecret: velero-cloud\n"}},
