@@ -6158,7 +6158,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.managed_services.alert-proxy",
 		Kind:   catalog.KindObject,
 		GoType: "*config.AlertProxy",
-		Doc:    "alert-proxy forwards Alertmanager alerts to the provider's monitoring service.",
+		Doc:    "alert-proxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {
 				return nil, false

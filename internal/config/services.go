@@ -63,7 +63,7 @@ type Services struct {
 
 // ManagedServices turns provider-managed services on and configures them.
 type ManagedServices struct {
-	// AlertProxy forwards Alertmanager alerts to the provider's monitoring service.
+	// AlertProxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.
 	AlertProxy *AlertProxy `json:"alert-proxy,omitempty"`
 }
 
@@ -674,7 +674,7 @@ type WeaveGitOps struct {
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
-// AlertProxy forwards Alertmanager alerts to the provider's monitoring service.
+// AlertProxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.
 //
 // Its chart (rackerlabs/alert-proxy helm/) reads every setting from a key
 // of a Secret, as an environment variable: opencenter renders the Secret
