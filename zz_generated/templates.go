@@ -1226,14 +1226,15 @@ func renderKeycloak00PostgresKustomizationYaml(b []byte, c *config.Config, u *ca
 
 // renderKeycloak10OperatorKustomizationYaml renders keycloak/10-operator/kustomization.yaml.tpl.
 func renderKeycloak10OperatorKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 571)
+	b = slices.Grow(b, 932)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
 	}
-	b = append(b, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../base/keycloak/10-operator"...)
+	b = append(b, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../base/keycloak/10-operator\npatches:\n  # The base's OperatorGroup names the namespace keycloak: the operator\n  # watches the unit's namespace, where the Keycloak CR is.\n  - target:\n      group: operators.coreos.com\n      kind: OperatorGroup\n      name: keycloak-operator-group\n    patch: |-\n      - op: replace\n        path: /spec/targetNamespaces\n        value:\n          - "...)
+	b = escape.Scalar(b, u.Namespace)
 	if !(svc.OperatorManualApproval) {
-		b = append(b, "\n# The base's Subscription asks for Manual approval, and OLM then installs nothing,\n# not even the starting version, until someone approves the InstallPlan: Automatic\n# installs it, then follows the channel (operator_manual_approval keeps Manual).\npatches:\n  - target:\n      group: operators.coreos.com\n      kind: Subscription\n      name: keycloak-subscription\n    patch: |-\n      - op: replace\n        path: /spec/installPlanApproval\n        value: Automatic"...)
+		b = append(b, "\n  # The base's Subscription asks for Manual approval, and OLM then installs nothing,\n  # not even the starting version, until someone approves the InstallPlan: Automatic\n  # installs it, then follows the channel (operator_manual_approval keeps Manual).\n  - target:\n      group: operators.coreos.com\n      kind: Subscription\n      name: keycloak-subscription\n    patch: |-\n      - op: replace\n        path: /spec/installPlanApproval\n        value: Automatic"...)
 	}
 	b = append(b, "\n"...)
 	return b, nil
@@ -1333,7 +1334,7 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
 func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 710)
+	b = slices.Grow(b, 821)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1370,6 +1371,8 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 			} else {
 				b = append(b, "null"...)
 			}
+			b = append(b, "\n        db:\n          url: "...)
+			b = escape.Scalar(b, "jdbc:postgresql://postgres-cluster."+u.Namespace+".svc.cluster.local:5432/keycloak")
 			if (w1.FrontendURL != "") || (w1.Hostname != "") {
 				b = append(b, "\n        hostname:\n          hostname: "...)
 				var d3 string = "https://" + w1.Hostname

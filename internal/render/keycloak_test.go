@@ -11,7 +11,8 @@ import (
 
 // baseKeycloak is what of the Keycloak CR at base 2026.01
 // (applications/base/services/keycloak/20-keycloak/keycloak-cr.yaml) the
-// server's start-up reads: the overlay patches it.
+// server's start-up reads, and its database's address: the overlay patches
+// it.
 const baseKeycloak = `apiVersion: k8s.keycloak.org/v2alpha1
 kind: Keycloak
 metadata:
@@ -19,6 +20,9 @@ metadata:
   namespace: keycloak
 spec:
   instances: 3
+  db:
+    vendor: postgres
+    url: jdbc:postgresql://postgres-cluster.keycloak.svc.cluster.local:5432/keycloak
   http:
     httpEnabled: true
   hostname:
@@ -202,5 +206,72 @@ func TestKeycloakOperatorInstalls(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Error("no fixture cluster deploys Keycloak: the test checked nothing")
+	}
+}
+
+// baseKeycloakOperatorGroup is the OperatorGroup of the Keycloak operator
+// at base 2026.01 (applications/base/services/keycloak/10-operator/
+// operatorgroup.yaml).
+const baseKeycloakOperatorGroup = `apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata:
+  name: keycloak-operator-group
+  namespace: keycloak
+spec:
+  targetNamespaces:
+    - keycloak
+`
+
+// TestKeycloakFollowsItsNamespace: with its namespace overridden, Keycloak
+// is served by an operator watching that namespace (an OperatorGroup's
+// targetNamespaces are the namespaces its operators watch) and reaches
+// its database there: the Zalando operator's Service postgres-cluster,
+// named after the postgresql, in the postgresql's namespace. The base
+// names namespace keycloak in both, which a Flux target namespace does not
+// change.
+func TestKeycloakFollowsItsNamespace(t *testing.T) {
+	f := loadConfig(t, fixtureConfigs(t)[0])
+	c := *f.Config
+	kc := *c.OpenCenter.Services.Keycloak
+	kc.Namespace = "idp"
+	c.OpenCenter.Services.Keycloak = &kc
+	if po := c.OpenCenter.Services.PostgresOperator; po != nil {
+		p := *po
+		p.WatchedNamespaces = nil // all: the database's namespace moves too
+		c.OpenCenter.Services.PostgresOperator = &p
+	}
+	f.Config = &c
+	p, err := Build(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	patches := func(file string) any {
+		t.Helper()
+		kf, ok := p.File(file)
+		if !ok {
+			t.Fatalf("no %s", file)
+		}
+		var k struct {
+			Patches []map[string]any `yaml:"patches"`
+		}
+		if err := yaml.Unmarshal(kf.Data, &k); err != nil {
+			t.Fatal(err)
+		}
+		return k.Patches
+	}
+	og, err := kustomizePatched([]byte(baseKeycloakOperatorGroup), patches("services/keycloak/10-operator/kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := field(og, "spec", "targetNamespaces").([]any); len(got) != 1 || got[0] != "idp" {
+		t.Errorf("the Keycloak operator watches %v, and the Keycloak CR is in idp", got)
+	}
+	cr, err := kustomizePatched([]byte(baseKeycloak), patches("services/keycloak/20-keycloak/kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(strings.TrimPrefix(str(cr, "spec", "db", "url"), "jdbc:"))
+	if err != nil || u.Hostname() != "postgres-cluster.idp.svc.cluster.local" {
+		t.Errorf("Keycloak connects to %s, and its database is postgres-cluster in idp", str(cr, "spec", "db", "url"))
 	}
 }

@@ -27,6 +27,9 @@ patches:
         name: keycloak
       spec:
         instances: {{ .Instances }}
+        {{- /* The base's URL names the database in namespace keycloak. */}}
+        db:
+          url: jdbc:postgresql://postgres-cluster.{{ $.Unit.Namespace }}.svc.cluster.local:5432/keycloak
         {{- /* The frontend URL of tokens and redirects, always a full URL: the base's
                hostname.backchannelDynamic true makes Keycloak refuse to start on a bare hostname. */}}
         {{- if or .FrontendURL .Hostname }}
