@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
@@ -150,7 +151,8 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 			{URL: gitops.Repository.URL, Tree: tree},
 			{URL: gitops.BaseRepo.URL, Dir: c.Base},
 		},
-		Providers: providers,
+		Providers:     providers,
+		ClusterScoped: catalog.ClusterScoped,
 	})
 	var b strings.Builder
 	for _, x := range rep.Findings {

@@ -256,6 +256,8 @@ var clusterScoped = map[string]bool{
 	"ClusterPolicy": true, "MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true,
 	"APIService": true, "PersistentVolume": true, "VolumeSnapshotClass": true, "CSIDriver": true,
 	"IngressClass": true,
+	// rbac-manager's chart 1.21.1, templates/customresourcedefinition.yaml: scope Cluster.
+	"RBACDefinition": true,
 }
 
 // Group is the object's API group ("" for the core group).

@@ -336,7 +336,7 @@ func (s *sim) checkNamespaces() {
 		reported := map[string]bool{}
 		for _, a := range u.objects {
 			cs := creators[a.ns]
-			if a.ns == "" || reported[a.ns] || slices.Contains(systemNamespaces, a.ns) ||
+			if a.ns == "" || reported[a.ns] || (s.c.ClusterScoped != nil && s.c.ClusterScoped(a.Kind)) || slices.Contains(systemNamespaces, a.ns) ||
 				slices.Contains(cs, u.obj.key) || slices.ContainsFunc(cs, func(c string) bool { return deps[c] }) {
 				continue
 			}

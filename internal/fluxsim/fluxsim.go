@@ -48,6 +48,10 @@ type Cluster struct {
 	// typically through a HelmRelease's chart. Providers absent from the
 	// cluster are ignored. CRD manifests found in builds are added.
 	Providers map[string][]string
+	// ClusterScoped, when not nil, reports the custom resource kinds that
+	// have no namespace, which kustomize cannot know (their CRDs come with
+	// charts): a namespace a build gives one is ignored by the API server.
+	ClusterScoped func(kind string) bool
 }
 
 // Finding is one problem, or one thing the simulation could not check.

@@ -488,3 +488,32 @@ func TestManualSubscription(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterScopedCustomKind: a custom resource of a cluster-scoped kind
+// that kustomize gave a namespace (it cannot know the kind's scope) needs
+// no Namespace: the API server ignores it. Without ClusterScoped, the
+// simulation takes the kind for namespaced, as kustomize does.
+func TestClusterScopedCustomKind(t *testing.T) {
+	tree := clusterTree(t)
+	tree[overlay+"/stray/widget.yaml"] = []byte("apiVersion: example.com/v1\nkind: ClusterWidget\nmetadata:\n  name: w\n")
+	tree[overlay+"/stray/kustomization.yaml"] = []byte("namespace: nowhere\nresources:\n  - widget.yaml\n")
+	addUnit(tree, "stray", "  path: ./clusters/dev/stray\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
+	for _, scoped := range []func(string) bool{nil, func(k string) bool { return k == "ClusterWidget" }} {
+		var s Simulator
+		r := s.Run(Cluster{
+			Name: "dev", URL: clusterURL, Path: overlay,
+			Repos: []Repo{
+				{URL: "git@example.com:org/cluster", Tree: tree},
+				{URL: strings.TrimSuffix(baseURL, ".git"), Dir: baseRepo(t)},
+			},
+			ClusterScoped: scoped,
+		})
+		got := lines(r.Findings)
+		if scoped == nil && (len(got) != 1 || !strings.Contains(got[0], "no build creates Namespace nowhere")) {
+			t.Errorf("without ClusterScoped: %v", got)
+		}
+		if scoped != nil && len(got) != 0 {
+			t.Errorf("with ClusterScoped: %v", got)
+		}
+	}
+}
