@@ -209,17 +209,12 @@ func jsonText(t *testing.T, o *fluxbuild.Object) string {
 // in git may be encrypted, and verify, as Flux's users do, takes one
 // applied without decryption for a mistake.
 func TestSecretManifestDecrypts(t *testing.T) {
-	f := loadConfig(t, fixtureConfigs(t)[0])
-	c := *f.Config
-	ap := *c.OpenCenter.ManagedServices.AlertProxy
-	ap.ExistingSecret = "alert-proxy-token"
-	c.OpenCenter.ManagedServices.AlertProxy = &ap
-	c.Secrets.ManagedServices.AlertProxy = nil
-	f.Config = &c
-	p, err := Build(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := planEdited(t, fixtureConfigs(t)[0], func(c *config.Config) {
+		ap := *c.OpenCenter.ManagedServices.AlertProxy
+		ap.ExistingSecret = "alert-proxy-token"
+		c.OpenCenter.ManagedServices.AlertProxy = &ap
+		c.Secrets.ManagedServices.AlertProxy = nil
+	})
 	if _, ok := p.File("managed-services/alert-proxy/alert-proxy-tokens.yaml"); ok {
 		t.Fatal("the tokens Secret is rendered: the unit applies secret material, and the test checks nothing")
 	}

@@ -41,6 +41,21 @@ func plan(t testing.TB, name string) *Plan {
 	return p
 }
 
+// planEdited builds the plan of a test config after edit changed its copy
+// of the config; edit copies what it changes below the top level.
+func planEdited(t testing.TB, name string, edit func(c *config.Config)) *Plan {
+	t.Helper()
+	f := loadConfig(t, name)
+	c := *f.Config
+	edit(&c)
+	f.Config = &c
+	p, err := Build(f, Options{})
+	if err != nil {
+		t.Fatalf("planning %s, edited:\n%v", name, err)
+	}
+	return p
+}
+
 // treeText is a plan as one reviewable text: every file with its path and
 // mode. Encryption is randomised, so an encrypted file shows its recipients
 // and what it decrypts to with the fixture's key (which must be one of them).

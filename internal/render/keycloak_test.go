@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
 )
 
 // baseKeycloak is what of the Keycloak CR at base 2026.01
@@ -63,7 +65,7 @@ func TestKeycloakStarts(t *testing.T) {
 			continue
 		}
 		seen++
-		cr := patchedKeycloak(t, kust)
+		cr := patchedBy(t, kust, baseKeycloak)
 		host := str(cr, "spec", "hostname", "hostname")
 		if u, err := url.Parse(host); field(cr, "spec", "hostname", "backchannelDynamic") == true && (err != nil || u.Scheme == "" || u.Host == "") {
 			t.Errorf("%s: Keycloak's hostname is %q with backchannelDynamic: Keycloak 26 refuses to start unless hostname is a full URL", p.Cluster, host)
@@ -86,9 +88,9 @@ func TestKeycloakStarts(t *testing.T) {
 	}
 }
 
-// patchedKeycloak applies, with kustomize, the patches of the rendered
-// kustomization kust to baseKeycloak.
-func patchedKeycloak(t *testing.T, kust []byte) map[string]any {
+// patchedBy applies, with kustomize, the patches of the rendered
+// kustomization kust to the object base.
+func patchedBy(t *testing.T, kust []byte, base string) map[string]any {
 	t.Helper()
 	var k struct {
 		Patches []map[string]any `yaml:"patches"`
@@ -96,11 +98,21 @@ func patchedKeycloak(t *testing.T, kust []byte) map[string]any {
 	if err := yaml.Unmarshal(kust, &k); err != nil {
 		t.Fatal(err)
 	}
-	cr, err := kustomizePatched([]byte(baseKeycloak), k.Patches)
+	obj, err := kustomizePatched([]byte(base), k.Patches)
 	if err != nil {
-		t.Fatalf("the Keycloak CR with the overlay's patches: %v", err)
+		t.Fatalf("the base's object with the overlay's patches: %v", err)
 	}
-	return cr
+	return obj
+}
+
+// fileData is the content of a plan's file, which must be there.
+func fileData(t *testing.T, p *Plan, path string) []byte {
+	t.Helper()
+	f, ok := p.File(path)
+	if !ok {
+		t.Fatalf("%s: no %s", p.Cluster, path)
+	}
+	return f.Data
 }
 
 // basePostgresMajor is the PostgreSQL major version of Keycloak's database
@@ -164,36 +176,16 @@ spec:
 func TestKeycloakOperatorInstalls(t *testing.T) {
 	seen := 0
 	for _, name := range fixtureConfigs(t) {
-		f := loadConfig(t, name)
-		kc := f.Config.OpenCenter.Services.Keycloak
-		if kc == nil || !kc.Enabled {
+		if kc := loadConfig(t, name).Config.OpenCenter.Services.Keycloak; kc == nil || !kc.Enabled {
 			continue
 		}
 		for _, manual := range []bool{false, true} {
-			c := *f.Config
-			k := *kc
-			k.OperatorManualApproval = manual
-			c.OpenCenter.Services.Keycloak = &k
-			file := *f
-			file.Config = &c
-			p, err := Build(&file, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			kust, ok := p.File("services/keycloak/10-operator/kustomization.yaml")
-			if !ok {
-				t.Fatalf("%s: no 10-operator kustomization", p.Cluster)
-			}
-			var k2 struct {
-				Patches []map[string]any `yaml:"patches"`
-			}
-			if err := yaml.Unmarshal(kust.Data, &k2); err != nil {
-				t.Fatal(err)
-			}
-			sub, err := kustomizePatched([]byte(baseKeycloakSubscription), k2.Patches)
-			if err != nil {
-				t.Fatalf("%s: the Subscription with the overlay's patches: %v", p.Cluster, err)
-			}
+			p := planEdited(t, name, func(c *config.Config) {
+				k := *c.OpenCenter.Services.Keycloak
+				k.OperatorManualApproval = manual
+				c.OpenCenter.Services.Keycloak = &k
+			})
+			sub := patchedBy(t, fileData(t, p, "services/keycloak/10-operator/kustomization.yaml"), baseKeycloakSubscription)
 			want := map[bool]string{false: "Automatic", true: "Manual"}[manual]
 			if got := str(sub, "spec", "installPlanApproval"); got != want {
 				t.Errorf("%s (operator_manual_approval %v): installPlanApproval %s, want %s", p.Cluster, manual, got, want)
@@ -230,46 +222,21 @@ spec:
 // names namespace keycloak in both, which a Flux target namespace does not
 // change.
 func TestKeycloakFollowsItsNamespace(t *testing.T) {
-	f := loadConfig(t, fixtureConfigs(t)[0])
-	c := *f.Config
-	kc := *c.OpenCenter.Services.Keycloak
-	kc.Namespace = "idp"
-	c.OpenCenter.Services.Keycloak = &kc
-	if po := c.OpenCenter.Services.PostgresOperator; po != nil {
-		p := *po
-		p.WatchedNamespaces = nil // all: the database's namespace moves too
-		c.OpenCenter.Services.PostgresOperator = &p
-	}
-	f.Config = &c
-	p, err := Build(f, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	patches := func(file string) any {
-		t.Helper()
-		kf, ok := p.File(file)
-		if !ok {
-			t.Fatalf("no %s", file)
+	p := planEdited(t, fixtureConfigs(t)[0], func(c *config.Config) {
+		kc := *c.OpenCenter.Services.Keycloak
+		kc.Namespace = "idp"
+		c.OpenCenter.Services.Keycloak = &kc
+		if po := c.OpenCenter.Services.PostgresOperator; po != nil {
+			p := *po
+			p.WatchedNamespaces = nil // all: the database's namespace moves too
+			c.OpenCenter.Services.PostgresOperator = &p
 		}
-		var k struct {
-			Patches []map[string]any `yaml:"patches"`
-		}
-		if err := yaml.Unmarshal(kf.Data, &k); err != nil {
-			t.Fatal(err)
-		}
-		return k.Patches
-	}
-	og, err := kustomizePatched([]byte(baseKeycloakOperatorGroup), patches("services/keycloak/10-operator/kustomization.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
+	og := patchedBy(t, fileData(t, p, "services/keycloak/10-operator/kustomization.yaml"), baseKeycloakOperatorGroup)
 	if got, _ := field(og, "spec", "targetNamespaces").([]any); len(got) != 1 || got[0] != "idp" {
 		t.Errorf("the Keycloak operator watches %v, and the Keycloak CR is in idp", got)
 	}
-	cr, err := kustomizePatched([]byte(baseKeycloak), patches("services/keycloak/20-keycloak/kustomization.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	cr := patchedBy(t, fileData(t, p, "services/keycloak/20-keycloak/kustomization.yaml"), baseKeycloak)
 	u, err := url.Parse(strings.TrimPrefix(str(cr, "spec", "db", "url"), "jdbc:"))
 	if err != nil || u.Hostname() != "postgres-cluster.idp.svc.cluster.local" {
 		t.Errorf("Keycloak connects to %s, and its database is postgres-cluster in idp", str(cr, "spec", "db", "url"))
