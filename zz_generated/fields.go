@@ -6260,6 +6260,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "account_id is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).",
+		Format:       "core-number",
 		RequiredWhen: "managed_services.alert-proxy is enabled",
 		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
 		Missing: func(c *config.Config) []string {
@@ -6289,6 +6290,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "overseer_device_id is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).",
+		Format:       "core-number",
 		RequiredWhen: "managed_services.alert-proxy is enabled",
 		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
 		Missing: func(c *config.Config) []string {

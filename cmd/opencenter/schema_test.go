@@ -26,6 +26,7 @@ var schemaInvalid = []string{
 	"unknown-top-level-key", "meta-label-key-invalid", "meta-label-value-invalid", "customer-managed-secret-name-not-dns",
 	"base-repo-secret-name-not-dns", "svc-kyverno-excluded-namespace-not-dns-label", "svc-postgres-watched-namespaces-comma",
 	"gitops-repository-branch-not-git-ref", "svc-gateway-listener-hostname-invalid", "svc-gateway-listener-tls-secret-name-invalid",
+	"svc-alert-proxy-account-id-not-digits",
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {

@@ -683,9 +683,9 @@ type WeaveGitOps struct {
 type AlertProxy struct {
 	ServiceCommon
 	// AccountID is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).
-	AccountID string `json:"account_id,omitempty" required_when:"enabled"`
+	AccountID string `json:"account_id,omitempty" required_when:"enabled" format:"core-number"`
 	// OverseerDeviceID is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).
-	OverseerDeviceID string `json:"overseer_device_id,omitempty" required_when:"enabled"`
+	OverseerDeviceID string `json:"overseer_device_id,omitempty" required_when:"enabled" format:"core-number"`
 	// AlertmanagerURL is the Alertmanager API alert-proxy asks whether an alert still fires before it opens a ticket (ALERT_MANAGER_URL); empty means kube-prometheus-stack's Alertmanager in the cluster, which must then be enabled.
 	AlertmanagerURL string `json:"alertmanager_url,omitempty" format:"url"`
 	// LinksDomain is the domain of the Grafana, Alertmanager and Prometheus links on tickets, as grafana.<links_domain> (HTTP_ROUTE_FQDN); empty means cluster.base_domain.

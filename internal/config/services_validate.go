@@ -652,17 +652,11 @@ func (s *VSphereCSI) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks where alert-proxy's token comes from, its Core numbers
-// (alert-proxy puts them in Watchman's webhook URL and on tickets), and
-// that it has an Alertmanager to ask.
+// Validate checks where alert-proxy's token comes from, that it has an
+// Alertmanager to ask, and a domain for its tickets' links.
 func (s *AlertProxy) Validate(v *Validator, path string, c *Config) {
 	if sec := c.Secrets.ManagedServices.AlertProxy; sec != nil {
 		v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.managed_services.alert-proxy", map[string]string{"api_token": sec.APIToken})
-	}
-	for _, f := range []struct{ key, value string }{{"account_id", s.AccountID}, {"overseer_device_id", s.OverseerDeviceID}} {
-		if f.value != "" && strings.Trim(f.value, "0123456789") != "" {
-			v.Errorf(path+"."+f.key, "%q: expected a Core number, decimal digits only", f.value)
-		}
 	}
 	if kps := c.OpenCenter.Services.KubePrometheusStack; s.AlertmanagerURL == "" && (kps == nil || !kps.Enabled) {
 		v.Errorf(path+".alertmanager_url", "required when services.kube-prometheus-stack is not enabled: alert-proxy asks Alertmanager's API whether an alert still fires before it opens a ticket")

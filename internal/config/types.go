@@ -64,6 +64,9 @@ const (
 	// '_' and '.', starting and ending with a letter or digit (at most 63),
 	// or empty.
 	PatternLabelValue = `^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$`
+	// PatternCoreNumber is a Rackspace Core account or device number:
+	// decimal digits (alert-proxy puts it in Watchman's webhook URL).
+	PatternCoreNumber = `^[0-9]+$`
 )
 
 // Formats maps a `format` struct tag to its pattern.
@@ -86,6 +89,7 @@ var Formats = map[string]string{
 	"git-ref":           PatternGitRef,
 	"label-key":         PatternLabelKey,
 	"label-value":       PatternLabelValue,
+	"core-number":       PatternCoreNumber,
 }
 
 // FormatDocs says what each format expects, for messages and explain.
@@ -108,6 +112,7 @@ var FormatDocs = map[string]string{
 	"git-ref":           "a Git branch or tag name such as main or release/2026.01: no blank, ~, ^, :, ?, *, [ or \\, no .., @{ or //, not starting with - or /, no part starting with . or ending with .lock, not ending with / or .",
 	"label-key":         "a Kubernetes label key such as tier or example.com/cost-center: a name of at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional DNS-1123 subdomain prefix (at most 253) and '/'",
 	"label-value":       "a Kubernetes label value: at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or empty",
+	"core-number":       "a Rackspace Core account or device number: decimal digits, such as 1048576",
 }
 
 // Config is one cluster config file.
