@@ -547,36 +547,32 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	}
 	owners := b.owners
 	missing := map[string]bool{} // the groups without a CRD a Flux unit has been told of
+	// after orders fp after the provider of API group g, and reports, once
+	// per group, that g has none.
+	after := func(fp *fluxPlan, before map[string]bool, g string) (unprovided bool) {
+		p, ok := providers[g]
+		switch {
+		case !ok && !missing[g]:
+			missing[g] = true
+			return true
+		case ok && p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
+			fp.extraDeps = append(fp.extraDeps, p)
+		}
+		return false
+	}
 	for _, fp := range plans {
 		before := closure(fp)
 		clear(missing)
 		for _, o := range fp.applied.objects {
-			if builtinGroups[o.group] {
-				continue
-			}
-			p, ok := providers[o.group]
-			switch {
-			case !ok:
-				if !missing[o.group] {
-					missing[o.group] = true
-					b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
-						fp.fu.Name, o.kind, o.name, b.origin(o), o.group)
-				}
-			case p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
-				fp.extraDeps = append(fp.extraDeps, p)
+			if !builtinGroups[o.group] && after(fp, before, o.group) {
+				b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
+					fp.fu.Name, o.kind, o.name, b.origin(o), o.group)
 			}
 		}
 		for _, g := range fp.fu.Needs {
-			p, ok := providers[g]
-			switch {
-			case !ok:
-				if !missing[g] {
-					missing[g] = true
-					b.errorf(fp.u, "%s's chart creates custom resources of API group %s, and Helm refuses to install it before their CRDs exist: enable %s, which installs them",
-						fp.fu.Name, g, providerService(g))
-				}
-			case p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
-				fp.extraDeps = append(fp.extraDeps, p)
+			if after(fp, before, g) {
+				b.errorf(fp.u, "%s's chart creates custom resources of API group %s, and Helm refuses to install it before their CRDs exist: enable %s",
+					fp.fu.Name, g, providerService(g))
 			}
 		}
 		slices.Sort(fp.extraDeps)
@@ -611,14 +607,15 @@ func (b *builder) decrypts(fp *fluxPlan) bool {
 	return b.c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled && len(fp.applied.secretFiles) > 0
 }
 
-// providerService names the unit whose Flux unit provides API group g.
+// providerService names, for a message, the unit whose Flux unit provides
+// API group g: the service to enable.
 func providerService(g string) string {
 	for i := range zz_generated.Units {
 		for _, fu := range zz_generated.Units[i].FluxUnits {
 			if slices.Contains(fu.Provides, g) {
-				return zz_generated.Units[i].Name
+				return zz_generated.Units[i].Name + ", which installs them"
 			}
 		}
 	}
-	return "the service that provides it"
+	return "the service that installs them" // go generate holds every need to a provider
 }
