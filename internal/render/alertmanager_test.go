@@ -36,13 +36,13 @@ receivers:
 // v0.28.1 (kube-prometheus-stack 77.6.0's image; prometheus-operator
 // v0.85.0 loads the configuration with the same package before it creates
 // an Alertmanager) requires unless the field named by file is set:
-// config/notifiers.go, each config's UnmarshalYAML.
+// config/notifiers.go, each config's UnmarshalYAML. (Slack is left out: its
+// api_url may come from the global section.)
 var alertmanagerURLFields = map[string]struct{ url, file string }{
 	"msteams_configs":   {"webhook_url", "webhook_url_file"},
 	"msteamsv2_configs": {"webhook_url", "webhook_url_file"},
 	"webhook_configs":   {"url", "url_file"},
 	"discord_configs":   {"webhook_url", "webhook_url_file"},
-	"slack_configs":     {"api_url", "api_url_file"},
 }
 
 // TestAlertmanagerConfigLoads: the Alertmanager configuration that Helm

@@ -33,7 +33,7 @@ func TestRBACDefinitionsFitTheCRD(t *testing.T) {
 				seen++
 				bindings, _ := obj["rbacBindings"].([]any)
 				for _, b := range bindings {
-					for _, leaf := range fieldPaths(b, "") {
+					for _, leaf := range leafPaths(b, "", true) {
 						if !slices.ContainsFunc(rbacDefinitionFields, func(f string) bool { return leaf == f || strings.HasPrefix(leaf, f+".") }) {
 							t.Errorf("%s: %s: rbacBindings[].%s is not in the CRD: the API server prunes it", p.Cluster, f.Path, leaf)
 						}
@@ -51,24 +51,4 @@ func TestRBACDefinitionsFitTheCRD(t *testing.T) {
 	if seen == 0 {
 		t.Error("no fixture cluster renders an RBACDefinition: the test checked nothing")
 	}
-}
-
-// fieldPaths lists the paths of v's scalars, through lists ([] for a
-// list's items), where leafPaths stops at a list.
-func fieldPaths(v any, at string) []string {
-	switch v := v.(type) {
-	case map[string]any:
-		var out []string
-		for k, x := range v {
-			out = append(out, fieldPaths(x, strings.TrimPrefix(at+"."+k, "."))...)
-		}
-		return out
-	case []any:
-		var out []string
-		for _, x := range v {
-			out = append(out, fieldPaths(x, at+"[]")...)
-		}
-		return out
-	}
-	return []string{at}
 }
