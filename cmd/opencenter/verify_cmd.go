@@ -33,7 +33,8 @@ func (c *VerifyCmd) Help() string {
 	return `Renders each cluster's overlay in memory (nothing is written, no secret value is printed) and
 does what Flux would after 'flux bootstrap git --path=applications/overlays/<cluster>': builds the
 overlay, then every Flux Kustomization any build yields, in its GitRepository's tree, the way
-kustomize-controller builds it (targetNamespace, generated kustomization, spec.include).
+kustomize-controller builds it (targetNamespace, spec.patches, generated kustomization,
+spec.include).
 
 GitRepositories on gitops.repository.url are the rendered overlay; those on gitops.base_repo.url
 are read from --base at their tag, branch or commit; any other repository (a customer repository,
@@ -58,7 +59,7 @@ Findings, one per line as "cluster: flux unit: file: message":
   - an object whose metadata the API server refuses (name, namespace, labels, annotations)
 
 Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
-charts and their values, controllers), postBuild substitution, patches and images set on Flux
+charts and their values, controllers), postBuild substitution and images set on Flux
 Kustomizations.
 
 Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).`

@@ -115,7 +115,7 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 			continue
 		}
 		d := Dir{Path: path.Dir(p)}
-		res, err := b.Build(d.Path, "")
+		res, err := b.Build(d.Path, "", nil)
 		if err != nil {
 			d.Error = err.Error()
 			x.Dirs = append(x.Dirs, d)

@@ -1,8 +1,8 @@
 // Package fluxbuild builds the path of a Flux Kustomization the way Flux's
 // kustomize-controller does, in memory: kustomize (krusty) with no load
 // restrictions and no plugins, a kustomization generated from the path's
-// manifests when it has none, and spec.targetNamespace set as the root
-// kustomization's namespace. Remote resources (URLs) cannot be fetched offline:
+// manifests when it has none, spec.targetNamespace set as the root
+// kustomization's namespace, and spec.patches added after its own patches. Remote resources (URLs) cannot be fetched offline:
 // they are left out of the build and reported, never failed.
 //
 // Every object says where it comes from (kustomize's origin annotations,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fluxcd/pkg/apis/kustomize"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
 	kustypes "sigs.k8s.io/kustomize/api/types"
@@ -153,9 +154,10 @@ func under(p, dir string) bool {
 func join(dir, p string) string { return path.Join(dir, p) }
 
 // Build builds dir as kustomize-controller would for a Kustomization with
-// this targetNamespace ("" for none). dir "." (or "./", "") is the artifact's
-// root, which is what a Kustomization without spec.path builds.
-func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
+// this targetNamespace ("" for none) and these spec.patches. dir "." (or
+// "./", "") is the artifact's root, which is what a Kustomization without
+// spec.path builds.
+func (b *Builder) Build(dir, targetNamespace string, patches []kustomize.Patch) (*Result, error) {
 	dir = path.Clean(strings.TrimPrefix(dir, "./"))
 	if dir == "/" || dir == ".." || strings.HasPrefix(dir, "../") || strings.HasPrefix(dir, "/") {
 		return nil, fmt.Errorf("path %q is not inside the artifact", dir)
@@ -179,7 +181,7 @@ func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 	} else if cur, err := b.fs.ReadFile(kpath); err == nil {
 		original = cur // remote resources already stripped
 	}
-	data, keepOrigin, err := rootKustomization(original, targetNamespace)
+	data, keepOrigin, err := rootKustomization(original, targetNamespace, patches)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kpath[1:], err)
 	}
@@ -227,12 +229,13 @@ func (b *Builder) Build(dir, targetNamespace string) (*Result, error) {
 	return res, nil
 }
 
-// rootKustomization rewrites the kustomization being built: targetNamespace
-// as its namespace, as kustomize-controller does, and origin annotations on
-// so that every object says which file it came from. keepOrigin reports
+// rootKustomization rewrites the kustomization being built as
+// kustomize-controller's generator does, targetNamespace as its namespace
+// and the Flux patches after its own, and turns origin annotations on so
+// that every object says which file it came from. keepOrigin reports
 // whether the kustomization asked for origin annotations itself, in which
 // case they are part of the applied objects and stay.
-func rootKustomization(data []byte, targetNamespace string) (out []byte, keepOrigin bool, err error) {
+func rootKustomization(data []byte, targetNamespace string, patches []kustomize.Patch) (out []byte, keepOrigin bool, err error) {
 	var k map[string]any
 	if err := sigsyaml.Unmarshal(data, &k); err != nil {
 		return nil, false, err
@@ -243,6 +246,13 @@ func rootKustomization(data []byte, targetNamespace string) (out []byte, keepOri
 	if targetNamespace != "" {
 		k["namespace"] = targetNamespace
 	}
+	if len(patches) > 0 {
+		own, _ := k["patches"].([]any)
+		for _, p := range patches {
+			own = append(own, kustypes.Patch{Patch: p.Patch, Target: selector(p.Target)})
+		}
+		k["patches"] = own
+	}
 	meta, _ := k["buildMetadata"].([]any)
 	keepOrigin = slices.Contains(meta, any(kustypes.OriginAnnotations))
 	if !keepOrigin {
@@ -250,6 +260,17 @@ func rootKustomization(data []byte, targetNamespace string) (out []byte, keepOri
 	}
 	out, err = sigsyaml.Marshal(k)
 	return out, keepOrigin, err
+}
+
+// selector is a Flux patch target as kustomize reads it.
+func selector(s *kustomize.Selector) *kustypes.Selector {
+	if s == nil {
+		return nil
+	}
+	out := &kustypes.Selector{LabelSelector: s.LabelSelector, AnnotationSelector: s.AnnotationSelector}
+	out.Group, out.Version, out.Kind = s.Group, s.Version, s.Kind
+	out.Name, out.Namespace = s.Name, s.Namespace
+	return out
 }
 
 // originFile turns kustomize's origin annotation, whose paths are relative

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fluxcd/pkg/apis/kustomize"
 )
 
 func ids(r *Result) []string {
@@ -43,7 +45,7 @@ func TestBuild(t *testing.T) {
 		{"./plain", "tn", []string{"ConfigMap/tn/a", "ConfigMap/tn/b"}, 0},
 		{"remote-only", "", nil, 1},
 	} {
-		r, err := b.Build(tc.dir, tc.ns)
+		r, err := b.Build(tc.dir, tc.ns, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.dir, err)
 		}
@@ -52,11 +54,11 @@ func TestBuild(t *testing.T) {
 		}
 	}
 	// A build leaves the artifact as it was: building again gives the same.
-	r, err := b.Build("base/app", "")
+	r, err := b.Build("base/app", "", nil)
 	if err != nil || ids(r)[0] != "ConfigMap/app/one" {
 		t.Errorf("second build: %v %v", ids(r), err)
 	}
-	if _, err := b.Build("missing", ""); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := b.Build("missing", "", nil); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing path: %v", err)
 	}
 }
@@ -74,7 +76,7 @@ func TestOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.Build("overlay", "ns")
+	r, err := b.Build("overlay", "ns", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +106,7 @@ func TestOrigin(t *testing.T) {
 	}
 
 	// A kustomization asking for origin annotations gets them in its objects.
-	r, err = b.Build("kept", "")
+	r, err = b.Build("kept", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +125,7 @@ func TestBuildRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{".", "./", ""} {
-		r, err := b.Build(dir, "")
+		r, err := b.Build(dir, "", nil)
 		if err != nil {
 			t.Fatalf("%q: %v", dir, err)
 		}
@@ -131,7 +133,62 @@ func TestBuildRoot(t *testing.T) {
 			t.Errorf("Build(%q) = %v", dir, got)
 		}
 	}
-	if _, err := b.Build("../x", ""); err == nil {
+	if _, err := b.Build("../x", "", nil); err == nil {
 		t.Error("a path outside the artifact built")
+	}
+}
+
+func TestBuildPatches(t *testing.T) {
+	const repo = "apiVersion: source.toolkit.fluxcd.io/v1\nkind: HelmRepository\nmetadata:\n  name: %s\n  namespace: shared\n"
+	b, err := NewBuilder(Tree{
+		"sources/kustomization.yaml": []byte("resources: [charts.yaml]\n"),
+		"sources/charts.yaml":        []byte(strings.ReplaceAll(repo, "%s", "charts")),
+		"app/kustomization.yaml":     []byte("resources: [../sources/charts.yaml, cm.yaml]\npatches:\n- target: {kind: ConfigMap}\n  patch: |\n    - op: add\n      path: /data\n      value: {own: \"yes\"}\n"),
+		"app/cm.yaml":                []byte(strings.ReplaceAll(cm, "%s", "app")),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	remove := func(kind, name, ns string) kustomize.Patch {
+		return kustomize.Patch{
+			Patch:  "$patch: delete\napiVersion: v1\nkind: " + kind + "\nmetadata:\n  name: " + name + "\n",
+			Target: &kustomize.Selector{Kind: kind, Name: name, Namespace: ns},
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		ns      string
+		patches []kustomize.Patch
+		want    []string
+	}{
+		{"none", "", nil, []string{"ConfigMap/app", "HelmRepository/shared/charts"}},
+		// Flux's patches come after the kustomization's own, and before its
+		// namespace: a target names the object as its file does.
+		{"delete", "moved", []kustomize.Patch{remove("HelmRepository", "charts", "shared")}, []string{"ConfigMap/moved/app"}},
+		{"delete nothing", "", []kustomize.Patch{remove("HelmRepository", "other", "shared")}, []string{"ConfigMap/app", "HelmRepository/shared/charts"}},
+		{"other namespace", "", []kustomize.Patch{remove("HelmRepository", "charts", "elsewhere")}, []string{"ConfigMap/app", "HelmRepository/shared/charts"}},
+	} {
+		r, err := b.Build("app", tc.ns, tc.patches)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := ids(r); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Build = %v, want %v", tc.name, got, tc.want)
+		}
+		for _, o := range r.Objects {
+			if o.Kind == "ConfigMap" && String(o.Body, "data", "own") != "yes" {
+				t.Errorf("%s: the kustomization's own patch is lost: %v", tc.name, o.Body)
+			}
+		}
+	}
+	// A Flux patch changes an object as the kustomization's own would.
+	r, err := b.Build("app", "", []kustomize.Patch{{Patch: "- op: add\n  path: /data/flux\n  value: \"yes\"\n", Target: &kustomize.Selector{Kind: "ConfigMap", Name: "app"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range r.Objects {
+		if o.Kind == "ConfigMap" && (String(o.Body, "data", "flux") != "yes" || String(o.Body, "data", "own") != "yes") {
+			t.Errorf("Flux patch after the kustomization's own: %v", o.Body)
+		}
 	}
 }

@@ -389,7 +389,7 @@ func (s *sim) reconcileUnit(u *unit) bool {
 		set  bool
 		what string
 	}{
-		{len(u.spec.Patches) > 0, "spec.patches"}, {len(u.spec.Images) > 0, "spec.images"},
+		{len(u.spec.Images) > 0, "spec.images"},
 		{len(u.spec.Components) > 0, "spec.components"}, {u.spec.NamePrefix != "" || u.spec.NameSuffix != "", "spec.namePrefix/nameSuffix"},
 		{u.spec.PostBuild != nil, "spec.postBuild"},
 	} {
@@ -404,7 +404,7 @@ func (s *sim) reconcileUnit(u *unit) bool {
 		s.finding(name, file, "spec.path %s does not exist in GitRepository %s (%s)", cmpOr(u.spec.Path, "."), src.obj.key, src.desc)
 		return true
 	}
-	res, err := src.builder.Build(dir, u.spec.TargetNamespace)
+	res, err := src.builder.Build(dir, u.spec.TargetNamespace, u.spec.Patches)
 	if err != nil {
 		u.state = unitFailed
 		s.finding(name, file, "%v", err)

@@ -316,6 +316,17 @@ func TestFindings(t *testing.T) {
 			"dev: app-override: clusters/dev/app/namespace.yaml: Namespace app is also applied by app-base (applications/base/services/app/namespace.yaml): one Flux unit must own it",
 		},
 	}, {
+		// The same copy, taken out of app-override's build by a Flux patch,
+		// as kustomize-controller applies spec.patches.
+		name: "one object, the second copy patched away",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			tree[overlay+"/app/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
+			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - namespace.yaml\n")
+			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "  targetNamespace: app\n",
+				"  targetNamespace: app\n  patches:\n    - target:\n        kind: Namespace\n        name: app\n      patch: |\n        $patch: delete\n        apiVersion: v1\n        kind: Namespace\n        metadata:\n          name: app\n")
+		},
+		want: []string{},
+	}, {
 		name: "ssh GitRepository without secretRef",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/sources/base.yaml", baseURL, "ssh://git@example.com/org/base.git")

@@ -51,11 +51,11 @@ func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 		enc, dec := repoBuilder(t, encrypted, units, included), repoBuilder(t, plain, units, included)
 		decrypted := map[string]bool{}
 		for _, u := range units {
-			got, err := enc.Build(u.path, u.targetNamespace)
+			got, err := enc.Build(u.path, u.targetNamespace, nil)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", encrypted.Overlay, u.name, err)
 			}
-			want, err := dec.Build(u.path, u.targetNamespace)
+			want, err := dec.Build(u.path, u.targetNamespace, nil)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", plain.Overlay, u.name, err)
 			}

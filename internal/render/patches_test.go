@@ -65,7 +65,7 @@ func kustomizePatched(base []byte, patches any) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.Build("app", "")
+	r, err := b.Build("app", "", nil)
 	if err != nil {
 		return nil, err
 	}
