@@ -28,7 +28,7 @@ var BaseReleases = []catalog.BaseRelease{
 			"applications/base/services/harbor": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "harbor", InstallNamespace: "harbor"},
 				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "harbor", Namespace: "harbor"},
-				{APIVersion: "v1", Kind: "Namespace", Name: "harbor"},
+				{APIVersion: "v1", Kind: "Namespace", Name: "harbor", Home: "applications/base/services/harbor/namespace"},
 				{APIVersion: "v1", Kind: "Secret", Name: "harbor-values-base", Namespace: "harbor", Generated: true},
 			},
 			"applications/base/services/harbor/namespace": {
@@ -253,7 +253,7 @@ var BaseReleases = []catalog.BaseRelease{
 			"applications/base/services/harbor": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "harbor", InstallNamespace: "harbor"},
 				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "harbor", Namespace: "harbor"},
-				{APIVersion: "v1", Kind: "Namespace", Name: "harbor"},
+				{APIVersion: "v1", Kind: "Namespace", Name: "harbor", Home: "applications/base/services/harbor/namespace"},
 				{APIVersion: "v1", Kind: "Secret", Name: "harbor-values-base", Namespace: "harbor", Generated: true},
 			},
 			"applications/base/services/harbor/namespace": {
@@ -353,12 +353,12 @@ var BaseReleases = []catalog.BaseRelease{
 			},
 			"applications/base/services/observability/loki": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "loki", Namespace: "observability", InstallNamespace: "observability"},
-				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability"},
+				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability", Home: "applications/base/services/observability/sources"},
 				{APIVersion: "v1", Kind: "Secret", Name: "loki-values-base", Namespace: "observability", Generated: true},
 			},
 			"applications/base/services/observability/mimir": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "observability", InstallNamespace: "observability"},
-				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability"},
+				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability", Home: "applications/base/services/observability/sources"},
 				{APIVersion: "v1", Kind: "Secret", Name: "mimir-values-base", Namespace: "observability", Generated: true},
 			},
 			"applications/base/services/observability/namespace": {
@@ -374,7 +374,7 @@ var BaseReleases = []catalog.BaseRelease{
 			},
 			"applications/base/services/observability/tempo": {
 				{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "tempo", Namespace: "observability", InstallNamespace: "observability"},
-				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability"},
+				{APIVersion: "source.toolkit.fluxcd.io/v1", Kind: "HelmRepository", Name: "grafana", Namespace: "observability", Home: "applications/base/services/observability/sources"},
 				{APIVersion: "v1", Kind: "Secret", Name: "tempo-values-base", Namespace: "observability", Generated: true},
 			},
 			"applications/base/services/olm": {},

@@ -41,6 +41,9 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 				if ns := installNamespace(byPath[k], o); ns != "" {
 					f = append(f, jen.Id("InstallNamespace").Op(":").Lit(ns))
 				}
+				if o.Home != "" {
+					f = append(f, jen.Id("Home").Op(":").Lit(o.Home))
+				}
 				objs = append(objs, jen.Line().Values(f...))
 			}
 			entries = append(entries, jen.Line().Lit(k).Op(":").Values(append(objs, jen.Line())...))

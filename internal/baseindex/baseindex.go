@@ -55,6 +55,11 @@ type Object struct {
 	// Generated marks generator output (secretGenerator, configMapGenerator):
 	// a generated Secret is not secret material committed as a manifest.
 	Generated bool `json:"generated,omitempty"`
+	// Home is the directory of the manifest that defines the object, when
+	// that is not the directory built: a kustomization that lists another
+	// directory's file (../sources/charts.yaml) shares the object with that
+	// directory's own build.
+	Home string `json:"home,omitempty"`
 }
 
 // HelmRelease is a HelmRelease and what it reads.
@@ -126,6 +131,9 @@ func Extract(repo, ref, commit string, files map[string][]byte) (*Index, error) 
 			obj := Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Generated: o.Generated()}
 			if o.Kind == "CustomResourceDefinition" {
 				obj.CRDGroup = fluxbuild.String(o.Body, "spec", "group")
+			}
+			if home := path.Dir(o.File); !obj.Generated && home != d.Path {
+				obj.Home = home
 			}
 			d.Objects = append(d.Objects, obj)
 			if o.Kind == "HelmRelease" {

@@ -10,7 +10,7 @@ import (
 var files = map[string][]byte{
 	"applications/base/services/demo/kustomization.yaml": []byte(`apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
-resources: [namespace.yaml, source.yaml, helmrelease.yaml, named.yaml, https://example.com/crds.yaml]
+resources: [namespace.yaml, source.yaml, helmrelease.yaml, named.yaml, ../crds/secret.yaml, https://example.com/crds.yaml]
 secretGenerator:
   - name: demo-values-base
     namespace: demo
@@ -73,8 +73,14 @@ func TestExtract(t *testing.T) {
 	if g := got["GitRepository/demo"]; g.Namespace != "flux-system" {
 		t.Errorf("source object: %+v", g)
 	}
-	if s := got["Secret/demo-values-base"]; !s.Generated || s.Namespace != "demo" {
+	if s := got["Secret/demo-values-base"]; !s.Generated || s.Namespace != "demo" || s.Home != "" {
 		t.Errorf("generated values Secret: %+v", s)
+	}
+	// An object from another directory's file is that directory's too.
+	for id, o := range got {
+		if want := map[bool]string{true: "applications/base/services/crds"}[id == "Secret/committed"]; o.Home != want {
+			t.Errorf("%s: home %q, want %q", id, o.Home, want)
+		}
 	}
 	if len(d.HelmReleases) != 2 || d.HelmReleases[0].Source != (Ref{"GitRepository", "demo", "flux-system"}) ||
 		len(d.HelmReleases[0].ValuesFrom) != 2 || !d.HelmReleases[0].ValuesFrom[1].Optional {

@@ -146,6 +146,10 @@ type BaseObject struct {
 	// the namespace its chart installs into wherever the HelmRelease itself
 	// is applied.
 	InstallNamespace string
+	// Home is the base directory of the manifest that defines the object,
+	// when that is not the directory built: a kustomization listing another
+	// directory's file shares the object with that directory's build.
+	Home string
 }
 
 // Source is one GitRepository.

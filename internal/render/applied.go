@@ -22,6 +22,8 @@ type object struct {
 	// relative, inPlan set), or a base directory.
 	file   string
 	inPlan bool
+	// base is the base index's entry of an object of a base path.
+	base *catalog.BaseObject
 }
 
 // origin names where an object comes from, for messages.
@@ -132,8 +134,9 @@ func (b *builder) baseObjects(a *applied, rel *catalog.BaseRelease, dir, ns stri
 	if rel == nil {
 		return
 	}
-	for _, o := range rel.Dirs[dir] {
-		obj := object{group: o.Group(), kind: o.Kind, name: o.Name, namespace: o.Namespace, crdGroup: o.CRDGroup, file: dir}
+	objs := rel.Dirs[dir]
+	for i, o := range objs {
+		obj := object{group: o.Group(), kind: o.Kind, name: o.Name, namespace: o.Namespace, crdGroup: o.CRDGroup, file: dir, base: &objs[i]}
 		if ns != "" && !catalog.ClusterScoped(o.Kind) {
 			obj.namespace = ns
 		}
@@ -465,8 +468,21 @@ type fluxPlan struct {
 	// spec.targetNamespace, expanded.
 	path, target string
 	applied      applied
-	// extraDeps are the providers of the CRDs it uses, missing from its dependsOn chain.
+	// extraDeps are the Flux units it must follow that its dependsOn chain
+	// misses: the providers of the CRDs it uses, the owners of the objects
+	// it leaves to them (shared).
 	extraDeps []string
+	// shared are the objects of its base path that the base shares from
+	// another directory, which an active Flux unit applies as its own: they
+	// are taken out of this unit's build (spec.patches), so that each
+	// object has one owner.
+	shared []sharedObject
+}
+
+// sharedObject is an object a Flux unit leaves to its owner.
+type sharedObject struct {
+	object
+	owner string // the owner's Flux unit
 }
 
 // planFlux works out what every active Flux unit applies, orders each after
@@ -500,6 +516,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			byName[fu.Name] = fp
 		}
 	}
+	b.leaveShared(plans)
 	providers := map[string]string{} // API group -> Flux unit
 	provide := func(g, name string) {
 		if prev, ok := providers[g]; ok && prev != name {
@@ -555,14 +572,17 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 		case !ok && !missing[g]:
 			missing[g] = true
 			return true
-		case ok && p != fp.fu.Name && !before[p] && !slices.Contains(fp.extraDeps, p):
-			fp.extraDeps = append(fp.extraDeps, p)
+		case ok:
+			fp.follow(before, p)
 		}
 		return false
 	}
 	for _, fp := range plans {
 		before := closure(fp)
 		clear(missing)
+		for _, o := range fp.shared {
+			fp.follow(before, o.owner)
+		}
 		for _, o := range fp.applied.objects {
 			if !builtinGroups[o.group] && after(fp, before, o.group) {
 				b.errorf(fp.u, "%s applies %s %s (%s, API group %s), whose CRD no active unit installs: enable the service that provides it",
@@ -589,6 +609,53 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 		}
 	}
 	return plans
+}
+
+// follow orders fp after the Flux unit named owner, unless it is fp or
+// already comes before fp (before).
+func (fp *fluxPlan) follow(before map[string]bool, owner string) {
+	if owner != fp.fu.Name && !before[owner] && !slices.Contains(fp.extraDeps, owner) {
+		fp.extraDeps = append(fp.extraDeps, owner)
+	}
+}
+
+// leaveShared takes out of each base Flux unit the objects that its
+// directory's kustomization lists from another base directory's file
+// (../sources/charts.yaml) when an active Flux unit builds that directory
+// and applies the same object: that unit owns it, and the borrower follows
+// it. Two units applying one object would relabel it on every
+// reconciliation, and pruning either would delete it from under the other.
+func (b *builder) leaveShared(plans []*fluxPlan) {
+	for _, fp := range plans {
+		kept := fp.applied.objects[:0]
+		for _, o := range fp.applied.objects {
+			if owner := homeOwner(plans, fp, o); owner != nil {
+				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
+				continue
+			}
+			kept = append(kept, o)
+		}
+		fp.applied.objects = kept
+	}
+}
+
+// homeOwner returns the plan that builds the home directory of o, an object
+// of fp's base path, and applies o itself; nil when there is none.
+func homeOwner(plans []*fluxPlan, fp *fluxPlan, o object) *fluxPlan {
+	if o.base == nil || o.base.Home == "" {
+		return nil
+	}
+	for _, h := range plans {
+		if h == fp || strings.TrimPrefix(h.path, "./") != o.base.Home {
+			continue
+		}
+		for _, ho := range h.applied.objects {
+			if ho.base != nil && ho.base.Home == "" && ho.key() == o.key() {
+				return h
+			}
+		}
+	}
+	return nil
 }
 
 // sourceOf returns the object of the plan with key k.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"github.com/fluxcd/pkg/apis/kustomize"
 	"github.com/fluxcd/pkg/apis/meta"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
@@ -145,6 +146,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
 		}
 	}
+	for _, o := range fp.shared {
+		k.Spec.Patches = append(k.Spec.Patches, removal(o.object))
+	}
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()
 	}
@@ -157,6 +161,17 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	out, err := marshalKustomization(dst, &k, b.partLabelText[u.Name])
 	b.dependsOn, b.healthChecks = k.Spec.DependsOn[:0], k.Spec.HealthChecks[:0]
 	return out, err
+}
+
+// removal is the Flux patch that takes o, an object of a base path, out of
+// the build. The target names o as its manifest does: Flux's patches come
+// before the target namespace. A target that matches nothing is no error,
+// so a base that stops sharing o still builds.
+func removal(o object) kustomize.Patch {
+	m := o.base
+	patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
+		"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
+	return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name, Namespace: m.Namespace}}
 }
 
 // decryption is the spec.decryption of Flux units applying secret
