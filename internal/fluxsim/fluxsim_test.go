@@ -182,6 +182,30 @@ func TestFindings(t *testing.T) {
 			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: tag 2026.99 is not in the checkout of https://example.com/org/base.git",
 		},
 	}, {
+		// source-controller fetches a tag among tags and a branch among
+		// branches: the base's main is no tag, and its 2026.01 no branch.
+		name: "branch named as a tag",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", `tag: "2026.01"`, `tag: main`)
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: tag main is not in the checkout of https://example.com/org/base.git",
+		},
+	}, {
+		name: "tag named as a branch",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", `tag: "2026.01"`, `branch: "2026.01"`)
+		},
+		want: []string{
+			"dev: sources: clusters/dev/sources/base.yaml: GitRepository flux-system/base: branch 2026.01 is not in the checkout of https://example.com/org/base.git",
+		},
+	}, {
+		name: "branch",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/sources/base.yaml", `tag: "2026.01"`, `branch: main`)
+		},
+		want: []string{},
+	}, {
 		name: "sourceRef names no GitRepository",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "name: base", "name: bsae")

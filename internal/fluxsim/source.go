@@ -61,25 +61,29 @@ type source struct {
 	fromCheckout bool
 }
 
-// refText names a GitRepository's ref the way its spec does, and the ref
-// to read from a checkout; semver ranges cannot be resolved offline.
-func refText(r *sourcev1.GitRepositoryRef) (text, ref string, ok bool) {
+// refText names a GitRepository's ref the way its spec does, and the refs
+// source-controller checks out for it, in git's full names: a tag only among
+// tags, a branch among branches (a checkout's remote-tracking ones too, as
+// a clone has them); semver ranges cannot be resolved offline.
+func refText(r *sourcev1.GitRepositoryRef) (text string, refs []string, ok bool) {
 	switch {
 	case r == nil:
-		return "branch master", "master", true // Flux's default
+		return "branch master", branchRefs("master"), true // Flux's default
 	case r.Commit != "":
-		return "commit " + r.Commit, r.Commit, true
+		return "commit " + r.Commit, []string{r.Commit}, true
 	case r.Name != "":
-		return "ref " + r.Name, r.Name, true
+		return "ref " + r.Name, []string{r.Name}, true
 	case r.SemVer != "":
-		return "semver " + r.SemVer, "", false
+		return "semver " + r.SemVer, nil, false
 	case r.Tag != "":
-		return "tag " + r.Tag, r.Tag, true
+		return "tag " + r.Tag, []string{"refs/tags/" + r.Tag}, true
 	case r.Branch != "":
-		return "branch " + r.Branch, r.Branch, true
+		return "branch " + r.Branch, branchRefs(r.Branch), true
 	}
-	return "branch master", "master", true
+	return "branch master", branchRefs("master"), true
 }
+
+func branchRefs(b string) []string { return []string{"refs/heads/" + b, "refs/remotes/origin/" + b} }
 
 // repo returns the repository the simulation has for a URL, if any.
 func (s *sim) repo(u string) (Repo, bool) {
@@ -116,13 +120,13 @@ func (s *sim) resolve(src *source, visiting map[*source]bool) {
 		tree, key = r.Tree, "tree "+NormalizeURL(r.URL)
 		src.desc = src.spec.URL
 	} else {
-		text, ref, ok := refText(src.spec.Reference)
+		text, refs, ok := refText(src.spec.Reference)
 		if !ok {
 			s.sourceUnchecked(src, "GitRepository %s: %s cannot be resolved offline", src.obj.key, text)
 			return
 		}
 		src.desc = src.spec.URL + " " + text
-		snap, found, err := s.sim.read(r.Dir, ref)
+		snap, found, err := s.sim.read(r.Dir, refs)
 		if !found {
 			s.sourceFail(src, "GitRepository %s: %s is not in the checkout of %s", src.obj.key, text, src.spec.URL)
 			return
@@ -222,25 +226,27 @@ type snapshot struct {
 	err   error
 }
 
-// read returns the files of the checkout dir at ref, reading each pair
-// once; found is false when the checkout has no such ref.
-func (s *Simulator) read(dir, ref string) (snap *gitrepo.Snapshot, found bool, err error) {
+// read returns the files of the checkout dir at the first of refs it has,
+// reading each once; found is false when the checkout has none of them.
+func (s *Simulator) read(dir string, refs []string) (snap *gitrepo.Snapshot, found bool, err error) {
+	key := [2]string{dir, strings.Join(refs, " ")}
 	s.mu.Lock()
 	if s.snaps == nil {
 		s.snaps = map[[2]string]*snapshot{}
 	}
-	e, ok := s.snaps[[2]string{dir, ref}]
+	e, ok := s.snaps[key]
 	if !ok {
 		e = &snapshot{}
-		s.snaps[[2]string{dir, ref}] = e
+		s.snaps[key] = e
 	}
 	s.mu.Unlock()
 	e.once.Do(func() {
-		if _, err := gitrepo.Resolve(dir, ref); err != nil {
+		commit, found := gitrepo.ResolveExact(dir, refs...)
+		if !found {
 			return
 		}
 		e.found = true
-		e.snap, e.err = gitrepo.Read(dir, ref)
+		e.snap, e.err = gitrepo.Read(dir, commit)
 	})
 	return e.snap, e.found, e.err
 }

@@ -22,9 +22,9 @@ type Snapshot struct {
 }
 
 // Resolve returns the commit a ref names in the repository at dir (a checkout
-// or a bare git directory). Tags and branches are tried the way Flux's
-// GitRepository reference names them: a tag first, then a local branch, then
-// a remote-tracking branch of origin.
+// or a bare git directory), for a ref a person gives: a tag first, then a
+// local branch, then a remote-tracking branch of origin, then a full ref
+// name or commit. (Flux is stricter: see ResolveExact.)
 func Resolve(dir, ref string) (string, error) {
 	if ref == "" {
 		return "", errors.New("empty ref")
@@ -38,6 +38,18 @@ func Resolve(dir, ref string) (string, error) {
 		tried = append(tried, r)
 	}
 	return "", fmt.Errorf("%s: no tag, branch or commit %q (tried %s)", dir, ref, strings.Join(tried, ", "))
+}
+
+// ResolveExact returns the commit of the first of names, each a full ref
+// name (refs/tags/2026.01) or a commit, that the repository at dir has;
+// found is false when it has none of them.
+func ResolveExact(dir string, names ...string) (commit string, found bool) {
+	for _, n := range names {
+		if out, err := git(dir, "rev-parse", "--verify", "--quiet", n+"^{commit}"); err == nil {
+			return strings.TrimSpace(string(out)), true
+		}
+	}
+	return "", false
 }
 
 // Read returns the files of the repository at dir at ref, limited to the
