@@ -427,6 +427,7 @@ var BaseReleases = []catalog.BaseRelease{
 				{APIVersion: "v1", Kind: "Secret", Name: "vsphere-csi-values-base", Namespace: "vmware-system-csi", Generated: true},
 			},
 		},
+		Branch: true,
 		Charts: map[string]string{
 			"./helm":                             "",
 			"base":                               "1.28.3",

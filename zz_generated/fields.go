@@ -226,7 +226,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.gitops.base_repo.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01.",
+		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01. A branch such as main is followed with branch, not release: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.BaseRepo.Release, true
@@ -644,7 +644,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.calico.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Calico == nil {
@@ -817,7 +817,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.cert-manager.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.CertManager == nil {
@@ -1130,7 +1130,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.etcd-backup.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.EtcdBackup == nil {
@@ -1326,7 +1326,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.external-snapshotter.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.ExternalSnapshotter == nil {
@@ -1427,7 +1427,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.gateway.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Gateway == nil {
@@ -1700,7 +1700,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.gateway-api.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.GatewayAPI == nil {
@@ -1801,7 +1801,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.harbor.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
@@ -2214,7 +2214,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.headlamp.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -2402,7 +2402,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.istio.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
@@ -2529,7 +2529,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kafka-cluster.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KafkaCluster == nil {
@@ -2698,7 +2698,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.keycloak.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
@@ -2992,7 +2992,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -3215,7 +3215,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kyverno.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
@@ -3360,7 +3360,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.loki.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Loki == nil {
@@ -3639,7 +3639,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.longhorn.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Longhorn == nil {
@@ -3778,7 +3778,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.metallb.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.MetalLB == nil {
@@ -3944,7 +3944,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.mimir.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Mimir == nil {
@@ -4223,7 +4223,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.olm.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OLM == nil {
@@ -4324,7 +4324,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.openstack-ccm.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
@@ -4541,7 +4541,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.openstack-csi.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCSI == nil {
@@ -4770,7 +4770,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.opentelemetry-kube-stack.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
@@ -4944,7 +4944,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.postgres-operator.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.PostgresOperator == nil {
@@ -5085,7 +5085,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.rbac-manager.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.RBACManager == nil {
@@ -5225,7 +5225,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.sealed-secrets.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.SealedSecrets == nil {
@@ -5340,7 +5340,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.tempo.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
@@ -5600,7 +5600,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.velero.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
@@ -5840,7 +5840,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.vsphere-csi.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.VSphereCSI == nil {
@@ -6094,7 +6094,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.weave-gitops.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {
@@ -6243,7 +6243,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.managed_services.alert-proxy.source.release",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch.",
+		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.ManagedServices.AlertProxy == nil {

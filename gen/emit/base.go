@@ -61,6 +61,9 @@ func Base(xs []*baseindex.Index) ([]byte, error) {
 			jen.Id("Commit").Op(":").Lit(x.Commit),
 			jen.Id("Dirs").Op(":").Map(jen.String()).Index().Qual(CatalogPkg, "BaseObject").Values(append(entries, jen.Line())...),
 		}
+		if x.Branch {
+			rel = append(rel, jen.Id("Branch").Op(":").True())
+		}
 		if len(chartEntries) > 0 {
 			rel = append(rel, jen.Id("Charts").Op(":").Map(jen.String()).String().Values(append(chartEntries, jen.Line())...))
 		}

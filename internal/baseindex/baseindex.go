@@ -24,6 +24,9 @@ type Index struct {
 	Repo string `json:"repo"`
 	// Ref is the tag or branch.
 	Ref string `json:"ref"`
+	// Branch marks a Ref that is a branch: a release is a tag, and Flux
+	// fetches a GitRepository's spec.ref.tag among tags only.
+	Branch bool `json:"branch,omitempty"`
 	// Commit is the commit Ref named at extraction.
 	Commit string `json:"commit"`
 	// Dirs are the kustomization directories under Root, sorted by path.

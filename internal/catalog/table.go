@@ -128,6 +128,8 @@ func (u *Unit) ServicePath() string {
 type BaseRelease struct {
 	// Ref is the tag or branch; Commit what it named at extraction.
 	Ref, Commit string
+	// Branch marks a Ref that is a branch rather than a release tag.
+	Branch bool
 	// Dirs maps each kustomization directory to the objects its build creates.
 	Dirs map[string][]BaseObject
 	// Charts maps each chart the release's HelmReleases install to its

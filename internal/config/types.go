@@ -222,7 +222,9 @@ type BaseRepo struct {
 	// Branch of the base repository, used when release is empty.
 	Branch string `json:"branch,omitempty" format:"git-ref"`
 	// Release is the tag of the base repository to deploy; it wins over branch.
-	// When neither release nor branch is set, the release is 2026.01.
+	// When neither release nor branch is set, the release is 2026.01. A
+	// branch such as main is followed with branch, not release: Flux fetches
+	// a release as a tag.
 	Release string `json:"release,omitempty" format:"git-ref"`
 	// SecretName names the Secret in flux-system holding credentials for the
 	// base repository (and for services whose source override points at a
@@ -248,7 +250,8 @@ type SourceOverride struct {
 	Repo string `json:"repo,omitempty" format:"git-url"`
 	// Branch to follow, used when release is empty.
 	Branch string `json:"branch,omitempty" format:"git-ref"`
-	// Release is the tag to deploy; it wins over branch.
+	// Release is the tag to deploy; it wins over branch. A branch such as
+	// main is followed with branch: Flux fetches a release as a tag.
 	Release string `json:"release,omitempty" format:"git-ref"`
 }
 

@@ -684,6 +684,24 @@ func (b *builder) fluxUnits(plans []*fluxPlan) {
 	}
 }
 
+// checkRefKind reports a release (rendered as spec.ref.tag) that names a
+// branch of the base, or a branch that names a release tag: source-controller
+// looks for a tag among tags and a branch among branches, and finds neither.
+// at is the config path of the ref's mapping; refs without an index are
+// checked elsewhere.
+func (b *builder) checkRefKind(at, release, branch string) {
+	ref := cmpOr(release, branch)
+	for _, r := range zz_generated.BaseReleases {
+		switch {
+		case r.Ref != ref:
+		case release != "" && r.Branch:
+			b.diags = append(b.diags, b.f.Diag(at+".release", "%q is a branch of the base repository, not a release tag: Flux would fetch tag %s and find none; set %s.branch: %q instead", ref, ref, at, ref))
+		case release == "" && !r.Branch:
+			b.diags = append(b.diags, b.f.Diag(at+".branch", "%q is a release tag of the base repository, not a branch: Flux would fetch branch %s and find none; set %s.release: %q instead", ref, ref, at, ref))
+		}
+	}
+}
+
 // checkReleases reports active units that the pinned base release does not
 // hold, and a base release the catalog has no index for.
 func (b *builder) checkReleases(active []*catalog.Unit) {
@@ -698,6 +716,16 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 			field = "opencenter.gitops.base_repo.branch"
 		}
 		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", ref, strings.Join(known, ", ")))
+	} else {
+		b.checkRefKind("opencenter.gitops.base_repo", base.Release, base.Branch)
+	}
+	for _, u := range active {
+		if u.Common == nil {
+			continue
+		}
+		if c := u.Common(b.c); c != nil && c.Source != nil && (c.Source.Repo == "" || c.Source.Repo == base.URL) {
+			b.checkRefKind(configPath(u)+".source", c.Source.Release, c.Source.Branch)
+		}
 	}
 	for _, u := range active {
 		if u.Releases == nil {
