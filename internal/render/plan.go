@@ -687,17 +687,19 @@ func (b *builder) fluxUnits(plans []*fluxPlan) {
 // checkRefKind reports a release (rendered as spec.ref.tag) that names a
 // branch of the base, or a branch that names a release tag: source-controller
 // looks for a tag among tags and a branch among branches, and finds neither.
-// at is the config path of the ref's mapping; refs without an index are
-// checked elsewhere.
-func (b *builder) checkRefKind(at, release, branch string) {
+// at gives the config path of the ref's mapping, built only for a message;
+// refs without an index are checked elsewhere.
+func (b *builder) checkRefKind(release, branch string, at func() string) {
 	ref := cmpOr(release, branch)
 	for _, r := range zz_generated.BaseReleases {
 		switch {
 		case r.Ref != ref:
 		case release != "" && r.Branch:
-			b.diags = append(b.diags, b.f.Diag(at+".release", "%q is a branch of the base repository, not a release tag: Flux would fetch tag %s and find none; set %s.branch: %q instead", ref, ref, at, ref))
+			p := at()
+			b.diags = append(b.diags, b.f.Diag(p+".release", "%q is a branch of the base repository, not a release tag: Flux would fetch tag %s and find none; set %s.branch: %q instead", ref, ref, p, ref))
 		case release == "" && !r.Branch:
-			b.diags = append(b.diags, b.f.Diag(at+".branch", "%q is a release tag of the base repository, not a branch: Flux would fetch branch %s and find none; set %s.release: %q instead", ref, ref, at, ref))
+			p := at()
+			b.diags = append(b.diags, b.f.Diag(p+".branch", "%q is a release tag of the base repository, not a branch: Flux would fetch branch %s and find none; set %s.release: %q instead", ref, ref, p, ref))
 		}
 	}
 }
@@ -717,14 +719,14 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 		}
 		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", ref, strings.Join(known, ", ")))
 	} else {
-		b.checkRefKind("opencenter.gitops.base_repo", base.Release, base.Branch)
+		b.checkRefKind(base.Release, base.Branch, func() string { return "opencenter.gitops.base_repo" })
 	}
 	for _, u := range active {
 		if u.Common == nil {
 			continue
 		}
 		if c := u.Common(b.c); c != nil && c.Source != nil && (c.Source.Repo == "" || c.Source.Repo == base.URL) {
-			b.checkRefKind(configPath(u)+".source", c.Source.Release, c.Source.Branch)
+			b.checkRefKind(c.Source.Release, c.Source.Branch, func() string { return configPath(u) + ".source" })
 		}
 	}
 	for _, u := range active {
