@@ -935,6 +935,7 @@ var Fields = []catalog.Field{
 		Kind:         catalog.KindString,
 		GoType:       "string",
 		Doc:          "route53_region is the AWS region of the Route 53 API, such as us-east-1.",
+		Format:       "aws-region",
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
 		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
 		Missing: func(c *config.Config) []string {
@@ -4405,7 +4406,8 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.openstack-ccm.floating_network_id",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "floating_network_id is the external network Octavia load balancers get floating IPs from.",
+		Doc:    "floating_network_id is the ID of the external network Octavia load balancers get floating IPs from (the cloud controller manager takes no name).",
+		Format: "uuid",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false
@@ -4417,7 +4419,8 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.openstack-ccm.subnet_id",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "subnet_id is the subnet the load balancers' VIPs are created on, the nodes' subnet.",
+		Doc:    "subnet_id is the ID of the subnet the load balancers' VIPs are created on, the nodes' subnet.",
+		Format: "uuid",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.OpenStackCCM == nil {
 				return nil, false

@@ -26,7 +26,7 @@ var schemaInvalid = []string{
 	"unknown-top-level-key", "meta-label-key-invalid", "meta-label-value-invalid", "customer-managed-secret-name-not-dns",
 	"base-repo-secret-name-not-dns", "svc-kyverno-excluded-namespace-not-dns-label", "svc-postgres-watched-namespaces-comma",
 	"gitops-repository-branch-not-git-ref", "svc-gateway-listener-hostname-invalid", "svc-gateway-listener-tls-secret-name-invalid",
-	"svc-alert-proxy-account-id-not-digits",
+	"svc-alert-proxy-account-id-not-digits", "svc-openstack-ccm-floating-network-name", "svc-cert-manager-route53-region-not-aws",
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {

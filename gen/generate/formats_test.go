@@ -13,7 +13,7 @@ import (
 func TestFormatTagErrors(t *testing.T) {
 	cases := []struct{ path, format, keyFormat, want string }{
 		{"opencenter.services.loki.bucket", "dns-lable", "", `internal/config/services.go:`},
-		{"opencenter.services.loki.bucket", "dns-lable", "", `opencenter.services.loki.bucket: format "dns-lable" is not a format: expected one of cidr, core-number, cron, dns-label,`},
+		{"opencenter.services.loki.bucket", "dns-lable", "", `opencenter.services.loki.bucket: format "dns-lable" is not a format: expected one of aws-region, cidr, core-number, cron, dns-label,`},
 		{"opencenter.services.loki.enabled", "dns-label", "", `format "dns-label" on a bool: a format is for a string, or the strings of a list or map`},
 		{"opencenter.services.gateway.listeners", "dns-label", "", `format "dns-label" on a list: a format is for a string, or the strings of a list or map`},
 		{"opencenter.meta.labels", "", "label", `key_format "label" is not a format`},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go/endpoints/private/rulesfn"
+	"github.com/google/uuid"
 	"github.com/minio/minio-go/v7/pkg/s3utils"
 	"github.com/prometheus/common/model"
 	"github.com/robfig/cron/v3"
@@ -60,6 +61,22 @@ var consumers = map[string]func(string) error{
 		}
 		return err
 	},
+	// The AWS SDKs build a region's endpoints from it as a host label
+	// (cert-manager's Route 53 client, its STS credentials).
+	"aws-region": func(s string) error {
+		if !rulesfn.IsValidHostLabel(s, false) {
+			return fmt.Errorf("not a host label")
+		}
+		return nil
+	},
+	// An OpenStack ID is a UUID, which Neutron prints lowercase.
+	"uuid": func(s string) error {
+		u, err := uuid.Parse(s)
+		if err == nil && u.String() != strings.ToLower(s) {
+			err = fmt.Errorf("read as %s", u)
+		}
+		return err
+	},
 	"url": func(s string) error {
 		u, err := url.Parse(s)
 		if err == nil && (u.Host == "" || u.Scheme != "http" && u.Scheme != "https") {
@@ -85,6 +102,27 @@ var shaped = map[string]func(r *rand.Rand) string{
 	"email": func(r *rand.Rand) string {
 		return join(r, 1+r.IntN(3), "", "ops", "a.b", ".", "+tag", "-", "_", "\"", "<", "(", ",", "é", "!", "\\") + "@" +
 			join(r, 1+r.IntN(2), ".", "example", "x-y", "-", "", "é") + pick(r, ".com", ".io", ".c")
+	},
+	// Groups of hex digits, now and then of another length or with another
+	// character, joined by '-' or now and then something else, now and then
+	// in braces or after urn:uuid:.
+	"uuid": func(r *rand.Rand) string {
+		var w strings.Builder
+		w.WriteString(pick(r, "", "", "", "", "", "", "{", "urn:uuid:"))
+		for i, n := range []int{8, 4, 4, 4, 12} {
+			if i > 0 {
+				w.WriteString(pick(r, "-", "-", "-", "-", "-", "-", "-", "", "_", ":"))
+			}
+			n += []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 1}[r.IntN(17)]
+			for range n {
+				w.WriteString(pick(r, "0", "1", "9", "a", "b", "f", "A", "F"))
+			}
+			if r.IntN(30) == 0 {
+				w.WriteString(pick(r, "g", "é", " "))
+			}
+		}
+		w.WriteString(pick(r, "", "", "", "", "", "", "}", " "))
+		return w.String()
 	},
 	"url": func(r *rand.Rand) string {
 		return pick(r, "http://", "https://") + pick(r, "a", "a.b", "-", "a-b.c", "1.2.3.4") + pick(r, "", ":80", ":8080", ":99999", ":0") +
@@ -124,6 +162,7 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"retention":         {"0", "1", "9", "99999", "ms", "s", "m", "h", "d", "w", "y"},
 		"label-key":         {"a", "Z", "0", "-", "_", ".", "/", "a/", "example.com/", strings.Repeat("a", 40), strings.Repeat("b.", 70)},
 		"label-value":       {"a", "Z", "0", "-", "_", ".", "/", strings.Repeat("a", 30)},
+		"aws-region":        {"us", "east", "1", "-", ".", "a", "Z", "0", "_", strings.Repeat("a", 30)},
 	}
 	edge := map[string][]string{
 		"dns-label":         {strings.Repeat("a", 63), strings.Repeat("a", 64)},
@@ -139,6 +178,8 @@ func TestFormatsAcceptWhatConsumersRead(t *testing.T) {
 		"label-key": {strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 126) + "a/" + strings.Repeat("b", 63),
 			strings.Repeat("a.", 127) + "a/b", "a/" + strings.Repeat("b", 64), "/a", "a/b/c", "A/b"},
 		"label-value": {strings.Repeat("a", 63), strings.Repeat("a", 64)},
+		"aws-region":  {"us-east-1", "us-gov-west-1", strings.Repeat("a", 63), strings.Repeat("a", 64)},
+		"uuid":        {"6513270e-269e-4d37-b2a7-4de452e6b438", "6513270E-269E-4D37-B2A7-4DE452E6B438", "{6513270e-269e-4d37-b2a7-4de452e6b438}", "6513270e269e4d37b2a74de452e6b438"},
 	}
 	r := rand.New(rand.NewPCG(7, 8))
 	for f, read := range consumers {

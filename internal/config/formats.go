@@ -83,7 +83,7 @@ func matchSyntax(format, s string) bool {
 // it: Kubernetes names and hostnames. The JSON Schema carries it.
 var FormatMaxLength = map[string]int{
 	"dns-label": maxDNSLabel, "dns-subdomain": maxDNSSubdomain, "wildcard-hostname": maxDNSSubdomain,
-	"label-key": maxDNSSubdomain + 1 + maxDNSLabel, "label-value": maxDNSLabel,
+	"label-key": maxDNSSubdomain + 1 + maxDNSLabel, "label-value": maxDNSLabel, "aws-region": maxDNSLabel,
 }
 
 // maxDNSLabel bounds a DNS label: a Kubernetes name of that format, each
@@ -242,6 +242,7 @@ func retentionFits(s string) bool {
 // handMatched are the formats matched byte by byte.
 var handMatched = map[string]func(string) bool{
 	"dns-label":         dnsLabel,
+	"aws-region":        dnsLabel,
 	"dns-subdomain":     dnsSubdomain,
 	"wildcard-hostname": func(s string) bool { return dnsSubdomain(strings.TrimPrefix(s, "*.")) },
 	"quantity":          quantity,

@@ -207,7 +207,7 @@ type CertManager struct {
 	// DNSProvider solves ACME challenges with DNS-01 through cloudflare, route53 or designate; none answers them with HTTP-01 through the cluster gateway, which cannot issue wildcards.
 	DNSProvider DNSProvider `json:"dns_provider,omitempty" default:"none"`
 	// Route53Region is the AWS region of the Route 53 API, such as us-east-1.
-	Route53Region string `json:"route53_region,omitempty" required_when:"issuer=acme,dns_provider=route53"`
+	Route53Region string `json:"route53_region,omitempty" required_when:"issuer=acme,dns_provider=route53" format:"aws-region"`
 	// Route53HostedZoneID is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.
 	Route53HostedZoneID string `json:"route53_hosted_zone_id,omitempty"`
 	// DesignateAuthURL is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.
@@ -512,10 +512,10 @@ type OpenStackCCM struct {
 	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled,!existing_secret"`
 	// Region is the OpenStack region of the cluster.
 	Region string `json:"region,omitempty" required_when:"enabled,!existing_secret"`
-	// FloatingNetworkID is the external network Octavia load balancers get floating IPs from.
-	FloatingNetworkID string `json:"floating_network_id,omitempty"`
-	// SubnetID is the subnet the load balancers' VIPs are created on, the nodes' subnet.
-	SubnetID string `json:"subnet_id,omitempty"`
+	// FloatingNetworkID is the ID of the external network Octavia load balancers get floating IPs from (the cloud controller manager takes no name).
+	FloatingNetworkID string `json:"floating_network_id,omitempty" format:"uuid"`
+	// SubnetID is the ID of the subnet the load balancers' VIPs are created on, the nodes' subnet.
+	SubnetID string `json:"subnet_id,omitempty" format:"uuid"`
 	// LBProvider is the Octavia provider of load balancers: amphora or ovn.
 	LBProvider OctaviaProvider `json:"lb_provider,omitempty" default:"amphora"`
 	// ExistingSecret names an existing Secret in openstack-ccm's namespace holding the whole cloud.conf of the cloud controller manager (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-ccm.

@@ -67,6 +67,12 @@ const (
 	// PatternCoreNumber is a Rackspace Core account or device number:
 	// decimal digits (alert-proxy puts it in Watchman's webhook URL).
 	PatternCoreNumber = `^[0-9]+$`
+	// PatternAWSRegion is an AWS region such as us-east-1: a host label of
+	// the AWS endpoints the region names.
+	PatternAWSRegion = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// PatternUUID is an OpenStack resource ID as its API and CLI print it: a
+	// UUID of hex digits in groups of 8, 4, 4, 4 and 12.
+	PatternUUID = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 )
 
 // Formats maps a `format` struct tag to its pattern.
@@ -90,6 +96,8 @@ var Formats = map[string]string{
 	"label-key":         PatternLabelKey,
 	"label-value":       PatternLabelValue,
 	"core-number":       PatternCoreNumber,
+	"aws-region":        PatternAWSRegion,
+	"uuid":              PatternUUID,
 }
 
 // FormatDocs says what each format expects, for messages and explain.
@@ -113,6 +121,8 @@ var FormatDocs = map[string]string{
 	"label-key":         "a Kubernetes label key such as tier or example.com/cost-center: a name of at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, after an optional DNS-1123 subdomain prefix (at most 253) and '/'",
 	"label-value":       "a Kubernetes label value: at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or empty",
 	"core-number":       "a Rackspace Core account or device number: decimal digits, such as 1048576",
+	"aws-region":        "an AWS region such as us-east-1: at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+	"uuid":              "an OpenStack ID, a UUID such as 6513270e-269e-4d37-b2a7-4de452e6b438 (an ID, not a name: 'openstack network show NAME -f value -c id' prints a network's)",
 }
 
 // Config is one cluster config file.
