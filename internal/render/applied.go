@@ -516,7 +516,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			byName[fu.Name] = fp
 		}
 	}
-	b.leaveShared(plans)
+	leaveShared(plans)
 	providers := map[string]string{} // API group -> Flux unit
 	provide := func(g, name string) {
 		if prev, ok := providers[g]; ok && prev != name {
@@ -625,7 +625,7 @@ func (fp *fluxPlan) follow(before map[string]bool, owner string) {
 // and applies the same object: that unit owns it, and the borrower follows
 // it. Two units applying one object would relabel it on every
 // reconciliation, and pruning either would delete it from under the other.
-func (b *builder) leaveShared(plans []*fluxPlan) {
+func leaveShared(plans []*fluxPlan) {
 	for _, fp := range plans {
 		kept := fp.applied.objects[:0]
 		for _, o := range fp.applied.objects {
