@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -62,7 +63,7 @@ var hostile = []struct {
 // write (Swift, AWS S3 without endpoint): each adds the strings of its
 // services to the corpus.
 var corpusVariants = []corpusVariant{
-	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir"}, map[string]string{
+	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", servicePaths("harbor", "loki", "mimir"), map[string]string{
 		"opencenter.services.harbor.storage":        "swift",
 		"opencenter.services.harbor.endpoint":       "https://keystone.iad3.northwind.example:5000/v3",
 		"opencenter.services.harbor.bucket":         "harbor-images",
@@ -76,8 +77,8 @@ var corpusVariants = []corpusVariant{
 		"opencenter.services.mimir.storage":         "swift",
 		"opencenter.services.mimir.endpoint":        "https://keystone.iad3.northwind.example:5000/v3",
 		"opencenter.services.mimir.region":          "RegionOne",
-	}},
-	{"aws", "../../testdata/fixture/.k8s-dev-config.yaml", []string{"harbor", "loki", "mimir", "tempo", "velero", "etcd-backup"}, map[string]string{
+	}, nil, nil},
+	{"aws", "../../testdata/fixture/.k8s-dev-config.yaml", servicePaths("harbor", "loki", "mimir", "tempo", "velero", "etcd-backup"), map[string]string{
 		"opencenter.services.harbor.endpoint":      "",
 		"opencenter.services.harbor.region":        "us-east-1",
 		"opencenter.services.loki.endpoint":        "",
@@ -90,20 +91,150 @@ var corpusVariants = []corpusVariant{
 		"opencenter.services.velero.region":        "us-east-1",
 		"opencenter.services.etcd-backup.endpoint": "",
 		"opencenter.services.etcd-backup.region":   "us-east-1",
-	}},
+	}, nil, nil},
+	sourceVariant("fork sources", false),
+	sourceVariant("release sources", true),
+	existingSecretsVariant(),
+	{name: "base on a branch over ssh", config: dev, paths: []string{"opencenter.gitops.base_repo."},
+		drop: []string{"opencenter.gitops.base_repo.release"},
+		set: map[string]string{
+			"opencenter.gitops.base_repo.branch":      "main",
+			"opencenter.gitops.base_repo.url":         "ssh://git@github.com/opencenter-cloud/openCenter-gitops-base.git",
+			"opencenter.gitops.base_repo.secret_name": "gitops-base-ssh",
+		}},
+	{name: "lists and defaults set", config: dev,
+		paths: []string{
+			"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on",
+			"opencenter.services.postgres-operator.watched_namespaces", "opencenter.services.rbac-manager.role_bindings[0].namespaces",
+			"opencenter.services.istio.", "opencenter.managed_services.alert-proxy.alertmanager_url", "opencenter.managed_services.alert-proxy.links_domain",
+			"opencenter.services.gateway.listeners[0].tls_secret_name",
+		},
+		// policies follows infrastructure instead of leading it
+		drop: []string{"opencenter.gitops.overlay_units.customer_managed.kustomizations[1].depends_on"},
+		set: map[string]string{
+			"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on[0]": "infrastructure",
+			"opencenter.services.postgres-operator.watched_namespaces[0]":                      "keycloak",
+			"opencenter.services.rbac-manager.role_bindings[0].namespaces[0]":                  "keycloak",
+			"opencenter.managed_services.alert-proxy.alertmanager_url":                         "http://alertmanager.monitoring.svc:9093/api/v2/alerts",
+			"opencenter.managed_services.alert-proxy.links_domain":                             "alerts.dev.northwind.example",
+			"opencenter.services.gateway.listeners[0].protocol":                                "HTTPS",
+			"opencenter.services.gateway.listeners[0].hostname":                                "*.apps.dev.northwind.example",
+			"opencenter.services.gateway.listeners[0].tls_secret_name":                         "wildcard-apps-dev-northwind-example-tls",
+			"opencenter.services.istio.profile":                                                "demo",
+		},
+		on: []string{"opencenter.services.istio.enabled", "opencenter.services.istio.ingress_gateway"}},
+	{name: "ca issuer, gateway certificate from a Secret", config: dev,
+		paths: []string{"opencenter.services.cert-manager.ca_secret_name", "opencenter.services.gateway.tls_secret_name"},
+		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
+			"opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region",
+			"secrets.services.cert-manager", "opencenter.services.gateway.listeners"},
+		set: map[string]string{
+			"opencenter.services.cert-manager.issuer":         "ca",
+			"opencenter.services.cert-manager.issuer_name":    "letsencrypt",
+			"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
+			"opencenter.services.gateway.tls_secret_name":     "wildcard-dev-northwind-example-tls",
+		}},
+}
+
+// existingSecretsVariant names an existing Secret for every service that
+// takes one, instead of its secrets: the field is every string field
+// ending in existing_secret.
+func existingSecretsVariant() corpusVariant {
+	v := corpusVariant{name: "existing Secrets", config: dev, set: map[string]string{}}
+	dropped := map[string]bool{}
+	for _, fl := range zz_generated.Fields {
+		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") {
+			continue
+		}
+		svc := fl.Path[:strings.LastIndex(fl.Path, ".")]
+		v.paths = append(v.paths, fl.Path)
+		v.set[fl.Path] = strings.ReplaceAll(path.Base(strings.ReplaceAll(fl.Path, ".", "/")), "_", "-")
+		if sec := "secrets." + strings.TrimPrefix(svc, "opencenter."); !dropped[sec] {
+			dropped[sec] = true
+			v.drop = append(v.drop, sec)
+		}
+	}
+	// What a Secret holds is not given beside it, and weave-gitops's chart
+	// fixes the Secret's name.
+	v.drop = append(v.drop, "opencenter.services.headlamp.oidc_issuer_url",
+		"opencenter.services.openstack-ccm.auth_url", "opencenter.services.openstack-ccm.region",
+		"opencenter.services.openstack-csi.auth_url", "opencenter.services.openstack-csi.region",
+		"opencenter.services.vsphere-csi.vcenter_host", "opencenter.services.vsphere-csi.datacenter")
+	v.set["opencenter.services.weave-gitops.admin_existing_secret"] = "cluster-user-auth"
+	return v
+}
+
+// servicePaths are the path prefixes of services' settings and secrets.
+func servicePaths(services ...string) []string {
+	var out []string
+	for _, svc := range services {
+		out = append(out, "opencenter.services."+svc+".", "secrets.services."+svc+".")
+	}
+	return out
 }
 
 // corpusVariant is a fixture config with some values set.
 type corpusVariant struct {
 	name, config string
-	services     []string          // whose strings the corpus tries
+	paths        []string          // the prefixes of the paths whose strings the corpus tries
 	set          map[string]string // field path -> string value
+	drop         []string          // field paths removed first
+	on           []string          // bool field paths set true
+}
+
+// dev is the fixture config most variants start from.
+const dev = "../../testdata/fixture/.k8s-dev-config.yaml"
+
+// forkURL is a fork of the base that services' sources follow in a variant.
+const forkURL = "https://github.com/northwind/gitops-base-fork.git"
+
+// sourceRefused are the services whose source the validation refuses
+// whatever it says: they have no base directory, or share the observability
+// group's source. TestHostileValuesReachEveryField holds the list to the
+// validation.
+var sourceRefused = []string{"calico", "etcd-backup", "gateway", "weave-gitops",
+	"kube-prometheus-stack", "loki", "mimir", "tempo", "opentelemetry-kube-stack"}
+
+// sourceVariant gives every service a source override (but those of
+// sourceRefused): a branch of a fork, or with release a release of the
+// base (alert-proxy, which the base has on main only, a release of the
+// fork). Services the config does not enable are switched on.
+func sourceVariant(name string, release bool) corpusVariant {
+	v := corpusVariant{name: name, config: dev, set: map[string]string{}}
+	for _, fl := range zz_generated.Fields {
+		at, ok := strings.CutSuffix(fl.Path, ".source.repo")
+		if !ok || slices.Contains(sourceRefused, path.Base(strings.ReplaceAll(at, ".", "/"))) {
+			continue
+		}
+		v.paths = append(v.paths, at+".source.")
+		v.on = append(v.on, at+".enabled")
+		switch {
+		case !release:
+			v.set[at+".source.repo"], v.set[at+".source.branch"] = forkURL, "platform/next"
+		case strings.HasPrefix(at, "opencenter.managed_services."):
+			v.set[at+".source.repo"], v.set[at+".source.release"] = forkURL, "v0.1.0"
+		default:
+			v.set[at+".source.release"] = "2026.01"
+		}
+	}
+	return v
 }
 
 // of returns the variant's config: its fixture with the values set.
 func (v *corpusVariant) of(t *testing.T) *yaml.Node {
 	t.Helper()
 	doc := plaintextDoc(t, v.config)
+	for _, p := range v.drop {
+		steps, _ := stepsOf(p)
+		if !remove(doc.Content[0], steps) {
+			t.Fatalf("%s variant: %s has no %s to drop", v.name, v.config, p)
+		}
+	}
+	for _, p := range v.on {
+		steps, _ := stepsOf(p)
+		doc = set(doc, target{steps: steps}, "true")
+		lookup(doc.Content[0], steps).Tag, lookup(doc.Content[0], steps).Style = "!!bool", 0
+	}
 	for _, p := range slices.Sorted(maps.Keys(v.set)) {
 		steps, _ := stepsOf(p)
 		doc = set(doc, target{steps: steps}, v.set[p])
@@ -231,6 +362,95 @@ var hundredKB = []string{
 	"secrets.overlay_units.customer_managed.known_hosts",
 }
 
+// corpusConfig is a config of the corpus and the strings it tries there.
+type corpusConfig struct {
+	doc     *yaml.Node
+	targets []target
+}
+
+// corpusTargets returns the configs of the corpus, the fixture's and the
+// variants', with the strings each one tries: every string of a fixture
+// config, and of a variant those at the paths it is for.
+func corpusTargets(t *testing.T) []corpusConfig {
+	t.Helper()
+	var out []corpusConfig
+	for _, name := range fixtureConfigs(t) {
+		doc := plaintextDoc(t, name)
+		out = append(out, corpusConfig{doc, stringTargets(t, name, doc)})
+	}
+	for i := range corpusVariants {
+		v := &corpusVariants[i]
+		doc := v.of(t)
+		var tgs []target
+		for _, tg := range stringTargets(t, v.config+" ("+v.name+" variant)", doc) {
+			if slices.ContainsFunc(v.paths, func(p string) bool { return strings.HasPrefix(tg.path, p) }) {
+				tgs = append(tgs, tg)
+			}
+		}
+		out = append(out, corpusConfig{doc, tgs})
+	}
+	return out
+}
+
+// TestHostileValuesReachEveryField: the corpus tries every string field,
+// string list and string map of the config, through the fixture configs
+// or a variant, so that a field added without a place in the corpus fails
+// here rather than escaping it.
+func TestHostileValuesReachEveryField(t *testing.T) {
+	reached := map[string]bool{}
+	for _, ct := range corpusTargets(t) {
+		for _, tg := range ct.targets {
+			p := strings.ReplaceAll(tg.path, "[0]", "[]")
+			reached[p] = true
+			if !tg.key { // a map's value: the map is reached by its key target
+				reached[p[:max(0, strings.LastIndex(p, "."))]+".*"] = true
+			}
+		}
+	}
+	// A source the validation refuses whatever it says is reached by that:
+	// every value is rejected, naming the field.
+	for _, svc := range sourceRefused {
+		doc := plaintextDoc(t, dev)
+		steps, _ := stepsOf("opencenter.services." + svc + ".source.branch")
+		data, err := yaml.Marshal(set(doc, target{steps: steps}, "main"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := config.Decode(dev, data, config.LoadOptions{})
+		if err == nil {
+			err = f.Check()
+		}
+		at := "opencenter.services." + svc + ".source"
+		if err == nil || !strings.Contains(err.Error(), at+": has no effect") {
+			t.Errorf("%s is in sourceRefused, but the validation does not refuse it: %v", at, err)
+			continue
+		}
+		for _, k := range []string{"repo", "branch", "release"} {
+			reached[at+"."+k] = true
+		}
+	}
+	var missed []string
+	for _, fl := range zz_generated.Fields {
+		var want string
+		switch {
+		case fl.Kind == catalog.KindString && !strings.Contains(fl.Path, ".*"):
+			want = fl.Path
+		case fl.Kind == catalog.KindList && fl.GoType == "[]string":
+			want = fl.Path + "[]"
+		case fl.Kind == catalog.KindMap && fl.GoType == "map[string]string":
+			want = fl.Path
+		default:
+			continue
+		}
+		if !reached[want] {
+			missed = append(missed, want)
+		}
+	}
+	if len(missed) > 0 {
+		t.Errorf("%d string fields no corpus config sets (give them a value in a corpusVariant):\n%s", len(missed), strings.Join(missed, "\n"))
+	}
+}
+
 // TestHostileValues writes hostile values into every string field, string
 // list item and map key and value of every fixture config (the config
 // loaded through its YAML by the real loader, the value put in the decoded
@@ -246,29 +466,14 @@ func TestHostileValues(t *testing.T) {
 		t.Skip("the corpus renders ten thousand configs")
 	}
 	var targets []*prepared
-	add := func(doc *yaml.Node, tgs []target) {
-		for _, tg := range tgs {
-			p, err := prepare(doc, tg)
+	for _, ct := range corpusTargets(t) {
+		for _, tg := range ct.targets {
+			p, err := prepare(ct.doc, tg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			targets = append(targets, p)
 		}
-	}
-	for _, name := range fixtureConfigs(t) {
-		doc := plaintextDoc(t, name)
-		add(doc, stringTargets(t, name, doc))
-	}
-	for i := range corpusVariants {
-		v := &corpusVariants[i]
-		doc := v.of(t)
-		var tgs []target
-		for _, tg := range stringTargets(t, v.config+" ("+v.name+" variant)", doc) {
-			if slices.ContainsFunc(v.services, func(svc string) bool { return strings.Contains(tg.path, "services."+svc+".") }) {
-				tgs = append(tgs, tg)
-			}
-		}
-		add(doc, tgs)
 	}
 	type job struct {
 		p *prepared
@@ -691,6 +896,10 @@ func stepsOf(p string) ([]string, string) {
 			steps = append(steps, k, "[0]")
 			continue
 		}
+		if k, i, ok := strings.Cut(seg, "["); ok && strings.HasSuffix(i, "]") {
+			steps = append(steps, k, "["+i) // an element named by its index, as drop names one
+			continue
+		}
 		steps = append(steps, seg)
 	}
 	return steps, strings.ReplaceAll(p, "[]", "[0]")
@@ -701,11 +910,12 @@ func lookup(n *yaml.Node, steps []string) *yaml.Node {
 		switch {
 		case n == nil:
 			return nil
-		case s == "[0]":
-			if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		case strings.HasPrefix(s, "["):
+			i, err := strconv.Atoi(strings.Trim(s, "[]"))
+			if err != nil || n.Kind != yaml.SequenceNode || i >= len(n.Content) {
 				return nil
 			}
-			n = n.Content[0]
+			n = n.Content[i]
 		case n.Kind == yaml.MappingNode:
 			var next *yaml.Node
 			for i := 0; i+1 < len(n.Content); i += 2 {
@@ -730,8 +940,22 @@ func set(doc *yaml.Node, tg target, value string) *yaml.Node {
 	if tg.key {
 		steps = steps[:len(steps)-1]
 	}
+	// fresh is the node a missing step i leads to: a scalar at the end, a
+	// list before "[0]", else a mapping.
+	fresh := func(i int) *yaml.Node {
+		switch {
+		case i == len(steps)-1:
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str"}
+		case steps[i+1] == "[0]":
+			return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		}
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
 	for i, s := range steps {
 		if s == "[0]" {
+			if len(n.Content) == 0 {
+				n.Content = append(n.Content, fresh(i))
+			}
 			n = n.Content[0]
 			continue
 		}
@@ -742,10 +966,7 @@ func set(doc *yaml.Node, tg target, value string) *yaml.Node {
 			}
 		}
 		if next == nil {
-			next = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			if i == len(steps)-1 {
-				next = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str"}
-			}
+			next = fresh(i)
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, next)
 		}
 		n = next
@@ -762,6 +983,21 @@ func set(doc *yaml.Node, tg target, value string) *yaml.Node {
 	n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", value, yaml.DoubleQuotedStyle
 	n.Content, n.Alias = nil, nil
 	return root
+}
+
+// remove deletes the mapping entry at steps from the tree at n.
+func remove(n *yaml.Node, steps []string) bool {
+	parent := lookup(n, steps[:len(steps)-1])
+	if parent == nil || parent.Kind != yaml.MappingNode {
+		return false
+	}
+	for j := 0; j+1 < len(parent.Content); j += 2 {
+		if parent.Content[j].Value == steps[len(steps)-1] {
+			parent.Content = slices.Delete(parent.Content, j, j+2)
+			return true
+		}
+	}
+	return false
 }
 
 func clone(n *yaml.Node) *yaml.Node {
