@@ -2420,8 +2420,8 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "config.IstioProfile",
 		Default: "default",
-		Enum:    []string{"ambient", "default", "demo", "minimal"},
-		Doc:     "profile is the installation profile: default, minimal, ambient or demo.",
+		Enum:    []string{"default", "demo"},
+		Doc:     "profile is the installation profile: default (the charts' own defaults, for production) or demo (access logs and more tracing, for evaluation); without ingress_gateway the mesh is istiod alone. Ambient mode needs the istio-cni and ztunnel charts, which the base does not install.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Istio == nil {
 				return nil, false

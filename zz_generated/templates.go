@@ -1013,7 +1013,7 @@ func renderHeadlampHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *c
 
 // renderIstioHelmValuesIstioBaseValuesYaml renders istio/helm-values/istio-base-values.yaml.tpl.
 func renderIstioHelmValuesIstioBaseValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 99)
+	b = slices.Grow(b, 180)
 	svc := c.OpenCenter.Services.Istio
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.istio")
@@ -1022,8 +1022,12 @@ func renderIstioHelmValuesIstioBaseValuesYaml(b []byte, c *config.Config, u *cat
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\nprofile: "...)
-			b = escape.Scalar(b, string(w1.Profile))
+			if string(w1.Profile) != "default" {
+				b = append(b, "\nprofile: "...)
+				b = escape.Scalar(b, string(w1.Profile))
+			} else {
+				b = append(b, "\n# Profile default: the chart's own values (it has no profile file of that name)."...)
+			}
 		}
 	}
 	b = append(b, "\n"...)
@@ -1039,7 +1043,7 @@ func renderIstioHelmValuesIstioGatewayValuesYaml(b []byte, c *config.Config, u *
 
 // renderIstioHelmValuesIstiodValuesYaml renders istio/helm-values/istiod-values.yaml.tpl.
 func renderIstioHelmValuesIstiodValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 95)
+	b = slices.Grow(b, 176)
 	svc := c.OpenCenter.Services.Istio
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.istio")
@@ -1048,8 +1052,12 @@ func renderIstioHelmValuesIstiodValuesYaml(b []byte, c *config.Config, u *catalo
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\nprofile: "...)
-			b = escape.Scalar(b, string(w1.Profile))
+			if string(w1.Profile) != "default" {
+				b = append(b, "\nprofile: "...)
+				b = escape.Scalar(b, string(w1.Profile))
+			} else {
+				b = append(b, "\n# Profile default: the chart's own values (it has no profile file of that name)."...)
+			}
 		}
 	}
 	b = append(b, "\n"...)

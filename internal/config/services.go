@@ -154,14 +154,14 @@ const (
 // IstioProfile is the Istio installation profile.
 type IstioProfile string
 
-// The Istio installation profiles.
+// The Istio installation profiles the base's charts can install. The
+// charts (1.28.3) take a profile only from their files/profile-<name>.yaml
+// and fail on any other name; they have no file for default, which is
+// their own defaults, nor for minimal. Ambient needs the istio-cni and
+// ztunnel charts, which the base does not install.
 const (
-	// IstioProfileDefault is the production profile with istiod.
+	// IstioProfileDefault is the charts' own defaults, for production.
 	IstioProfileDefault IstioProfile = "default"
-	// IstioProfileMinimal installs the control plane only.
-	IstioProfileMinimal IstioProfile = "minimal"
-	// IstioProfileAmbient installs the sidecar-less ambient mesh.
-	IstioProfileAmbient IstioProfile = "ambient"
 	// IstioProfileDemo enables extra tracing and access logs, for evaluation.
 	IstioProfileDemo IstioProfile = "demo"
 )
@@ -337,7 +337,7 @@ type Headlamp struct {
 // Istio is the Istio service mesh.
 type Istio struct {
 	ServiceCommon
-	// Profile is the installation profile: default, minimal, ambient or demo.
+	// Profile is the installation profile: default (the charts' own defaults, for production) or demo (access logs and more tracing, for evaluation); without ingress_gateway the mesh is istiod alone. Ambient mode needs the istio-cni and ztunnel charts, which the base does not install.
 	Profile IstioProfile `json:"profile,omitempty" default:"default"`
 	// IngressGateway deploys the istio-gateway ingress deployment.
 	IngressGateway bool `json:"ingress_gateway,omitempty"`

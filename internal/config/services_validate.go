@@ -718,11 +718,6 @@ func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) 
 	v.unexpanded(path, "otlp_endpoint", s.OTLPEndpoint, "OTLP endpoint", expandedByCollector)
 }
 
-// Validate checks the Istio profile.
-func (s *Istio) Validate(v *Validator, path string, c *Config) {
-	v.oneOf(path+".profile", string(s.Profile), "default", "minimal", "ambient", "demo")
-}
-
 // unique records name in seen and reports a name seen before at YAML path p.
 func (v *Validator) unique(seen map[string]bool, p, name, rule string) {
 	if name == "" {
