@@ -122,7 +122,48 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.gateway.listeners[0].tls_secret_name":                         "wildcard-apps-dev-northwind-example-tls",
 			"opencenter.services.istio.profile":                                                "demo",
 		},
-		on: []string{"opencenter.services.istio.enabled", "opencenter.services.istio.ingress_gateway"}},
+		bools: map[string]bool{"opencenter.services.istio.enabled": true, "opencenter.services.istio.ingress_gateway": true}},
+	// Modes no fixture config uses: storage on volumes (the default),
+	// and switches the fixtures leave one way.
+	{name: "volumes and other modes", config: dev,
+		drop: []string{
+			"opencenter.services.harbor.bucket", "opencenter.services.harbor.region", "opencenter.services.harbor.endpoint",
+			"secrets.services.harbor.access_key_id", "secrets.services.harbor.secret_access_key",
+			"opencenter.services.loki.bucket", "opencenter.services.loki.region", "opencenter.services.loki.endpoint", "secrets.services.loki",
+			"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir",
+			"opencenter.services.headlamp.oidc_issuer_url", "opencenter.services.headlamp.oidc_client_id", "secrets.services.headlamp",
+		},
+		set: map[string]string{
+			"opencenter.services.harbor.storage":       "filesystem",
+			"opencenter.services.loki.storage":         "filesystem",
+			"opencenter.services.mimir.storage":        "filesystem",
+			"opencenter.services.calico.encapsulation": "IPIP",
+		},
+		bools: map[string]bool{
+			"opencenter.gitops.flux.prune":                                      false,
+			"opencenter.services.harbor.trivy_enabled":                          false,
+			"opencenter.services.headlamp.oidc_enabled":                         false,
+			"opencenter.services.keycloak.operator_manual_approval":             true,
+			"opencenter.services.kyverno.default_ruleset":                       false,
+			"opencenter.services.metallb.l2_advertisement":                      false,
+			"opencenter.services.opentelemetry-kube-stack.collect_logs":         false,
+			"opencenter.services.opentelemetry-kube-stack.collect_host_metrics": false,
+		}},
+	{name: "qa modes", config: "../../testdata/fixture/.k8s-qa-config.yaml",
+		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.acme_server",
+			"opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager"},
+		set: map[string]string{
+			"opencenter.services.calico.encapsulation":                   "IPIPCrossSubnet",
+			"opencenter.services.cert-manager.issuer":                    "selfsigned",
+			"opencenter.services.opentelemetry-kube-stack.otlp_endpoint": "http://otel-gateway.northwind.example:4318",
+		},
+		bools: map[string]bool{
+			"opencenter.gitops.overlay_units.sops.enabled":               false,
+			"opencenter.services.longhorn.default_storage_class":         true,
+			"opencenter.services.opentelemetry-kube-stack.otlp_insecure": true,
+		}},
+	providerVariant("baremetal", "None"),
+	providerVariant("kind", "VXLANCrossSubnet"),
 	{name: "ca issuer, gateway certificate from a Secret", config: dev,
 		paths: []string{"opencenter.services.cert-manager.ca_secret_name", "opencenter.services.gateway.tls_secret_name"},
 		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
@@ -134,6 +175,23 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
 			"opencenter.services.gateway.tls_secret_name":     "wildcard-dev-northwind-example-tls",
 		}},
+}
+
+// providerVariant is the dev config on another provider: without the
+// OpenStack services, with calico's encapsulation, and without a
+// ClusterIssuer.
+func providerVariant(provider, encapsulation string) corpusVariant {
+	return corpusVariant{name: provider + " provider", config: dev,
+		drop: []string{"opencenter.services.openstack-ccm", "opencenter.services.openstack-csi",
+			"secrets.services.openstack-ccm", "secrets.services.openstack-csi",
+			"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
+			"opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region",
+			"secrets.services.cert-manager", "opencenter.services.harbor.issuer", "opencenter.services.harbor.emit_certificate"},
+		set: map[string]string{
+			"opencenter.infrastructure.provider":       provider,
+			"opencenter.services.calico.encapsulation": encapsulation,
+			"opencenter.services.cert-manager.issuer":  "none",
+		}}
 }
 
 // existingSecretsVariant names an existing Secret for every service that
@@ -179,7 +237,7 @@ type corpusVariant struct {
 	paths        []string          // the prefixes of the paths whose strings the corpus tries
 	set          map[string]string // field path -> string value
 	drop         []string          // field paths removed first
-	on           []string          // bool field paths set true
+	bools        map[string]bool   // bool field path -> value
 }
 
 // dev is the fixture config most variants start from.
@@ -200,14 +258,14 @@ var sourceRefused = []string{"calico", "etcd-backup", "gateway", "weave-gitops",
 // base (alert-proxy, which the base has on main only, a release of the
 // fork). Services the config does not enable are switched on.
 func sourceVariant(name string, release bool) corpusVariant {
-	v := corpusVariant{name: name, config: dev, set: map[string]string{}}
+	v := corpusVariant{name: name, config: dev, set: map[string]string{}, bools: map[string]bool{}}
 	for _, fl := range zz_generated.Fields {
 		at, ok := strings.CutSuffix(fl.Path, ".source.repo")
 		if !ok || slices.Contains(sourceRefused, path.Base(strings.ReplaceAll(at, ".", "/"))) {
 			continue
 		}
 		v.paths = append(v.paths, at+".source.")
-		v.on = append(v.on, at+".enabled")
+		v.bools[at+".enabled"] = true
 		switch {
 		case !release:
 			v.set[at+".source.repo"], v.set[at+".source.branch"] = forkURL, "platform/next"
@@ -230,9 +288,9 @@ func (v *corpusVariant) of(t *testing.T) *yaml.Node {
 			t.Fatalf("%s variant: %s has no %s to drop", v.name, v.config, p)
 		}
 	}
-	for _, p := range v.on {
+	for _, p := range slices.Sorted(maps.Keys(v.bools)) {
 		steps, _ := stepsOf(p)
-		doc = set(doc, target{steps: steps}, "true")
+		doc = set(doc, target{steps: steps}, strconv.FormatBool(v.bools[p]))
 		lookup(doc.Content[0], steps).Tag, lookup(doc.Content[0], steps).Style = "!!bool", 0
 	}
 	for _, p := range slices.Sorted(maps.Keys(v.set)) {
@@ -448,6 +506,78 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 	}
 	if len(missed) > 0 {
 		t.Errorf("%d string fields no corpus config sets (give them a value in a corpusVariant):\n%s", len(missed), strings.Join(missed, "\n"))
+	}
+}
+
+// modesRefused are enumeration values the validation refuses whatever else
+// the config says: the type offers them, the service cannot use them.
+// TestCorpusConfigsReachEveryMode holds the list to the validation.
+var modesRefused = map[string][]string{
+	"opencenter.services.tempo.storage":   {"swift"},
+	"opencenter.services.velero.provider": {"azure", "gcp"},
+}
+
+// TestCorpusConfigsReachEveryMode: every value of every enumeration, and
+// both values of every switch, is rendered by a fixture config or a
+// variant (which TestChartsReadEveryValue and the corpus render, and
+// verify can check against the base), or refused whatever else the config
+// says. A mode no config renders is a mode nothing tests: Istio's default
+// profile failed to install for as long as no config switched Istio on.
+func TestCorpusConfigsReachEveryMode(t *testing.T) {
+	seen := map[string]map[string]bool{}
+	for i, ct := range corpusTargets(t) {
+		f := checkedDoc(t, fmt.Sprintf("corpus config %d", i), ct.doc)
+		for _, fl := range zz_generated.Fields {
+			if fl.Get == nil || fl.Kind != catalog.KindBool && len(fl.Enum) == 0 {
+				continue
+			}
+			if v, ok := fl.Get(f.Config); ok {
+				if seen[fl.Path] == nil {
+					seen[fl.Path] = map[string]bool{}
+				}
+				seen[fl.Path][fmt.Sprint(v)] = true
+			}
+		}
+	}
+	for at, values := range modesRefused {
+		for _, v := range values {
+			steps, _ := stepsOf(at)
+			data, err := yaml.Marshal(set(plaintextDoc(t, dev), target{steps: steps}, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := config.Decode(dev, data, config.LoadOptions{})
+			if err == nil {
+				err = f.Check()
+			}
+			if err == nil || !strings.Contains(err.Error(), at+": ") {
+				t.Errorf("%s %s is in modesRefused, but the validation does not refuse it: %v", at, v, err)
+			}
+			if seen[at] == nil {
+				seen[at] = map[string]bool{}
+			}
+			seen[at][v] = true
+		}
+	}
+	var missed []string
+	for _, fl := range zz_generated.Fields {
+		want := fl.Enum
+		switch {
+		case fl.Get == nil:
+			continue
+		case fl.Kind == catalog.KindBool && strings.HasSuffix(fl.Path, ".enabled") && strings.Contains(fl.Path, "services."):
+			want = []string{"true"} // a service switched off renders nothing of it
+		case fl.Kind == catalog.KindBool:
+			want = []string{"false", "true"}
+		}
+		for _, v := range want {
+			if !seen[fl.Path][v] {
+				missed = append(missed, fl.Path+" = "+v)
+			}
+		}
+	}
+	if len(missed) > 0 {
+		t.Errorf("%d modes no corpus config renders (give them a corpusVariant):\n%s", len(missed), strings.Join(missed, "\n"))
 	}
 }
 
