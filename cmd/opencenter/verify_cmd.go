@@ -40,9 +40,9 @@ GitRepositories on gitops.repository.url are the rendered overlay; those on gito
 are read from --base at their tag, branch or commit; any other repository (a customer repository,
 a fork) is not checked offline, and neither are remote resources of kustomizations: both are
 listed as "info: ..." lines, never as findings. So are values that helm-controller ignores (it
-reads only the first YAML document of a values key), and OLM Subscriptions with Manual approval,
-whose operator OLM installs only once someone approves its InstallPlan. Each cluster ends with a
-summary line.
+reads only the first YAML document of a values key), OLM Subscriptions with Manual approval,
+whose operator OLM installs only once someone approves its InstallPlan, and Secret manifests
+committed in plaintext. Each cluster ends with a summary line.
 
 Findings, one per line as "cluster: flux unit: file: message":
   - a path that does not exist or does not build; a base ref missing from --base
@@ -54,7 +54,8 @@ Findings, one per line as "cluster: flux unit: file: message":
   - a unit applying custom resources whose CRDs another unit installs, or objects into a
     namespace another unit creates, without depending on it; a namespace no build creates
   - an object applied by two Flux units
-  - a Secret manifest (not generator output) applied by a unit without spec.decryption
+  - a SOPS-encrypted Secret manifest applied by a unit without spec.decryption, which
+    kustomize-controller refuses
   - a GitRepository URL Flux refuses (scp-style), or ssh without spec.secretRef
   - an object whose metadata the API server refuses (name, namespace, labels, annotations)
 

@@ -356,17 +356,25 @@ func (s *sim) checkNamespaces() {
 	}
 }
 
-// checkSecrets reports Secret manifests (not generator output) applied by
-// a unit without spec.decryption: a Secret in git is either plaintext or
-// encrypted, and an encrypted one only decrypts with decryption on.
+// checkSecrets reports SOPS-encrypted Secret manifests applied by a unit
+// without spec.decryption: kustomize-controller (v1.9.4,
+// internal/controller/kustomization_controller.go) refuses to apply a v1
+// Secret with a top-level sops field unless it decrypts, and the whole
+// unit fails. A plaintext Secret manifest (not generator output) applies,
+// and is info: anyone who can read the repository can read it.
 func (s *sim) checkSecrets() {
 	for _, u := range s.units {
 		if u.spec.Decryption != nil {
 			continue
 		}
 		for _, a := range u.objects {
-			if a.Group() == "" && a.Kind == "Secret" && !a.Generated() {
-				s.finding(u.name(), a.File, "Secret %s is a manifest applied by a Flux unit without spec.decryption", a.key)
+			if a.APIVersion != "v1" || a.Kind != "Secret" || a.Generated() {
+				continue
+			}
+			if _, encrypted := a.Body["sops"]; encrypted {
+				s.finding(u.name(), a.File, "Secret %s is SOPS-encrypted, and Flux applies it only with spec.decryption: without it the unit fails (\"configuring decryption is required\")", a.key)
+			} else {
+				s.info(u.name(), a.File, "Secret %s is a plaintext manifest in git: anyone who can read the repository can read it", a.key)
 			}
 		}
 	}

@@ -11,8 +11,9 @@
 // health-check objects, HelmRelease values and chart sources that no build
 // produces, values Helm cannot read (and, as info, values it ignores: all
 // but the first YAML document of a values key; OLM Subscriptions with Manual
-// approval are info too), dependency cycles, CRD and namespace ordering, objects with two
-// owners, Secret manifests applied without decryption, source URLs Flux
+// approval, and plaintext Secret manifests, are info too), dependency cycles, CRD and
+// namespace ordering, objects with two owners, SOPS-encrypted Secret manifests applied
+// without decryption, source URLs Flux
 // refuses or cannot fetch (ssh without credentials), and object metadata
 // the API server refuses (MetadataProblems). Repositories the
 // simulation has no copy of, and remote kustomize resources, are reported as

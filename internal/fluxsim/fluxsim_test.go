@@ -120,16 +120,24 @@ func TestClean(t *testing.T) {
 }
 
 // TestGeneratedSecrets: app-base applies the Secret its secretGenerator
-// makes without decryption, and that is no Secret manifest; the same unit
-// applying a Secret file is one.
+// makes without decryption, and that is no Secret manifest. The same unit
+// applying a SOPS-encrypted Secret file fails, as kustomize-controller
+// refuses it; a plaintext one applies, and is info.
 func TestGeneratedSecrets(t *testing.T) {
 	base := baseRepo(t)
 	tree := clusterTree(t)
 	replace(t, tree, overlay+"/fluxcd/app-override.yaml", "  decryption:\n    provider: sops\n    secretRef:\n      name: sops-age\n", "")
 	r := simulate(t, base, tree, nil)
-	want := []string{"dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin is a manifest applied by a Flux unit without spec.decryption"}
+	want := []string{`dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin is SOPS-encrypted, and Flux applies it only with spec.decryption: without it the unit fails ("configuring decryption is required")`}
 	if got := lines(r.Findings); !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	secret := overlay + "/app/admin-secret.yaml"
+	tree[secret] = tree[secret][:strings.Index(string(tree[secret]), "sops:")]
+	r = simulate(t, base, tree, nil)
+	want = []string{"dev: app-override: clusters/dev/app/admin-secret.yaml: Secret app/app-admin is a plaintext manifest in git: anyone who can read the repository can read it"}
+	if got := lines(r.Info); len(r.Findings) != 0 || !slices.Equal(got, want) {
+		t.Errorf("a plaintext Secret: findings %v, info:\n%s\nwant\n%s", lines(r.Findings), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
