@@ -666,7 +666,8 @@ func TestHostileValues(t *testing.T) {
 	for _, p := range targets {
 		paths[p.path] = true
 	}
-	t.Logf("%d strings (%d paths) of %d fixture configs, %d cases: rejected %d, rendered alike (same structure, valid to the API server and CRDs, not changed by a consumer) %d", len(targets), len(paths), len(fixtureConfigs(t)), nr+nd, nr, nd)
+	t.Logf("%d strings (%d paths) of %d fixture configs and %d variants, %d cases: rejected %d, rendered alike (same structure, valid to the API server and CRDs, not changed by a consumer) %d",
+		len(targets), len(paths), len(fixtureConfigs(t)), len(corpusVariants), nr+nd, nr, nd)
 	if len(targets) < 500 {
 		t.Errorf("only %d strings in the fixture configs: the corpus lost its fields", len(targets))
 	}
