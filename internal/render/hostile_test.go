@@ -58,10 +58,12 @@ var hostile = []struct {
 	{"100 kB", func(o string) string { return o + strings.Repeat("a", 100<<10) }, twinOwn},
 }
 
-// corpusVariants are fixture configs with the modes no fixture uses
-// switched on, so that the corpus reaches the values only those modes
-// write (Swift, AWS S3 without endpoint): each adds the strings of its
-// services to the corpus.
+// corpusVariants are fixture configs with fields and modes no fixture
+// uses set, so that the corpus reaches the values only they write (Swift,
+// AWS S3 without endpoint, sources, named Secrets...) and every mode is
+// rendered: each adds the strings under its paths to the corpus.
+// TestHostileValuesReachEveryField and TestCorpusConfigsReachEveryMode
+// say when one is missing.
 var corpusVariants = []corpusVariant{
 	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", servicePaths("harbor", "loki", "mimir"), map[string]string{
 		"opencenter.services.harbor.storage":        "swift",
@@ -422,6 +424,7 @@ var hundredKB = []string{
 
 // corpusConfig is a config of the corpus and the strings it tries there.
 type corpusConfig struct {
+	name    string
 	doc     *yaml.Node
 	targets []target
 }
@@ -434,18 +437,18 @@ func corpusTargets(t *testing.T) []corpusConfig {
 	var out []corpusConfig
 	for _, name := range fixtureConfigs(t) {
 		doc := plaintextDoc(t, name)
-		out = append(out, corpusConfig{doc, stringTargets(t, name, doc)})
+		out = append(out, corpusConfig{name, doc, stringTargets(t, name, doc)})
 	}
 	for i := range corpusVariants {
 		v := &corpusVariants[i]
-		doc := v.of(t)
+		doc, name := v.of(t), v.config+" ("+v.name+" variant)"
 		var tgs []target
-		for _, tg := range stringTargets(t, v.config+" ("+v.name+" variant)", doc) {
+		for _, tg := range stringTargets(t, name, doc) {
 			if slices.ContainsFunc(v.paths, func(p string) bool { return strings.HasPrefix(tg.path, p) }) {
 				tgs = append(tgs, tg)
 			}
 		}
-		out = append(out, corpusConfig{doc, tgs})
+		out = append(out, corpusConfig{name, doc, tgs})
 	}
 	return out
 }
@@ -468,18 +471,8 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 	// A source the validation refuses whatever it says is reached by that:
 	// every value is rejected, naming the field.
 	for _, svc := range sourceRefused {
-		doc := plaintextDoc(t, dev)
-		steps, _ := stepsOf("opencenter.services." + svc + ".source.branch")
-		data, err := yaml.Marshal(set(doc, target{steps: steps}, "main"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := config.Decode(dev, data, config.LoadOptions{})
-		if err == nil {
-			err = f.Check()
-		}
 		at := "opencenter.services." + svc + ".source"
-		if err == nil || !strings.Contains(err.Error(), at+": has no effect") {
+		if err := checkSet(t, at+".branch", "main"); err == nil || !strings.Contains(err.Error(), at+": has no effect") {
 			t.Errorf("%s is in sourceRefused, but the validation does not refuse it: %v", at, err)
 			continue
 		}
@@ -509,6 +502,22 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 	}
 }
 
+// checkSet loads and checks the dev fixture config with value at the
+// field path at, and returns what the check says.
+func checkSet(t *testing.T, at, value string) error {
+	t.Helper()
+	steps, _ := stepsOf(at)
+	data, err := yaml.Marshal(set(plaintextDoc(t, dev), target{steps: steps}, value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Decode(dev, data, config.LoadOptions{})
+	if err == nil {
+		err = f.Check()
+	}
+	return err
+}
+
 // modesRefused are enumeration values the validation refuses whatever else
 // the config says: the type offers them, the service cannot use them.
 // TestCorpusConfigsReachEveryMode holds the list to the validation.
@@ -525,8 +534,8 @@ var modesRefused = map[string][]string{
 // profile failed to install for as long as no config switched Istio on.
 func TestCorpusConfigsReachEveryMode(t *testing.T) {
 	seen := map[string]map[string]bool{}
-	for i, ct := range corpusTargets(t) {
-		f := checkedDoc(t, fmt.Sprintf("corpus config %d", i), ct.doc)
+	for _, ct := range corpusTargets(t) {
+		f := checkedDoc(t, ct.name, ct.doc)
 		for _, fl := range zz_generated.Fields {
 			if fl.Get == nil || fl.Kind != catalog.KindBool && len(fl.Enum) == 0 {
 				continue
@@ -541,16 +550,7 @@ func TestCorpusConfigsReachEveryMode(t *testing.T) {
 	}
 	for at, values := range modesRefused {
 		for _, v := range values {
-			steps, _ := stepsOf(at)
-			data, err := yaml.Marshal(set(plaintextDoc(t, dev), target{steps: steps}, v))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := config.Decode(dev, data, config.LoadOptions{})
-			if err == nil {
-				err = f.Check()
-			}
-			if err == nil || !strings.Contains(err.Error(), at+": ") {
+			if err := checkSet(t, at, v); err == nil || !strings.Contains(err.Error(), at+": ") {
 				t.Errorf("%s %s is in modesRefused, but the validation does not refuse it: %v", at, v, err)
 			}
 			if seen[at] == nil {
