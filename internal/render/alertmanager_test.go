@@ -50,8 +50,7 @@ var alertmanagerURLFields = map[string]struct{ url, file string }{
 // merges them: maps key by key, and a list replaces the list under it.
 func TestAlertmanagerConfigLoads(t *testing.T) {
 	seen := 0
-	for _, name := range fixtureConfigs(t) {
-		p := plan(t, name)
+	for _, p := range corpusPlans(t) {
 		f, ok := p.File("services/kube-prometheus-stack/helm-values/override-values.yaml")
 		if !ok {
 			continue

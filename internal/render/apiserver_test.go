@@ -164,14 +164,13 @@ func references(v any, parent, field string, report func(field string, problems 
 // the names it refers to (TestHostileValues holds every rendered case of
 // the corpus to the same).
 func TestRenderedObjectsPassAPIValidation(t *testing.T) {
-	for _, c := range fixtureConfigs(t) {
-		p := plan(t, c)
+	for _, p := range corpusPlans(t) {
 		files := map[string][]byte{}
 		for _, f := range p.Files {
 			files[f.Path] = f.Data
 		}
 		for _, e := range apiProblems(files) {
-			t.Errorf("%s: %s", p.Overlay, e)
+			t.Errorf("%s: %s", p.Config, e)
 		}
 	}
 }

@@ -32,8 +32,7 @@ type baseUnit struct {
 // generates in its namespace with the key it reads.
 func TestFixtureAgainstBaseIndex(t *testing.T) {
 	indexes := baseIndexes(t)
-	for _, n := range fixtureConfigs(t) {
-		p := plan(t, n)
+	for _, p := range corpusPlans(t) {
 		repos := map[string]map[string]any{}
 		var units []map[string]any
 		overrides := map[string]string{} // namespace/Secret -> key, from the overlay's secretGenerators

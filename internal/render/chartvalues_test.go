@@ -16,9 +16,8 @@ import (
 // unknown keys and values of the wrong type wherever they come from).
 func TestHelmValuesMatchChartSchemas(t *testing.T) {
 	plans := map[string]*Plan{}
-	for _, c := range fixtureConfigs(t) {
-		p := plan(t, c)
-		plans[p.Overlay] = p
+	for _, p := range corpusPlans(t) {
+		plans[p.Config] = p
 	}
 	for _, cs := range toolcheck.ChartSchemas {
 		text, err := cs.Read()

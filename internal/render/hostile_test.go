@@ -117,7 +117,7 @@ var corpusVariants = []corpusVariant{
 			"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on[0]": "infrastructure",
 			"opencenter.services.postgres-operator.watched_namespaces[0]":                      "keycloak",
 			"opencenter.services.rbac-manager.role_bindings[0].namespaces[0]":                  "keycloak",
-			"opencenter.managed_services.alert-proxy.alertmanager_url":                         "http://alertmanager.monitoring.svc:9093/api/v2/alerts",
+			"opencenter.managed_services.alert-proxy.alertmanager_url":                         "https://alertmanager.ops.northwind.example/api/v2/alerts",
 			"opencenter.managed_services.alert-proxy.links_domain":                             "alerts.dev.northwind.example",
 			"opencenter.services.gateway.listeners[0].protocol":                                "HTTPS",
 			"opencenter.services.gateway.listeners[0].hostname":                                "*.apps.dev.northwind.example",
@@ -449,6 +449,24 @@ func corpusTargets(t *testing.T) []corpusConfig {
 			}
 		}
 		out = append(out, corpusConfig{name, doc, tgs})
+	}
+	return out
+}
+
+// corpusPlans plans every config of the corpus, the fixture's and the
+// variants' (sops as each says, secret material allowed in plaintext): the
+// configs that reach every field and mode, for the tests that hold plans to
+// the tools, charts and controllers that read them. A plan's Config names
+// its variant.
+func corpusPlans(t *testing.T) []*Plan {
+	t.Helper()
+	var out []*Plan
+	for _, ct := range corpusTargets(t) {
+		p, err := Build(checkedDoc(t, ct.name, ct.doc), Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			t.Fatalf("planning %s:\n%v", ct.name, err)
+		}
+		out = append(out, p)
 	}
 	return out
 }

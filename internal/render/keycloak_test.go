@@ -49,8 +49,7 @@ spec:
 //   - the HTTPRoute, not the operator's default Ingress, publishes it.
 func TestKeycloakStarts(t *testing.T) {
 	seen := 0
-	for _, name := range fixtureConfigs(t) {
-		p := plan(t, name)
+	for _, p := range corpusPlans(t) {
 		var kust []byte
 		routed := false
 		for _, f := range p.Files {
@@ -126,8 +125,7 @@ const basePostgresMajor = 17
 // even try" (the PostgreSQL documentation of pg_dump).
 func TestKeycloakBackupDumps(t *testing.T) {
 	seen := 0
-	for _, name := range fixtureConfigs(t) {
-		p := plan(t, name)
+	for _, p := range corpusPlans(t) {
 		for _, f := range p.Files {
 			if !strings.HasSuffix(f.Path, "/keycloak/20-keycloak/keycloak-backup-cronjob.yaml") {
 				continue

@@ -18,8 +18,7 @@ import (
 // the catalog's provides and the CRDs the base commits.
 func TestCRDOrdering(t *testing.T) {
 	indexes := baseIndexes(t)
-	for _, n := range fixtureConfigs(t) {
-		p := plan(t, n)
+	for _, p := range corpusPlans(t) {
 		tree := toolcheck.Tree{}
 		repos := map[string]map[string]any{}
 		units := map[string]map[string]any{}

@@ -24,8 +24,7 @@ const sentinel = "opencenter-sentinel"
 // holding a sentinel item in every list the patch sets.
 func TestPatchesKeepTheBaseLists(t *testing.T) {
 	seen := 0
-	for _, name := range fixtureConfigs(t) {
-		p := plan(t, name)
+	for _, p := range corpusPlans(t) {
 		for _, f := range p.Files {
 			if path.Base(f.Path) != "kustomization.yaml" {
 				continue

@@ -23,8 +23,7 @@ var rbacDefinitionFields = []string{
 // one of its enum (Group, ServiceAccount, User).
 func TestRBACDefinitionsFitTheCRD(t *testing.T) {
 	seen := 0
-	for _, name := range fixtureConfigs(t) {
-		p := plan(t, name)
+	for _, p := range corpusPlans(t) {
 		for _, f := range p.Files {
 			for _, obj := range documents(t, f.Path, f.Data) {
 				if str(obj, "kind") != "RBACDefinition" {
