@@ -52,7 +52,9 @@ Findings, one per line as "cluster: flux unit: file: message":
     chart source, is not where helm-controller looks for it; values Helm cannot read (not a
     YAML mapping)
   - a unit applying custom resources whose CRDs another unit installs, or objects into a
-    namespace another unit creates, without depending on it; a namespace no build creates
+    namespace another unit creates, without depending on it; a namespace no build creates;
+    the same for the namespace a HelmRelease installs its chart into (spec.targetNamespace,
+    unless its install creates it)
   - an object applied by two Flux units
   - a SOPS-encrypted Secret manifest applied by a unit without spec.decryption, which
     kustomize-controller refuses

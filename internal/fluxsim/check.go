@@ -316,8 +316,11 @@ var systemNamespaces = []string{"default", "flux-system", "kube-node-lease", "ku
 // checkNamespaces reports units applying objects into a namespace that no
 // build creates, or that a unit creates which is not the applying unit or
 // in its dependsOn: the API server refuses objects in a namespace that
-// does not exist yet. A unit with a dependency that did not build is left
-// out: Flux does not apply it, and what the dependency creates is unknown.
+// does not exist yet. The namespace a HelmRelease installs its chart into
+// (spec.targetNamespace) is held to the same, unless its install creates
+// it: helm-controller's install fails in a namespace that does not exist.
+// A unit with a dependency that did not build is left out: Flux does not
+// apply it, and what the dependency creates is unknown.
 func (s *sim) checkNamespaces() {
 	creators := map[string][]string{} // namespace -> unit keys
 	for _, a := range s.objects {
@@ -334,24 +337,35 @@ func (s *sim) checkNamespaces() {
 			continue
 		}
 		reported := map[string]bool{}
-		for _, a := range u.objects {
-			cs := creators[a.ns]
-			if a.ns == "" || reported[a.ns] || (s.c.ClusterScoped != nil && s.c.ClusterScoped(a.Kind)) || slices.Contains(systemNamespaces, a.ns) ||
+		// needs reports ns, which what needs, when it may not exist yet.
+		needs := func(ns, what string) {
+			cs := creators[ns]
+			if ns == "" || reported[ns] || slices.Contains(systemNamespaces, ns) ||
 				slices.Contains(cs, u.obj.key) || slices.ContainsFunc(cs, func(c string) bool { return deps[c] }) {
-				continue
+				return
 			}
-			reported[a.ns] = true
+			reported[ns] = true
 			if len(cs) == 0 {
-				s.finding(u.name(), u.obj.File, "applies %s, but no build creates Namespace %s", keyOf(a), a.ns)
-				continue
+				s.finding(u.name(), u.obj.File, "%s, but no build creates Namespace %s", what, ns)
+				return
 			}
 			names := make([]string, len(cs))
 			for i, c := range cs {
 				names[i] = s.units[c].name()
 			}
 			slices.Sort(names)
-			s.finding(u.name(), u.obj.File, "applies %s, but %s, which creates Namespace %s, is not in its dependsOn (directly or transitively)",
-				keyOf(a), strings.Join(names, " or "), a.ns)
+			s.finding(u.name(), u.obj.File, "%s, but %s, which creates Namespace %s, is not in its dependsOn (directly or transitively)",
+				what, strings.Join(names, " or "), ns)
+		}
+		for _, a := range u.objects {
+			if s.c.ClusterScoped == nil || !s.c.ClusterScoped(a.Kind) {
+				needs(a.ns, fmt.Sprintf("applies %s", keyOf(a)))
+			}
+			if a.Group() == "helm.toolkit.fluxcd.io" && a.Kind == "HelmRelease" {
+				if create, _ := fluxbuild.Field(a.Body, "spec", "install", "createNamespace").(bool); !create {
+					needs(fluxbuild.String(a.Body, "spec", "targetNamespace"), fmt.Sprintf("HelmRelease %s installs its chart into spec.targetNamespace", a.key))
+				}
+			}
 		}
 	}
 }

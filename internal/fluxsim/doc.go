@@ -12,7 +12,7 @@
 // produces, values Helm cannot read (and, as info, values it ignores: all
 // but the first YAML document of a values key; OLM Subscriptions with Manual
 // approval, and plaintext Secret manifests, are info too), dependency cycles, CRD and
-// namespace ordering, objects with two owners, SOPS-encrypted Secret manifests applied
+// namespace ordering (the namespace a HelmRelease installs into too), objects with two owners, SOPS-encrypted Secret manifests applied
 // without decryption, source URLs Flux
 // refuses or cannot fetch (ssh without credentials), and object metadata
 // the API server refuses (MetadataProblems). Repositories the

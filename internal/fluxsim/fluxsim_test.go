@@ -359,6 +359,30 @@ func TestFindings(t *testing.T) {
 		},
 		want: []string{},
 	}, {
+		// helm-controller installs a chart into spec.targetNamespace, and
+		// fails where that namespace does not exist.
+		name: "HelmRelease into a namespace no build creates",
+		edit: func(t *testing.T, tree fluxbuild.Tree) { extraRelease(t, tree, "") },
+		want: []string{
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: HelmRelease app/extra installs its chart into spec.targetNamespace, but no build creates Namespace elsewhere",
+		},
+	}, {
+		name: "HelmRelease into a namespace its install creates",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			extraRelease(t, tree, "  install:\n    createNamespace: true\n")
+		},
+		want: []string{},
+	}, {
+		name: "HelmRelease into a namespace another unit creates, unordered",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			extraRelease(t, tree, "")
+			tree[overlay+"/elsewhere/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: elsewhere\n")
+			addUnit(tree, "elsewhere", "  path: ./clusters/dev/elsewhere\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: HelmRelease app/extra installs its chart into spec.targetNamespace, but elsewhere, which creates Namespace elsewhere, is not in its dependsOn (directly or transitively)",
+		},
+	}, {
 		name: "ssh GitRepository without secretRef",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/sources/base.yaml", baseURL, "ssh://git@example.com/org/base.git")
@@ -404,6 +428,29 @@ func TestFindings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// extraRelease adds to app-override a HelmRelease of the base's chart that
+// installs into the namespace elsewhere, with install settings.
+func extraRelease(t *testing.T, tree fluxbuild.Tree, install string) {
+	t.Helper()
+	tree[overlay+"/app/extra-release.yaml"] = []byte(`apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: extra
+spec:
+  interval: 5m
+  targetNamespace: elsewhere
+` + install + `  chart:
+    spec:
+      chart: app
+      version: 1.0.0
+      sourceRef:
+        kind: HelmRepository
+        name: charts
+        namespace: app
+`)
+	replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - extra-release.yaml\n")
 }
 
 // includer is a GitRepository on the cluster repository that includes a
