@@ -41,8 +41,10 @@ are read from --base at their tag, branch or commit; any other repository (a cus
 a fork) is not checked offline, and neither are remote resources of kustomizations: both are
 listed as "info: ..." lines, never as findings. So are values that helm-controller ignores (it
 reads only the first YAML document of a values key), OLM Subscriptions with Manual approval,
-whose operator OLM installs only once someone approves its InstallPlan, and Secret manifests
-committed in plaintext. Each cluster ends with a summary line.
+whose operator OLM installs only once someone approves its InstallPlan, Secret manifests
+committed in plaintext, and a --base whose tag or branch is not at the commit opencenter's
+index of it holds (the render checked the base against the index). Each cluster ends with a
+summary line.
 
 Findings, one per line as "cluster: flux unit: file: message":
   - a path that does not exist or does not build; a base ref missing from --base
@@ -96,6 +98,16 @@ func checkCheckout(dir string) error {
 		return fmt.Errorf("--base %s: not a git repository with commits (a checkout or bare clone of the base repository)", dir)
 	}
 	return nil
+}
+
+// indexedCommits are the commits of the base releases the tables index,
+// by tag or branch.
+func indexedCommits() map[string]string {
+	m := map[string]string{}
+	for _, r := range zz_generated.BaseReleases {
+		m[r.Ref] = r.Commit
+	}
+	return m
 }
 
 // providers maps API groups to the Flux units that install their CRDs,
@@ -153,7 +165,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 		Path: plan.Overlay,
 		Repos: []fluxsim.Repo{
 			{URL: gitops.Repository.URL, Tree: tree},
-			{URL: gitops.BaseRepo.URL, Dir: c.Base},
+			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: indexedCommits()},
 		},
 		Providers:     providers,
 		ClusterScoped: catalog.ClusterScoped,

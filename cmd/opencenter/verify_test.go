@@ -31,10 +31,16 @@ func verifyBase(t *testing.T, edit func(dir string)) string {
 }
 
 func TestVerify(t *testing.T) {
-	code, stdout, stderr := runCLI("verify", "--base", verifyBase(t, nil), verifyConfig)
-	// flux-system, sources, cert-manager-base, -override and -issuers; the
-	// flux-system and opencenter-cert-manager GitRepositories.
-	want := "demo: 5 of 5 Flux units built (0 not checked offline), 2 GitRepositories (1 from the base checkout, 0 not checked offline), 0 remote resources not checked offline, 0 findings\n"
+	base := verifyBase(t, nil)
+	code, stdout, stderr := runCLI("verify", "--base", base, verifyConfig)
+	// The test's base is not the commit opencenter indexed as 2026.01, and
+	// verify says so. Then: flux-system, sources, cert-manager-base,
+	// -override and -issuers; the flux-system and opencenter-cert-manager
+	// GitRepositories.
+	head := strings.TrimSpace(gitrepotest.Git(t, base, "rev-parse", "2026.01^{commit}"))
+	want := "info: demo: base index: " + base + ": tag 2026.01 is at " + head[:12] + " here, but opencenter's index of it is at " + indexedCommits()["2026.01"][:12] +
+		": the render checked the base's paths and objects against the index; re-extract it (gen/baseindex) if the base has moved\n" +
+		"demo: 5 of 5 Flux units built (0 not checked offline), 2 GitRepositories (1 from the base checkout, 0 not checked offline), 0 remote resources not checked offline, 0 findings\n"
 	if code != exitOK || stdout != want || stderr != "" {
 		t.Errorf("exit %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, stdout, want, stderr)
 	}

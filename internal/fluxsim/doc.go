@@ -9,15 +9,17 @@
 // What the cluster would apply is then checked for what makes Flux fail or
 // misbehave: paths that do not build, references to sources, dependencies,
 // health-check objects, HelmRelease values and chart sources that no build
-// produces, values Helm cannot read (and, as info, values it ignores: all
-// but the first YAML document of a values key; OLM Subscriptions with Manual
-// approval, and plaintext Secret manifests, are info too), dependency cycles, CRD and
-// namespace ordering (the namespace a HelmRelease installs into too), objects with two owners, SOPS-encrypted Secret manifests applied
-// without decryption, source URLs Flux
-// refuses or cannot fetch (ssh without credentials), and object metadata
-// the API server refuses (MetadataProblems). Repositories the
-// simulation has no copy of, and remote kustomize resources, are reported as
-// not checked, never as failures.
+// produces, values Helm cannot read, dependency cycles, CRD and namespace
+// ordering (the namespace a HelmRelease installs into too), objects with two
+// owners, SOPS-encrypted Secret manifests applied without decryption, source
+// URLs Flux refuses or cannot fetch (ssh without credentials), and object
+// metadata the API server refuses (MetadataProblems).
+//
+// Info, never failures: repositories the simulation has no copy of, and
+// remote kustomize resources (not checked); values helm-controller ignores
+// (all but the first YAML document of a values key); OLM Subscriptions with
+// Manual approval; plaintext Secret manifests; a checkout whose ref is not at
+// the commit opencenter's index of it holds.
 //
 // The package knows nothing of cluster configs or the renderer: it takes
 // trees and git checkouts, and returns findings.

@@ -28,6 +28,11 @@ type Repo struct {
 	// Dir, when Tree is nil, is a git checkout (or bare git directory),
 	// read at the ref each GitRepository names.
 	Dir string
+	// Indexed are the commits, by tag or branch name, that opencenter's
+	// index of the repository was extracted at: the render checked the
+	// base's paths and objects against them, so a checkout whose ref is at
+	// another commit is noted.
+	Indexed map[string]string
 }
 
 // Cluster is what one simulation starts from.

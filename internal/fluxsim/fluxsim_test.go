@@ -605,3 +605,28 @@ func TestClusterScopedCustomKind(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexedCommit: a checkout whose ref is not at the commit opencenter
+// indexed is noted once, as info; at that commit, nothing is said.
+func TestIndexedCommit(t *testing.T) {
+	base, tree := baseRepo(t), clusterTree(t)
+	head := gitrepotest.Git(t, base, "rev-parse", "2026.01^{commit}")
+	run := func(indexed string) *Report {
+		var s Simulator
+		return s.Run(Cluster{
+			Name: "dev", URL: clusterURL, Path: overlay,
+			Repos: []Repo{
+				{URL: clusterURL, Tree: tree},
+				{URL: baseURL, Dir: base, Indexed: map[string]string{"2026.01": indexed}},
+			},
+		})
+	}
+	if r := run(head); len(r.Info) != 0 || len(r.Findings) != 0 {
+		t.Errorf("at the indexed commit: findings %v, info %v", lines(r.Findings), lines(r.Info))
+	}
+	r := run(strings.Repeat("0", 40))
+	want := []string{"dev: base index: " + base + ": tag 2026.01 is at " + head[:12] + " here, but opencenter's index of it is at 000000000000: the render checked the base's paths and objects against the index; re-extract it (gen/baseindex) if the base has moved"}
+	if got := lines(r.Info); len(r.Findings) != 0 || !slices.Equal(got, want) {
+		t.Errorf("findings %v, info:\n%s\nwant\n%s", lines(r.Findings), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -136,6 +136,12 @@ func (s *sim) resolve(src *source, visiting map[*source]bool) {
 			return
 		}
 		tree, key, src.fromCheckout = snap.Files, "git "+r.Dir+" "+snap.Commit, true
+		if ref := src.spec.Reference; ref != nil && ref.Commit == "" && ref.Name == "" {
+			if want, ok := r.Indexed[cmpOr(ref.Tag, ref.Branch)]; ok && want != snap.Commit {
+				s.info("base index", r.Dir, "%s is at %.12s here, but opencenter's index of it is at %.12s: the render checked the base's paths and objects against the index; re-extract it (gen/baseindex) if the base has moved",
+					text, snap.Commit, want)
+			}
+		}
 	}
 
 	if len(src.spec.Include) > 0 {
