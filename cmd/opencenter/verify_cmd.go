@@ -79,11 +79,11 @@ func (c *VerifyCmd) Run(s *Streams) error {
 	if err := checkCheckout(c.Base); err != nil {
 		return badInput(err)
 	}
-	providers := providers()
+	tables := simTables{providers: providers(), indexed: indexedCommits()}
 	var sim fluxsim.Simulator
 	results := make(results, len(files))
 	keys := &sops.Keyring{} // the keys file read once
-	parallel(len(files), func(i int) { c.verifyOne(&sim, providers, keys, files[i], &results[i]) })
+	parallel(len(files), func(i int) { c.verifyOne(&sim, tables, keys, files[i], &results[i]) })
 	return results.report(s)
 }
 
@@ -98,6 +98,12 @@ func checkCheckout(dir string) error {
 		return fmt.Errorf("--base %s: not a git repository with commits (a checkout or bare clone of the base repository)", dir)
 	}
 	return nil
+}
+
+// simTables are what every cluster's simulation takes from the tables.
+type simTables struct {
+	providers map[string][]string
+	indexed   map[string]string
 }
 
 // indexedCommits are the commits of the base releases the tables index,
@@ -125,7 +131,7 @@ func providers() map[string][]string {
 }
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
-func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]string, keys *sops.Keyring, name string, r *result) {
+func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *sops.Keyring, name string, r *result) {
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
 		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
@@ -165,9 +171,9 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, providers map[string][]str
 		Path: plan.Overlay,
 		Repos: []fluxsim.Repo{
 			{URL: gitops.Repository.URL, Tree: tree},
-			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: indexedCommits()},
+			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: tables.indexed},
 		},
-		Providers:     providers,
+		Providers:     tables.providers,
 		ClusterScoped: catalog.ClusterScoped,
 	})
 	var b strings.Builder

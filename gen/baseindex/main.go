@@ -42,8 +42,8 @@ func run(checkout, ref, repo, out string) error {
 	if err != nil {
 		return err
 	}
-	if _, tag := gitrepo.ResolveExact(checkout, "refs/tags/"+ref); !tag {
-		if _, branch := gitrepo.ResolveExact(checkout, "refs/heads/"+ref, "refs/remotes/origin/"+ref); !branch {
+	if _, tag := gitrepo.ResolveExact(checkout, gitrepo.TagRef(ref)); !tag {
+		if _, branch := gitrepo.ResolveExact(checkout, gitrepo.BranchRefs(ref)...); !branch {
 			return fmt.Errorf("%s is neither a tag nor a branch of %s", ref, checkout)
 		}
 		x.Branch = true

@@ -361,7 +361,7 @@ func (s *sim) checkNamespaces() {
 			if s.c.ClusterScoped == nil || !s.c.ClusterScoped(a.Kind) {
 				needs(a.ns, fmt.Sprintf("applies %s", keyOf(a)))
 			}
-			if a.Group() == "helm.toolkit.fluxcd.io" && a.Kind == "HelmRelease" {
+			if a.Group() == helmGroup && a.Kind == "HelmRelease" {
 				if create, _ := fluxbuild.Field(a.Body, "spec", "install", "createNamespace").(bool); !create {
 					needs(fluxbuild.String(a.Body, "spec", "targetNamespace"), fmt.Sprintf("HelmRelease %s installs its chart into spec.targetNamespace", a.key))
 				}

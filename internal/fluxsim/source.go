@@ -68,7 +68,7 @@ type source struct {
 func refText(r *sourcev1.GitRepositoryRef) (text string, refs []string, ok bool) {
 	switch {
 	case r == nil:
-		return "branch master", branchRefs("master"), true // Flux's default
+		return "branch master", gitrepo.BranchRefs("master"), true // Flux's default
 	case r.Commit != "":
 		return "commit " + r.Commit, []string{r.Commit}, true
 	case r.Name != "":
@@ -76,14 +76,12 @@ func refText(r *sourcev1.GitRepositoryRef) (text string, refs []string, ok bool)
 	case r.SemVer != "":
 		return "semver " + r.SemVer, nil, false
 	case r.Tag != "":
-		return "tag " + r.Tag, []string{"refs/tags/" + r.Tag}, true
+		return "tag " + r.Tag, []string{gitrepo.TagRef(r.Tag)}, true
 	case r.Branch != "":
-		return "branch " + r.Branch, branchRefs(r.Branch), true
+		return "branch " + r.Branch, gitrepo.BranchRefs(r.Branch), true
 	}
-	return "branch master", branchRefs("master"), true
+	return "branch master", gitrepo.BranchRefs("master"), true
 }
-
-func branchRefs(b string) []string { return []string{"refs/heads/" + b, "refs/remotes/origin/" + b} }
 
 // repo returns the repository the simulation has for a URL, if any.
 func (s *sim) repo(u string) (Repo, bool) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,7 @@ func Resolve(dir, ref string) (string, error) {
 		return "", errors.New("empty ref")
 	}
 	var tried []string
-	for _, r := range []string{"refs/tags/" + ref, "refs/heads/" + ref, "refs/remotes/origin/" + ref, ref} {
+	for _, r := range slices.Concat([]string{TagRef(ref)}, BranchRefs(ref), []string{ref}) {
 		out, err := git(dir, "rev-parse", "--verify", "--quiet", r+"^{commit}")
 		if err == nil {
 			return strings.TrimSpace(string(out)), nil
@@ -38,6 +39,15 @@ func Resolve(dir, ref string) (string, error) {
 		tried = append(tried, r)
 	}
 	return "", fmt.Errorf("%s: no tag, branch or commit %q (tried %s)", dir, ref, strings.Join(tried, ", "))
+}
+
+// TagRef is the full ref name of a tag.
+func TagRef(tag string) string { return "refs/tags/" + tag }
+
+// BranchRefs are the full ref names a branch may have in a repository: a
+// local branch, or in a clone origin's remote-tracking one.
+func BranchRefs(branch string) []string {
+	return []string{"refs/heads/" + branch, "refs/remotes/origin/" + branch}
 }
 
 // ResolveExact returns the commit of the first of names, each a full ref

@@ -71,6 +71,12 @@ func (b *builder) baseRelease(u *catalog.Unit) *catalog.BaseRelease {
 			ref = cmpOr(c.Source.Release, cmpOr(c.Source.Branch, ref))
 		}
 	}
+	return indexedRelease(ref)
+}
+
+// indexedRelease returns the index of the base release at ref (a tag or
+// branch), nil when the tables have none.
+func indexedRelease(ref string) *catalog.BaseRelease {
 	for i := range zz_generated.BaseReleases {
 		if r := &zz_generated.BaseReleases[i]; r.Ref == ref {
 			return r

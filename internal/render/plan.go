@@ -687,46 +687,46 @@ func (b *builder) fluxUnits(plans []*fluxPlan) {
 // checkRefKind reports a release (rendered as spec.ref.tag) that names a
 // branch of the base, or a branch that names a release tag: source-controller
 // looks for a tag among tags and a branch among branches, and finds neither.
-// at gives the config path of the ref's mapping, built only for a message;
-// refs without an index are checked elsewhere.
-func (b *builder) checkRefKind(release, branch string, at func() string) {
-	ref := cmpOr(release, branch)
-	for _, r := range zz_generated.BaseReleases {
-		switch {
-		case r.Ref != ref:
-		case release != "" && r.Branch:
-			p := at()
-			b.diags = append(b.diags, b.f.Diag(p+".release", "%q is a branch of the base repository, not a release tag: Flux would fetch tag %s and find none; set %s.branch: %q instead", ref, ref, p, ref))
-		case release == "" && !r.Branch:
-			p := at()
-			b.diags = append(b.diags, b.f.Diag(p+".branch", "%q is a release tag of the base repository, not a branch: Flux would fetch branch %s and find none; set %s.release: %q instead", ref, ref, p, ref))
-		}
+// rel is the index of the ref (nil: none, which is checked elsewhere); at
+// gives the config path of the ref's mapping, built only for a message.
+func (b *builder) checkRefKind(rel *catalog.BaseRelease, release string, at func() string) {
+	switch {
+	case rel == nil:
+	case release != "" && rel.Branch:
+		p := at()
+		b.diags = append(b.diags, b.f.Diag(p+".release", "%q is a branch of the base repository, not a release tag: Flux would fetch tag %s and find none; set %s.branch: %q instead", rel.Ref, rel.Ref, p, rel.Ref))
+	case release == "" && !rel.Branch:
+		p := at()
+		b.diags = append(b.diags, b.f.Diag(p+".branch", "%q is a release tag of the base repository, not a branch: Flux would fetch branch %s and find none; set %s.release: %q instead", rel.Ref, rel.Ref, p, rel.Ref))
 	}
 }
 
 // checkReleases reports active units that the pinned base release does not
 // hold, and a base release the catalog has no index for.
 func (b *builder) checkReleases(active []*catalog.Unit) {
-	var known []string
-	for _, r := range zz_generated.BaseReleases {
-		known = append(known, r.Ref)
-	}
 	base := &b.c.OpenCenter.GitOps.BaseRepo
-	if ref := base.Ref(); !slices.Contains(known, ref) {
+	if rel := indexedRelease(base.Ref()); rel != nil {
+		b.checkRefKind(rel, base.Release, func() string { return "opencenter.gitops.base_repo" })
+	} else {
+		var known []string
+		for _, r := range zz_generated.BaseReleases {
+			known = append(known, r.Ref)
+		}
 		field := "opencenter.gitops.base_repo.release"
 		if base.Release == "" {
 			field = "opencenter.gitops.base_repo.branch"
 		}
-		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", ref, strings.Join(known, ", ")))
-	} else {
-		b.checkRefKind(base.Release, base.Branch, func() string { return "opencenter.gitops.base_repo" })
+		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", base.Ref(), strings.Join(known, ", ")))
 	}
 	for _, u := range active {
 		if u.Common == nil {
 			continue
 		}
+		// A fork's refs are its own; an override naming no ref follows the base's.
 		if c := u.Common(b.c); c != nil && c.Source != nil && (c.Source.Repo == "" || c.Source.Repo == base.URL) {
-			b.checkRefKind(c.Source.Release, c.Source.Branch, func() string { return configPath(u) + ".source" })
+			if ref := cmpOr(c.Source.Release, c.Source.Branch); ref != "" {
+				b.checkRefKind(indexedRelease(ref), c.Source.Release, func() string { return configPath(u) + ".source" })
+			}
 		}
 	}
 	for _, u := range active {
