@@ -104,7 +104,8 @@ var keys = []string{"a", "key", "stringData", "age1abc", "a,b", "a:b", "ENC[AES2
 var (
 	words = []string{"a", "key", "stringData", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]", "age1abc",
 		"^(data|stringData)$", "2026-11-22T18:24:48Z", "3.13.3", "true", "yes", "0x10", "1e3", "a,b", "~", "[a]", "-a", "*a", "#x", ":",
-		"$2a$10$x.y", "ssh-ed25519 AAAA flux@k", "a b", "/etc/x", "a #b", "a: b", "True", "a:"}
+		"$2a$10$x.y", "ssh-ed25519 AAAA flux@k", "a b", "/etc/x", "a #b", "a: b", "True", "a:",
+		"5f0c2a9e7b13d84c", "1_0", "0o17", "0b+1", "2026-11-22", "1:20", "12e", "1.5e+3x", "9a b"}
 	oddWords = []string{"a:", "a b", "é", "a\"b", "a\\b", "", "a: b", "a #b", strings.Repeat("k", 129)}
 )
 

@@ -270,7 +270,7 @@ func scalarOnLine(t string) (token, bool) {
 		return token{kind: tokBool, b: true}, true
 	case t == "false":
 		return token{kind: tokBool}, true
-	case plainText(t):
+	case plainText(t) || plainDigits(t):
 		return token{kind: tokString, str: t}, true
 	case len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] && oneWord(t[1:len(t)-1]) && !strings.Contains(t[1:len(t)-1], "'"):
 		return token{kind: tokString, str: t[1 : len(t)-1]}, true
@@ -286,6 +286,21 @@ func plainText(t string) bool {
 	if t == "" || !isLetter(t[0]) && t[0] != '$' && t[0] != '/' {
 		return false
 	}
+	return plainRest(t)
+}
+
+// plainDigits reports whether yaml.v3 reads the plain scalar t, starting
+// with a digit and alone on its line in block context, as the string t:
+// plainText's rules, and not a number or timestamp of either YAML version
+// (yamlenc.OtherType, which errs towards saying it is). A hex key or an ID
+// such as 5f0c2a9e... is then read here, not by yaml.v3.
+func plainDigits(t string) bool {
+	return t != "" && t[0] >= '0' && t[0] <= '9' && plainRest(t) && !yamlenc.OtherType(t)
+}
+
+// plainRest holds plainText's rules after the first byte: printable ASCII,
+// no ": " or " #", not ending in a space or ':', not a boolean or null word.
+func plainRest(t string) bool {
 	if c := t[len(t)-1]; c == ' ' || c == ':' || !printableLine(t) ||
 		strings.Contains(t, ": ") || strings.Contains(t, " #") {
 		return false
