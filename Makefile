@@ -35,8 +35,11 @@ verify-generated: generate
 	if [ -n "$$status" ]; then echo "the tree differs after go generate (stale generated files, or uncommitted work):"; echo "$$status"; git --no-pager diff --stat; exit 1; fi
 
 ## golden: refresh every golden file (then read each changed golden before committing).
+## -update is goldie's flag, so only the packages whose tests use goldie take it:
+## go test ./... -update refreshes the same goldens, but fails in the others.
+GOLDEN_PKGS = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/sebdah\/goldie/ {print $$1}')
 golden:
-	$(GO) test ./... -update
+	$(GO) test $(GOLDEN_PKGS) -update
 
 FUZZTIME ?= 30s
 FUZZ_TARGETS = FuzzLoad:./internal/config FuzzScanBlock:./internal/yamlfile FuzzScanDocument:./internal/sops \
