@@ -2098,6 +2098,19 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:   "opencenter.services.harbor.secret_key_existing_secret",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "secret_key_existing_secret names an existing Secret in harbor's namespace holding the key Harbor encrypts the credentials it stores with (key secretKey, 16 bytes), instead of secrets.services.harbor.secret_key.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.SecretKeyExistingSecret, true
+		},
+	},
+	{
 		Path:   "opencenter.services.harbor.object_store_existing_secret",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -6800,6 +6813,39 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.Harbor.AdminPassword, true
+		},
+	},
+	{
+		Path:         "secrets.services.harbor.secret_key",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "secret_key is the key Harbor encrypts the credentials it stores (replication endpoints, OIDC and LDAP settings) with, instead of the chart's public default: 16 bytes, such as the output of openssl rand -hex 8. A Harbor installed before this field used that default, not-a-secure-key: give it to keep the stored credentials readable, or give a new key and enter them again.",
+		Secret:       true,
+		RequiredWhen: "services.harbor is enabled, unless services.harbor.secret_key_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.SecretKeyExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.secret_key"}
+			}
+			if c.Secrets.Services.Harbor.SecretKey != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.secret_key"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Harbor.SecretKey, true
 		},
 	},
 	{

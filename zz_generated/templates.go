@@ -784,9 +784,24 @@ func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *cata
 	return b, nil
 }
 
+// renderHarborHarborSecretKeyYaml renders harbor/harbor-secret-key.yaml.tpl.
+func renderHarborHarborSecretKeyYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 266)
+	sec := c.Secrets.Services.Harbor
+	b = append(b, "# The key Harbor encrypts the credentials it stores with (secrets.services.harbor), read by existingSecretSecretKey.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-secret-key\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  secretKey: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.harbor")
+	}
+	b = escape.Scalar(b, sec.SecretKey)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderHarborHelmValuesOverrideValuesYaml renders harbor/helm-values/override-values.yaml.tpl.
 func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1814)
+	b = slices.Grow(b, 2134)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
@@ -820,32 +835,44 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 					b = append(b, "\n# The admin password is in the Secret harbor-admin (secrets.services.harbor).\nexistingSecretAdminPassword: harbor-admin"...)
 				}
 			}
-			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD\npersistence:"...)
+			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD"...)
+			{
+				w6 := w1.SecretKeyExistingSecret
+				if w6 != "" {
+					b = append(b, "\n# The key Harbor encrypts stored credentials with is in the existing Secret "...)
+					b = escape.Comment(b, w6)
+					b = append(b, " (secret_key_existing_secret).\nexistingSecretSecretKey: "...)
+					b = escape.Scalar(b, w6)
+				} else {
+					b = append(b, "\n# The key Harbor encrypts stored credentials with is in the Secret harbor-secret-key (secrets.services.harbor).\nexistingSecretSecretKey: harbor-secret-key"...)
+				}
+			}
+			b = append(b, "\npersistence:"...)
 			if (storage2 == "filesystem") || (w1.StorageClass != "") {
 				b = append(b, "\n  persistentVolumeClaim:"...)
 				if storage2 == "filesystem" {
 					b = append(b, "\n    # The chart makes the registry's volume only with storage filesystem.\n    registry:"...)
 					{
-						w6 := w1.StorageClass
-						if w6 != "" {
+						w7 := w1.StorageClass
+						if w7 != "" {
 							b = append(b, "\n      storageClass: "...)
-							b = escape.Scalar(b, w6)
+							b = escape.Scalar(b, w7)
 						}
 					}
 					b = append(b, "\n      size: "...)
 					b = escape.Scalar(b, w1.StorageSize)
 				}
 				{
-					w7 := w1.StorageClass
-					if w7 != "" {
+					w8 := w1.StorageClass
+					if w8 != "" {
 						b = append(b, "\n    jobservice:\n      jobLog:\n        storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w8)
 						b = append(b, "\n    database:\n      storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w8)
 						b = append(b, "\n    redis:\n      storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w8)
 						b = append(b, "\n    trivy:\n      storageClass: "...)
-						b = escape.Scalar(b, w7)
+						b = escape.Scalar(b, w8)
 					}
 				}
 			}
@@ -864,10 +891,10 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 				b = append(b, "\n      region: "...)
 				b = escape.Scalar(b, w1.Region)
 				{
-					w8 := w1.Endpoint
-					if w8 != "" {
+					w9 := w1.Endpoint
+					if w9 != "" {
 						b = append(b, "\n      regionendpoint: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w9)
 					}
 				}
 			} else {
@@ -883,10 +910,10 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 					b = append(b, "\n      container: "...)
 					b = escape.Scalar(b, w1.Bucket)
 					{
-						w9 := w1.Region
-						if w9 != "" {
+						w10 := w1.Region
+						if w10 != "" {
 							b = append(b, "\n      region: "...)
-							b = escape.Scalar(b, w9)
+							b = escape.Scalar(b, w10)
 						}
 					}
 					b = append(b, "\n      # REGISTRY_STORAGE_SWIFT_PASSWORD comes from the Secret "...)
@@ -896,11 +923,11 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 				}
 			}
 			b = append(b, "\ntrivy:\n  enabled: "...)
-			var d10 bool = false
-			if p11 := w1.TrivyEnabled; p11 != nil && *p11 {
-				d10 = *p11
+			var d11 bool = false
+			if p12 := w1.TrivyEnabled; p12 != nil && *p12 {
+				d11 = *p12
 			}
-			b = strconv.AppendBool(b, d10)
+			b = strconv.AppendBool(b, d11)
 		}
 	}
 	b = append(b, "\n"...)

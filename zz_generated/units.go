@@ -716,7 +716,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin and object store credentials, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key and object store credentials, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{
@@ -774,6 +774,23 @@ var Units = []catalog.Unit{
 							return false
 						}
 						return c.Secrets.Services.Harbor.AdminPassword != ""
+					},
+				},
+			},
+			{
+				Path:        "harbor-secret-key.yaml",
+				OverlayPath: "services/harbor/harbor-secret-key.yaml",
+				Template:    "harbor/harbor-secret-key.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderHarborHarborSecretKeyYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.harbor.secret_key is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Harbor == nil {
+							return false
+						}
+						return c.Secrets.Services.Harbor.SecretKey != ""
 					},
 				},
 			},

@@ -313,6 +313,8 @@ type Harbor struct {
 	SwiftDomain string `json:"swift_domain,omitempty" default:"Default"`
 	// AdminExistingSecret names an existing Secret in harbor's namespace holding the admin password (key HARBOR_ADMIN_PASSWORD), instead of secrets.services.harbor.admin_password.
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
+	// SecretKeyExistingSecret names an existing Secret in harbor's namespace holding the key Harbor encrypts the credentials it stores with (key secretKey, 16 bytes), instead of secrets.services.harbor.secret_key.
+	SecretKeyExistingSecret string `json:"secret_key_existing_secret,omitempty" format:"dns-subdomain"`
 	// ObjectStoreExistingSecret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.
 	ObjectStoreExistingSecret string `json:"object_store_existing_secret,omitempty" format:"dns-subdomain"`
 	// TrivyEnabled deploys the Trivy vulnerability scanner.

@@ -197,6 +197,12 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 		}
 	}
 	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.harbor", map[string]string{"admin_password": sec.AdminPassword})
+	v.existingSecret(path+".secret_key_existing_secret", s.SecretKeyExistingSecret, "secrets.services.harbor", map[string]string{"secret_key": sec.SecretKey})
+	// harbor core 2.13 (the chart 1.17.2's) keys AES with the key's bytes; the
+	// chart documents 16.
+	if n := len(sec.SecretKey); n != 0 && n != harborSecretKeyLen && sec.SecretKey != Placeholder { // an encrypted value is checked where its key is
+		v.Errorf("secrets.services.harbor.secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
+	}
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
 		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
@@ -208,6 +214,9 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	}
 	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
 }
+
+// harborSecretKeyLen is the length of Harbor's secretKey.
+const harborSecretKeyLen = 16
 
 // Validate checks Velero's provider, credentials and snapshots.
 func (s *Velero) Validate(v *Validator, path string, c *Config) {

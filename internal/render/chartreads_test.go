@@ -39,7 +39,7 @@ var chartReads = map[string]chartRead{
 	// from secrets.<name>.name and .key.
 	"alert-proxy":  {"./helm", "", []string{"secrets"}},
 	"cert-manager": {"cert-manager", "v1.18.2", []string{"config", "crds.enabled", "extraArgs"}},
-	"harbor": {"harbor", "1.17.2", []string{"existingSecretAdminPassword", "existingSecretAdminPasswordKey", "expose.ingress.hosts.core",
+	"harbor": {"harbor", "1.17.2", []string{"existingSecretAdminPassword", "existingSecretAdminPasswordKey", "existingSecretSecretKey", "expose.ingress.hosts.core",
 		"expose.tls.certSource", "expose.tls.enabled", "expose.tls.secret.secretName", "externalURL",
 		"persistence.imageChartStorage.disableredirect", "persistence.imageChartStorage.type", "persistence.imageChartStorage.s3",
 		"persistence.imageChartStorage.swift", "persistence.persistentVolumeClaim.database.storageClass",

@@ -210,34 +210,42 @@ func TestObjectStoreExistingSecret(t *testing.T) {
 	}
 }
 
-// TestHarborCredentials: harbor's admin password and object store
-// credentials come from secrets: or from existing Secrets; swift works with
-// a Keystone user and its password.
+// TestHarborCredentials: harbor's admin password, encryption key and
+// object store credentials come from secrets: or from existing Secrets;
+// swift works with a Keystone user and its password.
 func TestHarborCredentials(t *testing.T) {
 	const values = "services/harbor/helm-values/override-values.yaml"
 	const admin, store = "services/harbor/harbor-admin-secret.yaml", "services/harbor/harbor-object-store-secret.yaml"
+	const key = "services/harbor/harbor-secret-key.yaml"
 
 	p := labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault,
-		storage: s3, bucket: images, region: us-east-1, object_store_existing_secret: harbor-s3-vault}`, "")
+		storage: s3, bucket: images, region: us-east-1, object_store_existing_secret: harbor-s3-vault, secret_key_existing_secret: harbor-key-vault}`, "")
 	text := fileText(t, p, values)
-	wants(t, values, text, "existingSecretAdminPassword: harbor-admin-vault\n", "existingSecret: harbor-s3-vault\n")
-	lacks(t, values, text, "harbor-admin\n", "harbor-object-store")
-	if hasFile(p, admin) || hasFile(p, store) {
+	wants(t, values, text, "existingSecretAdminPassword: harbor-admin-vault\n", "existingSecret: harbor-s3-vault\n", "existingSecretSecretKey: harbor-key-vault\n")
+	lacks(t, values, text, "harbor-admin\n", "harbor-object-store", "harbor-secret-key")
+	if hasFile(p, admin) || hasFile(p, store) || hasFile(p, key) {
 		t.Error("existing Secrets given: harbor renders no Secret of its own")
 	}
 	checkWithTools(t, p)
 
 	p = labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, storage: swift, bucket: images,
 		endpoint: 'https://keystone.example.com:5000/v3', swift_username: registry, swift_project: platform}`,
-		"harbor: {admin_password: fake-admin, swift_password: fake-swift}")
+		"harbor: {admin_password: fake-admin, swift_password: fake-swift, secret_key: '0123456789012345'}")
 	text = fileText(t, p, values)
 	wants(t, values, text, "type: swift\n", "authurl: https://keystone.example.com:5000/v3\n", "authversion: 3\n",
 		"username: registry\n", "tenant: platform\n", "domain: Default\n", "container: images\n", "existingSecret: harbor-object-store\n",
-		"existingSecretAdminPassword: harbor-admin\n")
+		"existingSecretAdminPassword: harbor-admin\n", "existingSecretSecretKey: harbor-secret-key\n")
 	lacks(t, values, text, "region:", "s3:")
 	wants(t, store, fileText(t, p, store), "REGISTRY_STORAGE_SWIFT_PASSWORD: fake-swift\n")
 	lacks(t, store, fileText(t, p, store), "S3")
-	if !listed(t, p, "services/harbor/kustomization.yaml", "harbor-object-store-secret.yaml") || !listed(t, p, "services/harbor/kustomization.yaml", "harbor-admin-secret.yaml") {
+	// The chart mounts the key as a file Harbor core reads whole: it
+	// must stay the string of 16 digits, not a number, with no newline.
+	keyDocs := documents(t, key, []byte(fileText(t, p, key)))
+	if len(keyDocs) != 1 || str(keyDocs[0], "stringData", "secretKey") != "0123456789012345" || str(keyDocs[0], "metadata", "name") != "harbor-secret-key" {
+		t.Errorf("%s: want the Secret harbor-secret-key with secretKey the string 0123456789012345, got %v", key, keyDocs)
+	}
+	if !listed(t, p, "services/harbor/kustomization.yaml", "harbor-object-store-secret.yaml") || !listed(t, p, "services/harbor/kustomization.yaml", "harbor-admin-secret.yaml") ||
+		!listed(t, p, "services/harbor/kustomization.yaml", "harbor-secret-key.yaml") {
 		t.Error("the Secrets from secrets: are applied")
 	}
 	checkWithTools(t, p)

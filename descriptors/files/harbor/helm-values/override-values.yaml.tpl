@@ -23,6 +23,13 @@ existingSecretAdminPassword: {{ . }}
 existingSecretAdminPassword: harbor-admin
 {{- end }}
 existingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD
+{{- with .SecretKeyExistingSecret }}
+# The key Harbor encrypts stored credentials with is in the existing Secret {{ . }} (secret_key_existing_secret).
+existingSecretSecretKey: {{ . }}
+{{- else }}
+# The key Harbor encrypts stored credentials with is in the Secret harbor-secret-key (secrets.services.harbor).
+existingSecretSecretKey: harbor-secret-key
+{{- end }}
 persistence:
   {{- if or (eq $storage "filesystem") .StorageClass }}
   persistentVolumeClaim:
