@@ -5371,9 +5371,9 @@ var Fields = []catalog.Field{
 	{
 		Path:    "opencenter.services.tempo.storage",
 		Kind:    catalog.KindString,
-		GoType:  "config.StorageBackend",
+		GoType:  "config.TempoStorage",
 		Default: "filesystem",
-		Enum:    []string{"filesystem", "s3", "swift"},
+		Enum:    []string{"filesystem", "s3"},
 		Doc:     "storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Tempo == nil {
@@ -5633,8 +5633,8 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "config.VeleroProvider",
 		Default: "aws",
-		Enum:    []string{"aws", "azure", "gcp"},
-		Doc:     "provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.",
+		Enum:    []string{"aws"},
+		Doc:     "provider is the object-store plugin: aws, which serves any S3-compatible store. Azure's and GCP's plugins are not offered: their credentials are not S3 access keys, which is what secrets.services.velero and existing_secret hold.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Velero == nil {
 				return nil, false

@@ -2486,7 +2486,7 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cata
 
 // renderTempoObjectStoreSecretYaml renders tempo/object-store-secret.yaml.tpl.
 func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 475)
+	b = slices.Grow(b, 373)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.tempo")
@@ -2495,30 +2495,16 @@ func renderTempoObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Inf
 	if string(svc.Storage) != "filesystem" {
 		b = append(b, "# Object store credentials of tempo (secrets.services.tempo), read as environment\n# variables by every tempo pod (global.extraEnvFrom): the S3 client takes them from there.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: tempo-object-store\n  namespace: "...)
 		b = escape.Scalar(b, u.Namespace)
-		b = append(b, "\ntype: Opaque\nstringData:"...)
-		if string(svc.Storage) == "swift" {
-			b = append(b, "\n  OS_APPLICATION_CREDENTIAL_ID: "...)
-			if sec == nil {
-				return nil, escape.NotSet("secrets.services.tempo")
-			}
-			b = escape.Scalar(b, sec.AccessKeyID)
-			b = append(b, "\n  OS_APPLICATION_CREDENTIAL_SECRET: "...)
-			if sec == nil {
-				return nil, escape.NotSet("secrets.services.tempo")
-			}
-			b = escape.Scalar(b, sec.SecretAccessKey)
-		} else {
-			b = append(b, "\n  AWS_ACCESS_KEY_ID: "...)
-			if sec == nil {
-				return nil, escape.NotSet("secrets.services.tempo")
-			}
-			b = escape.Scalar(b, sec.AccessKeyID)
-			b = append(b, "\n  AWS_SECRET_ACCESS_KEY: "...)
-			if sec == nil {
-				return nil, escape.NotSet("secrets.services.tempo")
-			}
-			b = escape.Scalar(b, sec.SecretAccessKey)
+		b = append(b, "\ntype: Opaque\nstringData:\n  AWS_ACCESS_KEY_ID: "...)
+		if sec == nil {
+			return nil, escape.NotSet("secrets.services.tempo")
 		}
+		b = escape.Scalar(b, sec.AccessKeyID)
+		b = append(b, "\n  AWS_SECRET_ACCESS_KEY: "...)
+		if sec == nil {
+			return nil, escape.NotSet("secrets.services.tempo")
+		}
+		b = escape.Scalar(b, sec.SecretAccessKey)
 	}
 	b = append(b, "\n"...)
 	return b, nil

@@ -141,14 +141,23 @@ const (
 // VeleroProvider is the object-store plugin Velero writes backups with.
 type VeleroProvider string
 
-// The Velero object-store providers.
+// The Velero object-store providers. Azure's and GCP's plugins need
+// credentials that secrets.services.velero, S3 access keys, cannot hold.
 const (
 	// VeleroProviderAWS is the AWS plugin; it serves any S3-compatible store.
 	VeleroProviderAWS VeleroProvider = "aws"
-	// VeleroProviderAzure is the Azure Blob Storage plugin.
-	VeleroProviderAzure VeleroProvider = "azure"
-	// VeleroProviderGCP is the Google Cloud Storage plugin.
-	VeleroProviderGCP VeleroProvider = "gcp"
+)
+
+// TempoStorage is where Tempo keeps trace blocks: tempo-distributed has no
+// Swift backend, so it is StorageBackend without swift.
+type TempoStorage string
+
+// The storage backends of tempo.
+const (
+	// TempoStorageFilesystem keeps trace blocks on Tempo's persistent volumes.
+	TempoStorageFilesystem TempoStorage = "filesystem"
+	// TempoStorageS3 keeps trace blocks in an S3-compatible bucket (Swift's S3 API included).
+	TempoStorageS3 TempoStorage = "s3"
 )
 
 // IstioProfile is the Istio installation profile.
@@ -599,7 +608,7 @@ type SealedSecrets struct {
 type Tempo struct {
 	ServiceCommon
 	// Storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).
-	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
+	Storage TempoStorage `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket of trace blocks.
 	Bucket string `json:"bucket,omitempty" required_when:"storage=s3" format:"s3-bucket"`
 	// Region is the object store region of the bucket.
@@ -621,7 +630,7 @@ type Tempo struct {
 // Velero is Velero backup and restore.
 type Velero struct {
 	ServiceCommon
-	// Provider is the object-store plugin: aws (any S3-compatible store), azure or gcp.
+	// Provider is the object-store plugin: aws, which serves any S3-compatible store. Azure's and GCP's plugins are not offered: their credentials are not S3 access keys, which is what secrets.services.velero and existing_secret hold.
 	Provider VeleroProvider `json:"provider,omitempty" default:"aws"`
 	// Bucket is the bucket backups are written to.
 	Bucket string `json:"bucket,omitempty" required_when:"enabled" format:"s3-bucket"`

@@ -19,15 +19,9 @@ import (
 // and when, is not here: it is the fields' `required_when` tags, which the
 // generator compiles into the field index, the load enforces and explain shows.
 
-// oneOf reports whether s is one of allowed. Enumerations outside lists are
-// reported by the load from the field index; here the result only guards
-// the rules that assume a known value.
-func (v *Validator) oneOf(_ string, s string, allowed ...string) bool {
-	return slices.Contains(allowed, s)
-}
-
-// oneOfInList is oneOf for an enumeration inside a list element, which the
-// field index has no accessor for: it reports the unknown value itself.
+// oneOfInList reports an enumeration value inside a list element that is
+// not one of allowed: the field index, from which the load reports the
+// others, has no accessor for list elements.
 func (v *Validator) oneOfInList(p, s string, allowed ...string) bool {
 	if slices.Contains(allowed, s) {
 		return true
@@ -163,22 +157,19 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
 
-// Validate checks Tempo's object storage and replicas; Tempo has no Swift backend.
+// Validate checks Tempo's object storage and replicas.
 func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	v.sharedSource(path, "tempo", s.Source)
 	sec := c.Secrets.Services.Tempo
 	if sec == nil {
 		sec = &TempoSecrets{}
 	}
-	if s.Storage == StorageSwift {
-		v.Errorf(path+".storage", "tempo has no swift backend: use s3 (Swift's S3 API, with endpoint) or filesystem")
-		return
-	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.tempo", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
-	v.singleReplicaOnVolumes(path, "tempo", s.Storage, s.Replicas)
-	v.minioEndpoint(path, "Tempo", s.Storage, s.Endpoint)
+	storage := StorageBackend(s.Storage)
+	v.singleReplicaOnVolumes(path, "tempo", storage, s.Replicas)
+	v.minioEndpoint(path, "Tempo", storage, s.Endpoint)
 	v.objectStoreValues(path, s.Bucket, s.Region, s.Endpoint, "", "tempo-distributed")
-	v.s3HostRegion(path, "Tempo", s.Storage, s.Endpoint, s.Region)
+	v.s3HostRegion(path, "Tempo", storage, s.Endpoint, s.Region)
 }
 
 // Validate checks Harbor's certificate and where its credentials come from.
@@ -223,9 +214,6 @@ func (s *Velero) Validate(v *Validator, path string, c *Config) {
 	sec := c.Secrets.Services.Velero
 	if sec == nil {
 		sec = &VeleroSecrets{}
-	}
-	if v.oneOf(path+".provider", string(s.Provider), "aws", "azure", "gcp") && s.Provider != VeleroProviderAWS {
-		v.Errorf(path+".provider", "%s needs credentials that secrets.services.velero cannot hold (it holds S3 access keys): use aws, which serves any S3-compatible store", s.Provider)
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.velero", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	if es := c.OpenCenter.Services.ExternalSnapshotter; s.SnapshotVolumes && (es == nil || !es.Enabled) {

@@ -8,11 +8,6 @@ metadata:
   namespace: {{ .Unit.Namespace }}
 type: Opaque
 stringData:
-  {{- if eq (print .Service.Storage) "swift" }}
-  OS_APPLICATION_CREDENTIAL_ID: {{ .Secrets.AccessKeyID }}
-  OS_APPLICATION_CREDENTIAL_SECRET: {{ .Secrets.SecretAccessKey }}
-  {{- else }}
   AWS_ACCESS_KEY_ID: {{ .Secrets.AccessKeyID }}
   AWS_SECRET_ACCESS_KEY: {{ .Secrets.SecretAccessKey }}
-  {{- end }}
 {{- end }}
