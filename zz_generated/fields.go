@@ -594,69 +594,6 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.calico.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Calico.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Calico.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.calico.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Calico.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.calico.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Calico.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.calico.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Calico.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Source.Release, true
-		},
-	},
-	{
 		Path:         "opencenter.services.calico.pod_cidr",
 		Kind:         catalog.KindString,
 		GoType:       "string",
@@ -1081,69 +1018,6 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.etcd-backup.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.EtcdBackup.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.EtcdBackup.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.etcd-backup.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.EtcdBackup.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.etcd-backup.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.EtcdBackup.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.etcd-backup.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.EtcdBackup.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Source.Release, true
-		},
-	},
-	{
 		Path:    "opencenter.services.etcd-backup.schedule",
 		Kind:    catalog.KindString,
 		GoType:  "string",
@@ -1375,69 +1249,6 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Gateway.Namespace, true
-		},
-	},
-	{
-		Path:   "opencenter.services.gateway.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Gateway.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Gateway.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.gateway.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Gateway.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.gateway.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Gateway.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.gateway.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Gateway.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Source.Release, true
 		},
 	},
 	{
@@ -2956,69 +2767,6 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.kube-prometheus-stack.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KubePrometheusStack.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.kube-prometheus-stack.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.kube-prometheus-stack.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.kube-prometheus-stack.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.Source.Release, true
-		},
-	},
-	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -3321,69 +3069,6 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Loki.Namespace, true
-		},
-	},
-	{
-		Path:   "opencenter.services.loki.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Loki.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Loki.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.loki.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Loki.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.loki.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Loki.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.loki.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Loki.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Source.Release, true
 		},
 	},
 	{
@@ -3905,69 +3590,6 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Mimir.Namespace, true
-		},
-	},
-	{
-		Path:   "opencenter.services.mimir.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Mimir.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Mimir.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.mimir.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Mimir.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.mimir.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Mimir.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.mimir.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Mimir.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Source.Release, true
 		},
 	},
 	{
@@ -4736,69 +4358,6 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.opentelemetry-kube-stack.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenTelemetryKubeStack.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.opentelemetry-kube-stack.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.opentelemetry-kube-stack.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.opentelemetry-kube-stack.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.Source.Release, true
-		},
-	},
-	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -5303,69 +4862,6 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Tempo.Namespace, true
-		},
-	},
-	{
-		Path:   "opencenter.services.tempo.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Tempo.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Tempo.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.tempo.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Tempo.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.tempo.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Tempo.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.tempo.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Tempo.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Source.Release, true
 		},
 	},
 	{
@@ -6057,69 +5553,6 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.WeaveGitOps.Namespace, true
-		},
-	},
-	{
-		Path:   "opencenter.services.weave-gitops.source",
-		Kind:   catalog.KindObject,
-		GoType: "*config.SourceOverride",
-		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.WeaveGitOps.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.WeaveGitOps.Source, true
-		},
-	},
-	{
-		Path:   "opencenter.services.weave-gitops.source.repo",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
-		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.WeaveGitOps.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Source.Repo, true
-		},
-	},
-	{
-		Path:   "opencenter.services.weave-gitops.source.branch",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "branch to follow, used when release is empty.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.WeaveGitOps.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Source.Branch, true
-		},
-	},
-	{
-		Path:   "opencenter.services.weave-gitops.source.release",
-		Kind:   catalog.KindString,
-		GoType: "string",
-		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
-		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.WeaveGitOps.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Source.Release, true
 		},
 	},
 	{

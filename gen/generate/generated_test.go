@@ -87,7 +87,7 @@ func TestGeneratedKeycloakConditions(t *testing.T) {
 		t.Errorf("keycloak has %d compiled when conditions, want at least 2", whens)
 	}
 
-	on := config.ServiceCommon{Enabled: true}
+	on := config.Sourced{ServiceCommon: config.ServiceCommon{Enabled: true}}
 	cases := []struct {
 		name              string
 		kc                *config.Keycloak
@@ -95,10 +95,10 @@ func TestGeneratedKeycloakConditions(t *testing.T) {
 	}{
 		{"present but disabled", &config.Keycloak{}, false, false, false},
 		{"disabled with backup and max_replicas", &config.Keycloak{BackupEnabled: true, MaxReplicas: ptr(3)}, false, true, true},
-		{"enabled", &config.Keycloak{ServiceCommon: on}, true, false, false},
-		{"enabled, backup on, max_replicas nil", &config.Keycloak{ServiceCommon: on, BackupEnabled: true}, true, true, false},
-		{"enabled, backup off, max_replicas set", &config.Keycloak{ServiceCommon: on, MaxReplicas: ptr(5)}, true, false, true},
-		{"enabled, max_replicas set to 0", &config.Keycloak{ServiceCommon: on, MaxReplicas: ptr(0)}, true, false, true},
+		{"enabled", &config.Keycloak{Sourced: on}, true, false, false},
+		{"enabled, backup on, max_replicas nil", &config.Keycloak{Sourced: on, BackupEnabled: true}, true, true, false},
+		{"enabled, backup off, max_replicas set", &config.Keycloak{Sourced: on, MaxReplicas: ptr(5)}, true, false, true},
+		{"enabled, max_replicas set to 0", &config.Keycloak{Sourced: on, MaxReplicas: ptr(0)}, true, false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,7 +138,7 @@ func TestGeneratedApplyDefaults(t *testing.T) {
 		t.Errorf("keycloak namespace, realm = %q, %q; want keycloak, opencenter", kc.Namespace, kc.Realm)
 	}
 
-	c = withKeycloak(&config.Keycloak{ServiceCommon: config.ServiceCommon{Namespace: "iam"}, Realm: "ops"})
+	c = withKeycloak(&config.Keycloak{Sourced: config.Sourced{ServiceCommon: config.ServiceCommon{Namespace: "iam"}}, Realm: "ops"})
 	c.OpenCenter.GitOps.Flux.Interval = "5m"
 	c.OpenCenter.GitOps.Flux.Prune = ptr(false)
 	zz_generated.ApplyDefaults(c)
@@ -238,7 +238,7 @@ func TestGeneratedFieldAccessors(t *testing.T) {
 	}
 
 	// With the service present, its fields are present; a nil *int is absent.
-	c := withKeycloak(&config.Keycloak{ServiceCommon: config.ServiceCommon{Namespace: "iam"}, MaxReplicas: ptr(5)})
+	c := withKeycloak(&config.Keycloak{Sourced: config.Sourced{ServiceCommon: config.ServiceCommon{Namespace: "iam"}}, MaxReplicas: ptr(5)})
 	want := map[string]struct {
 		v  any
 		ok bool

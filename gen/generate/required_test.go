@@ -74,10 +74,10 @@ func TestGeneratedRequirements(t *testing.T) {
 			c.Secrets.Services.Loki = &config.LokiSecrets{AccessKeyID: "id"}
 		}, []string{"secrets.services.loki.secret_access_key"}},
 		{"cert-manager route53 without acme", func(c *config.Config) {
-			c.OpenCenter.Services.CertManager = &config.CertManager{ServiceCommon: on, Issuer: config.CertIssuerNone, DNSProvider: config.DNSProviderRoute53}
+			c.OpenCenter.Services.CertManager = &config.CertManager{Sourced: config.Sourced{ServiceCommon: on}, Issuer: config.CertIssuerNone, DNSProvider: config.DNSProviderRoute53}
 		}, nil},
 		{"cert-manager acme route53", func(c *config.Config) {
-			c.OpenCenter.Services.CertManager = &config.CertManager{ServiceCommon: on, Issuer: config.CertIssuerACME, DNSProvider: config.DNSProviderRoute53}
+			c.OpenCenter.Services.CertManager = &config.CertManager{Sourced: config.Sourced{ServiceCommon: on}, Issuer: config.CertIssuerACME, DNSProvider: config.DNSProviderRoute53}
 		}, []string{"opencenter.services.cert-manager.route53_region", "secrets.services.cert-manager.route53_access_key_id", "secrets.services.cert-manager.route53_secret_access_key"}},
 		{"gateway listeners", func(c *config.Config) {
 			c.OpenCenter.Services.Gateway = &config.Gateway{ServiceCommon: on, Listeners: []config.GatewayListener{

@@ -43,7 +43,7 @@ func checkServices(v *config.Validator, c *config.Config, units []Unit) {
 		}
 		p := u.ServicePath()
 		v.DNSLabelAt(p, "namespace", common.Namespace)
-		v.SourceOverride(p, common.Source)
+		v.SourceOverride(p, u.SourceOverride(c))
 		if !common.Enabled {
 			continue
 		}

@@ -114,6 +114,22 @@ type Unit struct {
 	Releases []string
 }
 
+// SourceOverride returns the source override of the unit's service: nil
+// when the service is absent or gives none, and for a service that cannot
+// give one (it has no base directory of its own, or shares its group's
+// source).
+func (u *Unit) SourceOverride(c *config.Config) *config.SourceOverride {
+	if u.Data == nil {
+		return nil
+	}
+	if svc, _ := u.Data(c); svc != nil {
+		if s, ok := svc.(config.SourcedService); ok {
+			return s.SourceOverride()
+		}
+	}
+	return nil
+}
+
 // ServicePath is the YAML path of the unit's service:
 // opencenter.services.<key> or opencenter.managed_services.<key>.
 func (u *Unit) ServicePath() string {

@@ -189,6 +189,7 @@ const (
 // Calico is the Calico CNI. It has no base directory: the overlay carries its manifests.
 type Calico struct {
 	ServiceCommon
+	ownOverlay
 	// PodCIDR is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.
 	PodCIDR string `json:"pod_cidr,omitempty" format:"cidr" required_when:"enabled"`
 	// Encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.
@@ -202,7 +203,7 @@ type Calico struct {
 // CertManager is cert-manager and, when issuer is not none, the ClusterIssuer
 // other services (the gateway, harbor) get their certificates from.
 type CertManager struct {
-	ServiceCommon
+	Sourced
 	// Issuer is the ClusterIssuer rendered for the cluster: none (cert-manager alone), acme, selfsigned or ca.
 	Issuer CertIssuer `json:"issuer,omitempty" default:"none"`
 	// IssuerName is the name of that ClusterIssuer, which the gateway and harbor reference; empty means letsencrypt for acme, selfsigned for selfsigned and ca for ca.
@@ -230,6 +231,7 @@ type CertManager struct {
 // EtcdBackup is a scheduled snapshot of etcd to an S3-compatible bucket. It has no base directory.
 type EtcdBackup struct {
 	ServiceCommon
+	ownOverlay
 	// Schedule is the cron expression of the snapshot CronJob, in UTC.
 	Schedule string `json:"schedule,omitempty" default:"0 */6 * * *" format:"cron"`
 	// Bucket is the S3 bucket the etcd snapshots are written to.
@@ -246,13 +248,14 @@ type EtcdBackup struct {
 
 // ExternalSnapshotter is the CSI external-snapshotter. It has only the common fields.
 type ExternalSnapshotter struct {
-	ServiceCommon
+	Sourced
 }
 
 // Gateway is the cluster's Gateway API Gateway, GatewayClass and EnvoyProxy for
 // Envoy Gateway, rendered into the service's namespace. It has no base directory.
 type Gateway struct {
 	ServiceCommon
+	ownOverlay
 	// Name of the Gateway object that HTTPRoutes attach to.
 	Name string `json:"name,omitempty" default:"opencenter-gateway"`
 	// GatewayClassName is the GatewayClass of the Gateway, served by Envoy Gateway.
@@ -290,12 +293,12 @@ type GatewayListener struct {
 
 // GatewayAPI is Envoy Gateway and the Gateway API CRDs. It has only the common fields.
 type GatewayAPI struct {
-	ServiceCommon
+	Sourced
 }
 
 // Harbor is the Harbor container registry.
 type Harbor struct {
-	ServiceCommon
+	Sourced
 	// Hostname is the registry's external DNS name, such as harbor.dev.example.com.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"enabled"`
 	// EmitCertificate renders a cert-manager Certificate for hostname.
@@ -332,7 +335,7 @@ type Harbor struct {
 
 // Headlamp is the Headlamp Kubernetes web UI.
 type Headlamp struct {
-	ServiceCommon
+	Sourced
 	// Hostname is the UI's external DNS name; empty keeps it cluster-internal.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
@@ -347,7 +350,7 @@ type Headlamp struct {
 
 // Istio is the Istio service mesh.
 type Istio struct {
-	ServiceCommon
+	Sourced
 	// Profile is the installation profile: default (the charts' own defaults, for production) or demo (access logs and more tracing, for evaluation); without ingress_gateway the mesh is istiod alone. Ambient mode needs the istio-cni and ztunnel charts, which the base does not install.
 	Profile IstioProfile `json:"profile,omitempty" default:"default"`
 	// IngressGateway deploys the istio-gateway ingress deployment.
@@ -357,7 +360,7 @@ type Istio struct {
 // KafkaCluster is the Strimzi Kafka operator and one Kafka cluster; the cluster
 // CR has no base directory.
 type KafkaCluster struct {
-	ServiceCommon
+	Sourced
 	// ClusterName is the name of the Kafka custom resource, a DNS-1123 label.
 	ClusterName string `json:"cluster_name,omitempty" default:"kafka"`
 	// KafkaVersion is the Kafka version the operator deploys, one the Strimzi operator of the base release runs (4.0.0 to 4.1.1 for release 2026.01); empty means the operator's default.
@@ -372,7 +375,7 @@ type KafkaCluster struct {
 
 // Keycloak is the Keycloak identity provider, its operator and PostgreSQL database.
 type Keycloak struct {
-	ServiceCommon
+	Sourced
 	// Hostname is Keycloak's external DNS name, such as auth.example.com; Keycloak's frontend URL is https://<hostname> unless frontend_url says otherwise.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"gateway_route"`
 	// Realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.
@@ -404,6 +407,7 @@ type Keycloak struct {
 // KubePrometheusStack is Prometheus, Alertmanager and Grafana.
 type KubePrometheusStack struct {
 	ServiceCommon
+	observabilityMember
 	// GrafanaHostname is Grafana's external DNS name; empty keeps it cluster-internal.
 	GrafanaHostname string `json:"grafana_hostname,omitempty" format:"dns-subdomain"`
 	// AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.
@@ -426,7 +430,7 @@ type KubePrometheusStack struct {
 
 // Kyverno is the Kyverno policy engine and its default policy ruleset.
 type Kyverno struct {
-	ServiceCommon
+	Sourced
 	// DefaultRuleset deploys the base repo's default ClusterPolicies.
 	DefaultRuleset *bool `json:"default_ruleset,omitempty" default:"true"`
 	// AdmissionReplicas is the number of admission controller pods; unset means the chart's default.
@@ -438,6 +442,7 @@ type Kyverno struct {
 // Loki is the Loki log store.
 type Loki struct {
 	ServiceCommon
+	observabilityMember
 	// Storage is where log chunks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket (or Swift container) of log chunks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).
@@ -460,7 +465,7 @@ type Loki struct {
 
 // Longhorn is Longhorn distributed block storage.
 type Longhorn struct {
-	ServiceCommon
+	Sourced
 	// DefaultReplicaCount is how many replicas each Longhorn volume has, 1 to 20.
 	DefaultReplicaCount int `json:"default_replica_count,omitempty" default:"3"`
 	// DataPath is the host directory on each node where Longhorn stores volume data.
@@ -471,7 +476,7 @@ type Longhorn struct {
 
 // MetalLB is the MetalLB load-balancer.
 type MetalLB struct {
-	ServiceCommon
+	Sourced
 	// IPPools are the address pools {name, addresses} LoadBalancer Services get their addresses from.
 	IPPools []MetalLBIPPool `json:"ip_pools,omitempty" required_when:"enabled"`
 	// L2Advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).
@@ -491,6 +496,7 @@ type MetalLBIPPool struct {
 // Mimir is the Mimir long-term metrics store.
 type Mimir struct {
 	ServiceCommon
+	observabilityMember
 	// Storage is where metric blocks are kept: filesystem, s3 or swift.
 	Storage StorageBackend `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket (or Swift container) of metric blocks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).
@@ -513,12 +519,12 @@ type Mimir struct {
 
 // OLM is the Operator Lifecycle Manager. It has only the common fields.
 type OLM struct {
-	ServiceCommon
+	Sourced
 }
 
 // OpenStackCCM is the OpenStack cloud controller manager.
 type OpenStackCCM struct {
-	ServiceCommon
+	Sourced
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
 	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled,!existing_secret"`
 	// Region is the OpenStack region of the cluster.
@@ -535,7 +541,7 @@ type OpenStackCCM struct {
 
 // OpenStackCSI is the OpenStack Cinder CSI driver.
 type OpenStackCSI struct {
-	ServiceCommon
+	Sourced
 	// AuthURL is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.
 	AuthURL string `json:"auth_url,omitempty" format:"url" required_when:"enabled,!existing_secret"`
 	// Region is the OpenStack region of the cluster.
@@ -555,6 +561,7 @@ type OpenStackCSI struct {
 // OpenTelemetryKubeStack is the OpenTelemetry operator and the cluster's collectors.
 type OpenTelemetryKubeStack struct {
 	ServiceCommon
+	observabilityMember
 	// OTLPEndpoint is an OTLP/HTTP endpoint, such as a central OpenTelemetry Collector, that the node collectors send all their traces, metrics and logs to, instead of the base's in-cluster Tempo (traces) and Loki (logs); empty keeps those.
 	OTLPEndpoint string `json:"otlp_endpoint,omitempty" format:"url"`
 	// OTLPInsecure sends OTLP without TLS.
@@ -569,7 +576,7 @@ type OpenTelemetryKubeStack struct {
 
 // PostgresOperator is the Zalando Postgres operator.
 type PostgresOperator struct {
-	ServiceCommon
+	Sourced
 	// StorageClass names a StorageClass for the record: nothing rendered reads it, as the operator (v1.14.0) has no default StorageClass; each postgresql resource sets its own (spec.volume.storageClass; keycloak's is keycloak.storage_class).
 	StorageClass string `json:"storage_class,omitempty" format:"dns-subdomain"`
 	// StorageSize is a volume size for the record: nothing rendered reads it, as each postgresql resource sets its own (keycloak's is keycloak.db_storage_size).
@@ -580,7 +587,7 @@ type PostgresOperator struct {
 
 // RBACManager is the FairwindsOps RBAC manager and the cluster's role bindings.
 type RBACManager struct {
-	ServiceCommon
+	Sourced
 	// RoleBindings bind identity-provider groups to ClusterRoles.
 	RoleBindings []RBACRoleBinding `json:"role_bindings,omitempty"`
 }
@@ -599,7 +606,7 @@ type RBACRoleBinding struct {
 
 // SealedSecrets is the Bitnami Sealed Secrets controller.
 type SealedSecrets struct {
-	ServiceCommon
+	Sourced
 	// KeyRenewPeriod is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.
 	KeyRenewPeriod string `json:"key_renew_period,omitempty" default:"720h" format:"go-duration"`
 }
@@ -607,6 +614,7 @@ type SealedSecrets struct {
 // Tempo is the Tempo trace store.
 type Tempo struct {
 	ServiceCommon
+	observabilityMember
 	// Storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).
 	Storage TempoStorage `json:"storage,omitempty" default:"filesystem"`
 	// Bucket is the bucket of trace blocks.
@@ -629,7 +637,7 @@ type Tempo struct {
 
 // Velero is Velero backup and restore.
 type Velero struct {
-	ServiceCommon
+	Sourced
 	// Provider is the object-store plugin: aws, which serves any S3-compatible store. Azure's and GCP's plugins are not offered: their credentials are not S3 access keys, which is what secrets.services.velero and existing_secret hold.
 	Provider VeleroProvider `json:"provider,omitempty" default:"aws"`
 	// Bucket is the bucket backups are written to.
@@ -650,7 +658,7 @@ type Velero struct {
 
 // VSphereCSI is the vSphere CSI driver.
 type VSphereCSI struct {
-	ServiceCommon
+	Sourced
 	// VCenterHost is the vCenter server's DNS name or IP address.
 	VCenterHost string `json:"vcenter_host,omitempty" required_when:"enabled,!existing_secret" format:"host"`
 	// Port is the vCenter HTTPS port.
@@ -674,6 +682,7 @@ type VSphereCSI struct {
 // WeaveGitOps is the Weave GitOps dashboard for Flux. It has no base directory.
 type WeaveGitOps struct {
 	ServiceCommon
+	ownOverlay
 	// Hostname is the dashboard's external DNS name; empty keeps it cluster-internal.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.
@@ -692,7 +701,7 @@ type WeaveGitOps struct {
 // alert-proxy-settings and points the chart's values at it, and at the
 // token's Secret.
 type AlertProxy struct {
-	ServiceCommon
+	Sourced
 	// AccountID is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).
 	AccountID string `json:"account_id,omitempty" required_when:"enabled" format:"core-number"`
 	// OverseerDeviceID is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).

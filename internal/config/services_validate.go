@@ -102,25 +102,8 @@ func (v *Validator) singleReplicaOnVolumes(path, svc string, storage StorageBack
 	}
 }
 
-// sharedSource reports a source override on a service of the observability
-// group: the five share the source opencenter-observability, which one
-// service cannot override.
-func (v *Validator) sharedSource(path, svc string, s *SourceOverride) {
-	if s != nil {
-		v.Errorf(path+".source", "has no effect: %s is deployed from opencenter-observability, the source of the whole observability group (kube-prometheus-stack, loki, mimir, tempo, opentelemetry-kube-stack); override gitops.base_repo instead", svc)
-	}
-}
-
-// noSource reports a source override on a service without a base directory.
-func (v *Validator) noSource(path, svc string, s *SourceOverride) {
-	if s != nil {
-		v.Errorf(path+".source", "has no effect: %s has no base directory, its overlay carries all of its content; remove source", svc)
-	}
-}
-
 // Validate checks Loki's object store credentials and replicas.
 func (s *Loki) Validate(v *Validator, path string, c *Config) {
-	v.sharedSource(path, "loki", s.Source)
 	sec := c.Secrets.Services.Loki
 	if sec == nil {
 		sec = &LokiSecrets{}
@@ -142,7 +125,6 @@ func (s *Loki) Validate(v *Validator, path string, c *Config) {
 
 // Validate checks Mimir's object store credentials and replicas.
 func (s *Mimir) Validate(v *Validator, path string, c *Config) {
-	v.sharedSource(path, "mimir", s.Source)
 	sec := c.Secrets.Services.Mimir
 	if sec == nil {
 		sec = &MimirSecrets{}
@@ -159,7 +141,6 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 
 // Validate checks Tempo's object storage and replicas.
 func (s *Tempo) Validate(v *Validator, path string, c *Config) {
-	v.sharedSource(path, "tempo", s.Source)
 	sec := c.Secrets.Services.Tempo
 	if sec == nil {
 		sec = &TempoSecrets{}
@@ -226,7 +207,6 @@ func (s *Velero) Validate(v *Validator, path string, c *Config) {
 
 // Validate checks how many etcd snapshots are kept.
 func (s *EtcdBackup) Validate(v *Validator, path string, c *Config) {
-	v.noSource(path, "etcd-backup", s.Source)
 	if sec := c.Secrets.Services.EtcdBackup; sec != nil {
 		v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.etcd-backup", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
 	}
@@ -470,7 +450,6 @@ func addressRange(a string) string {
 // Validate checks the Gateway's names, issuer and listeners, and that
 // cert-manager can issue the certificates of its HTTPS listeners.
 func (s *Gateway) Validate(v *Validator, path string, c *Config) {
-	v.noSource(path, "gateway", s.Source)
 	v.label(path+".name", s.Name, "the name of the Gateway")
 	v.label(path+".gateway_class_name", s.GatewayClassName, "the name of the GatewayClass")
 	if s.Issuer != "" {
@@ -519,7 +498,6 @@ func (s *KafkaCluster) Validate(v *Validator, path string, c *Config) {
 
 // Validate checks Calico's pod network.
 func (s *Calico) Validate(v *Validator, path string, c *Config) {
-	v.noSource(path, "calico", s.Source)
 	if s.PodCIDR == "" { // required: reported from its tag
 		return
 	}
@@ -540,7 +518,6 @@ func (s *Calico) Validate(v *Validator, path string, c *Config) {
 // Validate checks where Grafana's admin login comes from, and that the
 // cluster Gateway serves Grafana's and Alertmanager's hostnames.
 func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
-	v.sharedSource(path, "kube-prometheus-stack", s.Source)
 	var pw string
 	if sec := c.Secrets.Services.KubePrometheusStack; sec != nil {
 		pw = sec.GrafanaAdminPassword
@@ -555,7 +532,6 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 // Validate checks the dashboard's admin login, and that the cluster Gateway
 // serves its hostname.
 func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
-	v.noSource(path, "weave-gitops", s.Source)
 	var hash string
 	if sec := c.Secrets.Services.WeaveGitOps; sec != nil {
 		hash = sec.AdminPasswordHash
@@ -707,7 +683,6 @@ func (s *RBACManager) Validate(v *Validator, path string, c *Config) {
 
 // Validate checks the collectors' sampling ratio.
 func (s *OpenTelemetryKubeStack) Validate(v *Validator, path string, c *Config) {
-	v.sharedSource(path, "opentelemetry-kube-stack", s.Source)
 	if r := s.TraceSamplingRatio; r != nil && (*r < 0 || *r > 1) {
 		v.Errorf(path+".trace_sampling_ratio", "%g: expected a fraction from 0.0 to 1.0", *r)
 	}

@@ -345,8 +345,6 @@ type ServiceCommon struct {
 	Enabled bool `json:"enabled"`
 	// Namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.
 	Namespace string `json:"namespace,omitempty"`
-	// Source overrides gitops.base_repo for this service.
-	Source *SourceOverride `json:"source,omitempty"`
 }
 
 // Common returns the fields every service has.
@@ -355,4 +353,46 @@ func (s *ServiceCommon) Common() *ServiceCommon { return s }
 // Service is implemented by every service struct through ServiceCommon.
 type Service interface {
 	Common() *ServiceCommon
+}
+
+// Sourced holds the fields of a service deployed from a base directory of
+// its own: ServiceCommon's, and the source the directory is fetched from.
+type Sourced struct {
+	ServiceCommon
+	// Source overrides gitops.base_repo for this service.
+	Source *SourceOverride `json:"source,omitempty"`
+}
+
+// SourceOverride returns the service's source override, nil when it has none.
+func (s *Sourced) SourceOverride() *SourceOverride { return s.Source }
+
+// SourcedService is implemented by the service structs that embed Sourced.
+type SourcedService interface {
+	SourceOverride() *SourceOverride
+}
+
+// ownOverlay is embedded by the services without a base directory: their
+// overlay carries all of their content, so they have no source. It names
+// the reason when a config gives one anyway.
+type ownOverlay struct{}
+
+// KeyHint explains an unknown key source.
+func (ownOverlay) KeyHint(key string) string {
+	if key != "source" {
+		return ""
+	}
+	return "the service has no base directory, its overlay carries all of its content: there is no source to override"
+}
+
+// observabilityMember is embedded by the services of the observability
+// group, which share one source. It names the reason when a config gives
+// one of them a source of its own.
+type observabilityMember struct{}
+
+// KeyHint explains an unknown key source.
+func (observabilityMember) KeyHint(key string) string {
+	if key != "source" {
+		return ""
+	}
+	return "the observability group (kube-prometheus-stack, loki, mimir, tempo, opentelemetry-kube-stack) is deployed from one source, opencenter-observability, which one service cannot override; override gitops.base_repo instead"
 }

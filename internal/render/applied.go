@@ -66,10 +66,8 @@ var builtinGroups = map[string]bool{
 // follow, nil when the ref is not an indexed release.
 func (b *builder) baseRelease(u *catalog.Unit) *catalog.BaseRelease {
 	ref := b.c.OpenCenter.GitOps.BaseRepo.Ref()
-	if u.Common != nil {
-		if c := u.Common(b.c); c != nil && c.Source != nil {
-			ref = cmpOr(c.Source.Release, cmpOr(c.Source.Branch, ref))
-		}
+	if o := u.SourceOverride(b.c); o != nil {
+		ref = cmpOr(o.Release, cmpOr(o.Branch, ref))
 	}
 	return indexedRelease(ref)
 }

@@ -78,17 +78,15 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		if ref.Tag == "" {
 			ref.Branch = g.BaseRepo.Branch
 		}
-		if u.Common != nil {
-			if o := u.Common(b.c).Source; o != nil {
-				if o.Repo != "" {
-					spec.URL = config.FluxURL(o.Repo)
-				}
-				switch {
-				case o.Release != "":
-					ref = &sourcev1.GitRepositoryRef{Tag: o.Release}
-				case o.Branch != "":
-					ref = &sourcev1.GitRepositoryRef{Branch: o.Branch}
-				}
+		if o := u.SourceOverride(b.c); o != nil {
+			if o.Repo != "" {
+				spec.URL = config.FluxURL(o.Repo)
+			}
+			switch {
+			case o.Release != "":
+				ref = &sourcev1.GitRepositoryRef{Tag: o.Release}
+			case o.Branch != "":
+				ref = &sourcev1.GitRepositoryRef{Branch: o.Branch}
 			}
 		}
 		spec.Reference = ref

@@ -248,22 +248,15 @@ const dev = "../../testdata/fixture/.k8s-dev-config.yaml"
 // forkURL is a fork of the base that services' sources follow in a variant.
 const forkURL = "https://github.com/northwind/gitops-base-fork.git"
 
-// sourceRefused are the services whose source the validation refuses
-// whatever it says: they have no base directory, or share the observability
-// group's source. TestHostileValuesReachEveryField holds the list to the
-// validation.
-var sourceRefused = []string{"calico", "etcd-backup", "gateway", "weave-gitops",
-	"kube-prometheus-stack", "loki", "mimir", "tempo", "opentelemetry-kube-stack"}
-
-// sourceVariant gives every service a source override (but those of
-// sourceRefused): a branch of a fork, or with release a release of the
-// base (alert-proxy, which the base has on main only, a release of the
-// fork). Services the config does not enable are switched on.
+// sourceVariant gives every service that takes a source override one: a
+// branch of a fork, or with release a release of the base (alert-proxy,
+// which the base has on main only, a release of the fork). Services the
+// config does not enable are switched on.
 func sourceVariant(name string, release bool) corpusVariant {
 	v := corpusVariant{name: name, config: dev, set: map[string]string{}, bools: map[string]bool{}}
 	for _, fl := range zz_generated.Fields {
 		at, ok := strings.CutSuffix(fl.Path, ".source.repo")
-		if !ok || slices.Contains(sourceRefused, path.Base(strings.ReplaceAll(at, ".", "/"))) {
+		if !ok {
 			continue
 		}
 		v.paths = append(v.paths, at+".source.")
@@ -486,18 +479,6 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 			}
 		}
 	}
-	// A source the validation refuses whatever it says is reached by that:
-	// every value is rejected, naming the field.
-	for _, svc := range sourceRefused {
-		at := "opencenter.services." + svc + ".source"
-		if err := checkSet(t, at+".branch", "main"); err == nil || !strings.Contains(err.Error(), at+": has no effect") {
-			t.Errorf("%s is in sourceRefused, but the validation does not refuse it: %v", at, err)
-			continue
-		}
-		for _, k := range []string{"repo", "branch", "release"} {
-			reached[at+"."+k] = true
-		}
-	}
 	var missed []string
 	for _, fl := range zz_generated.Fields {
 		var want string
@@ -518,22 +499,6 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 	if len(missed) > 0 {
 		t.Errorf("%d string fields no corpus config sets (give them a value in a corpusVariant):\n%s", len(missed), strings.Join(missed, "\n"))
 	}
-}
-
-// checkSet loads and checks the dev fixture config with value at the
-// field path at, and returns what the check says.
-func checkSet(t *testing.T, at, value string) error {
-	t.Helper()
-	steps, _ := stepsOf(at)
-	data, err := yaml.Marshal(set(plaintextDoc(t, dev), target{steps: steps}, value))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := config.Decode(dev, data, config.LoadOptions{})
-	if err == nil {
-		err = f.Check()
-	}
-	return err
 }
 
 // TestCorpusConfigsReachEveryMode: every value of every enumeration, and

@@ -34,7 +34,7 @@ func TestIstioProfilesExistInCharts(t *testing.T) {
 	}
 	for _, profile := range profiles {
 		p := planEdited(t, fixtureRepo+"/.k8s-dev-config.yaml", func(c *config.Config) {
-			c.OpenCenter.Services.Istio = &config.Istio{ServiceCommon: config.ServiceCommon{Enabled: true}, Profile: config.IstioProfile(profile)}
+			c.OpenCenter.Services.Istio = &config.Istio{Sourced: config.Sourced{ServiceCommon: config.ServiceCommon{Enabled: true}}, Profile: config.IstioProfile(profile)}
 		})
 		for _, file := range []string{"istio-base-values.yaml", "istiod-values.yaml"} {
 			var values map[string]any

@@ -719,13 +719,10 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 		b.diags = append(b.diags, b.f.Diag(field, "base release %q has no index in this version of opencenter, so its paths cannot be checked: expected one of %s", base.Ref(), strings.Join(known, ", ")))
 	}
 	for _, u := range active {
-		if u.Common == nil {
-			continue
-		}
 		// A fork's refs are its own; an override naming no ref follows the base's.
-		if c := u.Common(b.c); c != nil && c.Source != nil && (c.Source.Repo == "" || c.Source.Repo == base.URL) {
-			if ref := cmpOr(c.Source.Release, c.Source.Branch); ref != "" {
-				b.checkRefKind(indexedRelease(ref), c.Source.Release, func() string { return configPath(u) + ".source" })
+		if o := u.SourceOverride(b.c); o != nil && (o.Repo == "" || o.Repo == base.URL) {
+			if ref := cmpOr(o.Release, o.Branch); ref != "" {
+				b.checkRefKind(indexedRelease(ref), o.Release, func() string { return configPath(u) + ".source" })
 			}
 		}
 	}

@@ -116,7 +116,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 		w.mapping(n, func(key *yaml.Node, val *yaml.Node) {
 			ft, ok := fields.byName[key.Value]
 			if !ok {
-				w.errorf(key, "unknown key %q%s", key.Value, unknownHint(key.Value, fields.names))
+				w.errorf(key, "unknown key %q%s", key.Value, unknownHint(t, key.Value, fields.names))
 				return
 			}
 			w.walkDepth(val, ft, depth+1)
@@ -220,7 +220,22 @@ func (w *walker) at(n *yaml.Node) {
 	}
 }
 
-func unknownHint(key string, names []string) string {
+// KeyHinter is implemented by a struct that can say why a key it does not
+// have is not one, such as a field other structs of its kind have.
+type KeyHinter interface {
+	// KeyHint explains the unknown key, or returns "".
+	KeyHint(key string) string
+}
+
+var keyHinter = reflect.TypeFor[KeyHinter]()
+
+// unknownHint says what to write instead of an unknown key of struct t.
+func unknownHint(t reflect.Type, key string, names []string) string {
+	if reflect.PointerTo(t).Implements(keyHinter) {
+		if h := reflect.New(t).Interface().(KeyHinter).KeyHint(key); h != "" {
+			return ": " + h
+		}
+	}
 	if s := diag.Suggest(key, names); s != "" {
 		return s
 	}
