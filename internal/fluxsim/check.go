@@ -185,6 +185,7 @@ func (s *sim) checkValuesFrom(a *applied, v helmv2.ValuesReference, index map[ob
 	}
 	src := found[0]
 	at := fmt.Sprintf("HelmRelease %s: valuesFrom %s %s", a.key, v.Kind, v.Name)
+	s.checkValuesFirst(a, v, found, at)
 	data, ok, err := valuesData(v.Kind, src.Body, v.GetValuesKey())
 	_, encrypted := src.Body["sops"]
 	switch {
@@ -205,6 +206,35 @@ func (s *sim) checkValuesFrom(a *applied, v helmv2.ValuesReference, index map[ob
 	} else if problem != "" {
 		s.info(s.owner(src), src.File, "%s key %s: %s", at, v.GetValuesKey(), problem)
 	}
+}
+
+// checkValuesFirst reports values that reach a HelmRelease only after its
+// first install: an object of a unit that the HelmRelease's unit neither is
+// nor depends on (directly or transitively). Flux reconciles the two in no
+// set order, and a unit that waits for the HelmRelease to be ready is
+// ready before the other starts. helm-controller then installs without an
+// optional reference (it skips one it does not find) and upgrades when the
+// values come: what a chart reads only at install (an initial admin
+// password, a StatefulSet's volume claim templates, which an upgrade cannot
+// change) keeps the first install's values. A required reference fails
+// the install until they come; if their unit waits for this one, never.
+func (s *sim) checkValuesFirst(a *applied, v helmv2.ValuesReference, found []*applied, at string) {
+	deps := s.dependencies(a.unit)
+	var later []string
+	for _, f := range found {
+		if f.unit == nil || f.unit == a.unit || deps[f.unit.obj.key] {
+			return
+		}
+		later = append(later, f.unit.name())
+	}
+	slices.Sort(later)
+	if v.Optional {
+		s.finding(a.unit.name(), a.File, "%s (optional) is applied by %s, which %s does not depend on: helm-controller installs the release before those values exist, then upgrades with them, and what the chart reads only at install (an initial password, volume claim templates) keeps the values of that first install",
+			at, strings.Join(later, " and "), a.unit.name())
+		return
+	}
+	s.finding(a.unit.name(), a.File, "%s is applied by %s, which %s does not depend on: the install fails until those values exist, and never succeeds if %s waits for this release",
+		at, strings.Join(later, " and "), a.unit.name(), strings.Join(later, " and "))
 }
 
 // elsewhere names the namespaces where an object of k's kind and name is,

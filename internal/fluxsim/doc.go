@@ -9,7 +9,9 @@
 // What the cluster would apply is then checked for what makes Flux fail or
 // misbehave: paths that do not build, references to sources, dependencies,
 // health-check objects, HelmRelease values and chart sources that no build
-// produces, values Helm cannot read, dependency cycles, CRD and namespace
+// produces, values Helm cannot read, values that reach a HelmRelease only
+// after its first install (a unit its own does not depend on applies
+// them), dependency cycles, CRD and namespace
 // ordering (the namespace a HelmRelease installs into too), objects with two
 // owners, SOPS-encrypted Secret manifests applied without decryption, source
 // URLs Flux refuses or cannot fetch (ssh without credentials), and object

@@ -224,15 +224,17 @@ func TestFindings(t *testing.T) {
 	}, {
 		name: "dependsOn names no Kustomization",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "name: app-base", "name: app-bsae")
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "name: app-override", "name: app-ovrride")
 		},
 		want: []string{
-			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: dependsOn flux-system/app-bsae: no Kustomization of that name",
+			// The values' unit is not waited for either.
+			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease app/app: valuesFrom Secret app-values-override (optional) is applied by app-override, which app-base does not depend on: helm-controller installs the release before those values exist, then upgrades with them, and what the chart reads only at install (an initial password, volume claim templates) keeps the values of that first install",
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: dependsOn flux-system/app-ovrride: no Kustomization of that name",
 		},
 	}, {
 		name: "dependsOn cycle",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "    - name: sources\n", "    - name: sources\n    - name: app-override\n")
+			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "    - name: sources\n", "    - name: sources\n    - name: app-base\n")
 		},
 		want: []string{
 			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: dependsOn cycle app-base -> app-override -> app-base: Flux waits forever",
@@ -249,10 +251,11 @@ func TestFindings(t *testing.T) {
 	}, {
 		name: "namespace created by a unit not depended on",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "name: app-base", "name: sources")
+			replace(t, tree, overlay+"/fluxcd/app-base.yaml", "    - name: app-override\n", "")
 		},
 		want: []string{
-			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: applies Secret app/app-admin, but app-base, which creates Namespace app, is not in its dependsOn (directly or transitively)",
+			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease app/app: valuesFrom Secret app-values-override (optional) is applied by app-override, which app-base does not depend on: helm-controller installs the release before those values exist, then upgrades with them, and what the chart reads only at install (an initial password, volume claim templates) keeps the values of that first install",
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: applies HelmRepository app/charts, but app-override, which creates Namespace app, is not in its dependsOn (directly or transitively)",
 		},
 	}, {
 		name: "health check names nothing built",
@@ -287,6 +290,37 @@ func TestFindings(t *testing.T) {
 			"dev: app-override: clusters/dev/app/kustomization.yaml: HelmRelease app/app: valuesFrom Secret app-values-override key override.yaml: Helm cannot read it as values (a YAML mapping): error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}",
 		},
 	}, {
+		// helm-controller skips an optional reference it does not find and
+		// installs; the values come with an upgrade, too late for what a
+		// chart reads only at install.
+		name: "optional values applied after the release",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, overlay+"/app/kustomization.yaml", "secretGenerator:\n  - name: app-values-override\n    files:\n      - override.yaml=values/override.yaml\n    options:\n      disableNameSuffixHash: true\n", "")
+			tree[overlay+"/values/override.yaml"] = tree[overlay+"/app/values/override.yaml"]
+			tree[overlay+"/values/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: app\nsecretGenerator:\n  - name: app-values-override\n    files:\n      - override.yaml\n    options:\n      disableNameSuffixHash: true\n")
+			addUnit(tree, "values", "  path: ./clusters/dev/values\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-base\n")
+		},
+		want: []string{
+			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease app/app: valuesFrom Secret app-values-override (optional) is applied by values, which app-base does not depend on: helm-controller installs the release before those values exist, then upgrades with them, and what the chart reads only at install (an initial password, volume claim templates) keeps the values of that first install",
+		},
+	}, {
+		// A required reference fails the install until the values come:
+		// never, when their unit waits for the release's.
+		name: "required values applied after the release",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			extraRelease(t, tree, "  valuesFrom:\n    - kind: ConfigMap\n      name: extra-values\n")
+			tree[overlay+"/elsewhere/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: elsewhere\n")
+			tree[overlay+"/elsewhere/values.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra-values\n  namespace: app\ndata:\n  values.yaml: 'replicas: 1'\n")
+			addUnit(tree, "elsewhere", "  path: ./clusters/dev/elsewhere\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-override\n")
+			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "    - name: sources\n", "    - name: sources\n    - name: elsewhere-ns\n")
+			tree[overlay+"/elsewhere-ns/namespace.yaml"] = tree[overlay+"/elsewhere/namespace.yaml"]
+			delete(tree, overlay+"/elsewhere/namespace.yaml")
+			addUnit(tree, "elsewhere-ns", "  path: ./clusters/dev/elsewhere-ns\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
+		},
+		want: []string{
+			"dev: app-override: clusters/dev/app/extra-release.yaml: HelmRelease app/extra: valuesFrom ConfigMap extra-values is applied by elsewhere, which app-override does not depend on: the install fails until those values exist, and never succeeds if elsewhere waits for this release",
+		},
+	}, {
 		name: "values Secret manifest whose data is not base64",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, overlay+"/app/kustomization.yaml", "secretGenerator:\n  - name: app-values-override\n    files:\n      - override.yaml=values/override.yaml\n    options:\n      disableNameSuffixHash: true\n", "")
@@ -303,9 +337,9 @@ func TestFindings(t *testing.T) {
 		},
 		want: []string{
 			"dev: app-base: applications/base/services/app/helmrelease.yaml: HelmRelease other/app: chart sourceRef HelmRepository app/charts: no build puts it in namespace app (it is in other)",
+			// The HelmRepository went to other too, which no build creates.
+			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: applies HelmRepository other/charts, but no build creates Namespace other",
 			"dev: app-base: clusters/dev/fluxcd/app-base.yaml: healthChecks: HelmRelease app/app (helm.toolkit.fluxcd.io/v2): no build produces it",
-			// The Namespace app became other too.
-			"dev: app-override: clusters/dev/fluxcd/app-override.yaml: applies Secret app/app-admin, but no build creates Namespace app",
 		},
 	}, {
 		name: "chart source moved by targetNamespace",
@@ -332,7 +366,9 @@ func TestFindings(t *testing.T) {
 			addUnit(tree, "gadgets", "  path: ./clusters/dev/gadgets\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: sources\n")
 			// Transitively after app-base is enough.
 			tree[overlay+"/gadgets-late/gadget.yaml"] = []byte("apiVersion: gadgets.example.org/v1\nkind: Gadget\nmetadata:\n  name: late\n")
-			addUnit(tree, "gadgets-late", "  path: ./clusters/dev/gadgets-late\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-override\n")
+			tree[overlay+"/between/cm.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: between\n  namespace: app\n")
+			addUnit(tree, "between", "  path: ./clusters/dev/between\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-base\n")
+			addUnit(tree, "gadgets-late", "  path: ./clusters/dev/gadgets-late\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: between\n")
 		},
 		providers: map[string][]string{"gadgets.example.org": {"app-base", "not-in-this-cluster"}},
 		want: []string{
@@ -341,21 +377,20 @@ func TestFindings(t *testing.T) {
 	}, {
 		name: "one object, two owners",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			tree[overlay+"/app/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
-			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - namespace.yaml\n")
+			tree[overlay+"/dup/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
+			addUnit(tree, "dup", "  path: ./clusters/dev/dup\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
 		},
 		want: []string{
-			"dev: app-override: clusters/dev/app/namespace.yaml: Namespace app is also applied by app-base (applications/base/services/app/namespace.yaml): one Flux unit must own it",
+			"dev: dup: clusters/dev/dup/namespace.yaml: Namespace app is also applied by app-override (clusters/dev/app/namespace.yaml): one Flux unit must own it",
 		},
 	}, {
-		// The same copy, taken out of app-override's build by a Flux patch,
-		// as kustomize-controller applies spec.patches.
+		// The same copy, taken out of dup's build by a Flux patch, as
+		// kustomize-controller applies spec.patches.
 		name: "one object, the second copy patched away",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			tree[overlay+"/app/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
-			replace(t, tree, overlay+"/app/kustomization.yaml", "  - admin-secret.yaml\n", "  - admin-secret.yaml\n  - namespace.yaml\n")
-			replace(t, tree, overlay+"/fluxcd/app-override.yaml", "  targetNamespace: app\n",
-				"  targetNamespace: app\n  patches:\n    - target:\n        kind: Namespace\n        name: app\n      patch: |\n        $patch: delete\n        apiVersion: v1\n        kind: Namespace\n        metadata:\n          name: app\n")
+			tree[overlay+"/dup/namespace.yaml"] = []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: app\n")
+			tree[overlay+"/dup/cm.yaml"] = []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: app\n")
+			addUnit(tree, "dup", "  path: ./clusters/dev/dup\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-override\n  patches:\n    - target:\n        kind: Namespace\n        name: app\n      patch: |\n        $patch: delete\n        apiVersion: v1\n        kind: Namespace\n        metadata:\n          name: app\n")
 		},
 		want: []string{},
 	}, {
