@@ -67,6 +67,27 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 		}
 		units[strings.TrimPrefix(k.Spec.Path, "./")] = k
 	}
+	byName := map[string]kustomizev1.Kustomization{}
+	for _, k := range units {
+		byName[k.Name] = k
+	}
+	// after reports whether k follows the unit named owner, directly or
+	// through the units it follows.
+	var after func(k kustomizev1.Kustomization, owner string, seen map[string]bool) bool
+	after = func(k kustomizev1.Kustomization, owner string, seen map[string]bool) bool {
+		for _, d := range k.Spec.DependsOn {
+			if d.Name == owner {
+				return true
+			}
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				if dep, ok := byName[d.Name]; ok && after(dep, owner, seen) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	seen := 0
 	for dir, objs := range rel.Dirs {
 		k, ok := units[dir]
@@ -79,8 +100,8 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 				return h.Kind == o.Kind && h.Name == o.Name && h.Namespace == o.Namespace
 			}) {
 				shared = append(shared, o)
-				if !slices.ContainsFunc(k.Spec.DependsOn, func(d kustomizev1.DependencyReference) bool { return d.Name == home.Name }) {
-					t.Errorf("%s leaves %s %s to %s without depending on it: %v", k.Name, o.Kind, o.Name, home.Name, k.Spec.DependsOn)
+				if !after(k, home.Name, map[string]bool{}) {
+					t.Errorf("%s leaves %s %s to %s without depending on it (directly or transitively): %v", k.Name, o.Kind, o.Name, home.Name, k.Spec.DependsOn)
 				}
 			}
 		}
