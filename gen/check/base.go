@@ -95,6 +95,9 @@ func (c *checker) baseDir(u *Unit, f FluxUnit, at string, x *baseindex.Index, d 
 		c.errorf(u.D, at+".path", "%s: %s does not build at base %s: %s", f.Name, f.Path, x.Ref, d.Error)
 		return
 	}
+	if len(f.Only) > 0 {
+		return // it applies only objects of those kinds, Namespaces, which no target namespace moves
+	}
 	ns := func(s string) string { return strings.ReplaceAll(s, "{namespace}", u.Namespace) }
 	target := ns(f.TargetNamespace)
 	// where builds the namespace an object ends up in under the target namespace.

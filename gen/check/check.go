@@ -246,25 +246,48 @@ func (c *checker) standard(u *Unit) {
 		DependsOn:       []string{SourcesUnit(catalog.Layer(d.Layer))},
 		HealthChecks:    []descriptor.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: u.HelmRelease, Namespace: "{namespace}"}},
 	}
+	// The values come first: helm-controller installs a HelmRelease with
+	// the values it finds, and what a chart reads only at install keeps
+	// them. The override Secrets go into the service's namespace, so when
+	// the base directory creates it, a Flux unit applies only that
+	// Namespace before them, and the base unit leaves it to that unit.
 	override := descriptor.FluxUnit{
 		Name: u.Name + "-override", Source: "flux-system",
 		Path:            "{overlay}/" + layerDir + "/" + u.Name,
 		TargetNamespace: "{namespace}",
-		DependsOn:       []string{u.Name + "-base"},
 	}
+	own := map[string]bool{} // the pattern's units whose dependsOn the descriptor gives
 	var fus []FluxUnit
 	for _, p := range []descriptor.FluxUnit{base, override} {
 		merged := FluxUnit{FluxUnit: p}
-		for i, own := range u.FluxUnits {
-			if own.Name == p.Name {
-				merged = mergeFlux(merged, own)
+		for i, o := range u.FluxUnits {
+			if o.Name == p.Name {
+				own[p.Name] = o.DependsOn != nil
+				merged = mergeFlux(merged, o)
 				u.FluxUnits = slices.Delete(u.FluxUnits, i, i+1)
 				break
 			}
 		}
 		fus = append(fus, merged)
 	}
-	u.FluxUnits = append(fus, u.FluxUnits...)
+	b, o := &fus[0], &fus[1]
+	var nsUnit []FluxUnit
+	if !own[o.Name] {
+		o.DependsOn = slices.Clone(b.DependsOn)
+		nsName := u.Name + "-namespace"
+		if c.createsNamespace(b.Path) && !slices.ContainsFunc(u.FluxUnits, func(f FluxUnit) bool { return f.Name == nsName }) {
+			ns := FluxUnit{FluxUnit: descriptor.FluxUnit{
+				Name: nsName, Source: b.Source, Path: b.Path, TargetNamespace: b.TargetNamespace,
+				DependsOn: slices.Clone(b.DependsOn), Only: []string{"Namespace"},
+			}, at: b.at}
+			o.DependsOn = []string{nsName}
+			nsUnit = append(nsUnit, ns)
+		}
+	}
+	if !own[b.Name] {
+		b.DependsOn = append(b.DependsOn, o.Name)
+	}
+	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
 	used := false
 	for _, f := range u.FluxUnits {
 		used = used || f.Source == src
@@ -281,6 +304,24 @@ func (c *checker) standard(u *Unit) {
 	if !slices.ContainsFunc(u.Files, func(f File) bool { return f.Out == "helm-values/override-values.yaml" }) {
 		c.errorf(d, "standard", "a standard unit must list helm-values/override-values.yaml(.tpl) in overlay.files: the values the override Secret %s carries", u.ValuesSecret)
 	}
+}
+
+// createsNamespace reports whether the base directory at path creates a
+// Namespace from a manifest of its own in a release that holds it, and
+// builds offline (a remote resource would be fetched only to be dropped).
+func (c *checker) createsNamespace(path string) bool {
+	for _, x := range c.in.Base {
+		d, ok := x.Dir(path)
+		if !ok || len(d.Remote) > 0 || d.Error != "" {
+			continue
+		}
+		for _, o := range d.Objects {
+			if o.Kind == "Namespace" && o.APIVersion == "v1" && o.Home == "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mergeFlux lays the descriptor's own fields over the pattern's.
@@ -301,6 +342,9 @@ func mergeFlux(p FluxUnit, own FluxUnit) FluxUnit {
 	}
 	if o.Needs != nil {
 		m.Needs = o.Needs
+	}
+	if o.Only != nil {
+		m.Only = o.Only
 	}
 	m.Wait = o.Wait || p.Wait
 	if o.DependsOn != nil {

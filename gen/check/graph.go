@@ -96,6 +96,11 @@ func (c *checker) crossUnit() {
 					c.errorf(u.D, fmt.Sprintf("%s.needs[%d]", at, j), "flux unit %s needs API group %q, which no flux unit provides%s", f.Name, g, diag.Suggest(g, names(provides)))
 				}
 			}
+			// A unit applying a path's Namespaces before the rest is the one
+			// use: the render takes the other objects out of its build.
+			if len(f.Only) > 0 && !slices.Equal(f.Only, []string{"Namespace"}) {
+				c.errorf(u.D, at+".only", "flux unit %s: only %v: expected [Namespace], the kind a unit applies ahead of the rest of its path", f.Name, f.Only)
+			}
 		}
 		for i, s := range u.Sources {
 			for j, inc := range s.Include {

@@ -97,6 +97,11 @@ type FluxUnit struct {
 	// without a manifest its build shows: its HelmRelease's chart, with the
 	// base's values. The unit is ordered after their provider.
 	Needs []string `json:"needs,omitempty"`
+	// Only lists the kinds of the path's objects the Flux unit applies; the
+	// render takes the others out of its build with Flux patches, and the
+	// Flux unit that applies the rest of the path leaves these to it. Empty
+	// means every object.
+	Only []string `json:"only,omitempty"`
 }
 
 // NoTargetNamespace, as a Flux unit's target_namespace, drops the standard

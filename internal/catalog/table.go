@@ -216,6 +216,11 @@ type FluxUnit struct {
 	// creates without a manifest its build shows (its HelmRelease's chart):
 	// it is ordered after their provider, which must be active.
 	Needs []string
+	// Only lists the kinds of its path's objects this Flux unit applies,
+	// empty for all: the render takes the others out of its build with
+	// Flux patches, and another Flux unit building the same path leaves
+	// these to it and follows it.
+	Only []string
 }
 
 // HealthCheck references an object Flux waits for.

@@ -114,7 +114,14 @@ func (b *builder) appliedBy(fp *fluxPlan) applied {
 	}
 	switch {
 	case repo == catalog.RepoBase:
-		b.baseObjects(&a, b.baseRelease(u), p, target)
+		rel := b.baseRelease(u)
+		if rel == nil && splitsNamespace(u) {
+			// A fork's directory is taken to hold what the base release the
+			// cluster follows has there: a Flux unit applying only its
+			// Namespace must know the rest to take it out.
+			rel = indexedRelease(b.c.OpenCenter.GitOps.BaseRepo.Ref())
+		}
+		b.baseObjects(&a, rel, p, target)
 	case strings.HasPrefix(p, b.p.Overlay+"/"):
 		var includes []catalog.Include
 		if src != nil {
@@ -476,17 +483,22 @@ type fluxPlan struct {
 	// misses: the providers of the CRDs it uses, the owners of the objects
 	// it leaves to them (shared).
 	extraDeps []string
-	// shared are the objects of its base path that the base shares from
-	// another directory, which an active Flux unit applies as its own: they
-	// are taken out of this unit's build (spec.patches), so that each
-	// object has one owner.
+	// shared are the objects of its base path that it leaves to another
+	// active Flux unit, which applies them as its own: what the base shares
+	// from another directory, what a Flux unit applying only some kinds of
+	// the same path takes (fu.Only), and, for that unit, the rest. They are
+	// taken out of this unit's build (spec.patches), so that each object
+	// has one owner.
 	shared []sharedObject
 }
 
 // sharedObject is an object a Flux unit leaves to its owner.
 type sharedObject struct {
 	object
-	owner string // the owner's Flux unit
+	// owner is the owner's Flux unit, which this one follows; "" for what
+	// a Flux unit of fu.Only leaves to the unit applying the rest of its
+	// path, which follows it.
+	owner string
 }
 
 // planFlux works out what every active Flux unit applies, orders each after
@@ -585,7 +597,14 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 		before := closure(fp)
 		clear(missing)
 		for _, o := range fp.shared {
-			fp.follow(before, o.owner)
+			// Directly, even when it follows the owner through another
+			// unit: Flux checks only a direct dependency's latest spec, and
+			// a borrower that let an object go before its owner took it
+			// over would delete it (its labels would still be the
+			// borrower's).
+			if o.owner != "" && o.owner != fp.fu.Name && !slices.Contains(fp.fu.DependsOn, o.owner) && !slices.Contains(fp.extraDeps, o.owner) {
+				fp.extraDeps = append(fp.extraDeps, o.owner)
+			}
 		}
 		for _, o := range fp.applied.objects {
 			if !builtinGroups[o.group] && after(fp, before, o.group) {
@@ -633,7 +652,15 @@ func leaveShared(plans []*fluxPlan) {
 	for _, fp := range plans {
 		kept := fp.applied.objects[:0]
 		for _, o := range fp.applied.objects {
-			if owner := homeOwner(plans, fp, o); owner != nil {
+			switch owner := homeOwner(plans, fp, o); {
+			case owner != nil:
+				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
+				continue
+			case len(fp.fu.Only) > 0 && o.base != nil && !slices.Contains(fp.fu.Only, o.kind):
+				fp.shared = append(fp.shared, sharedObject{o, ""})
+				continue
+			}
+			if owner := onlyOwner(plans, fp, o); owner != nil {
 				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
 				continue
 			}
@@ -641,6 +668,32 @@ func leaveShared(plans []*fluxPlan) {
 		}
 		fp.applied.objects = kept
 	}
+}
+
+// splitsNamespace reports whether a Flux unit of u applies only the
+// Namespace of its path (fu.Only), ahead of the unit applying the rest.
+func splitsNamespace(u *catalog.Unit) bool {
+	for i := range u.FluxUnits {
+		if len(u.FluxUnits[i].Only) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyOwner returns the active Flux unit that builds fp's path and applies
+// only some kinds of its objects (fu.Only), o's among them: the unit that
+// owns o, when fp applies the rest of the path.
+func onlyOwner(plans []*fluxPlan, fp *fluxPlan, o object) *fluxPlan {
+	if o.base == nil || len(fp.fu.Only) > 0 {
+		return nil
+	}
+	for _, h := range plans {
+		if h != fp && h.path == fp.path && slices.Contains(h.fu.Only, o.kind) {
+			return h
+		}
+	}
+	return nil
 }
 
 // homeOwner returns the plan that builds the home directory of o, an object

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"sync"
 	"time"
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
@@ -162,15 +163,35 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 }
 
 // removal is the Flux patch that takes o, an object of a base path, out of
-// the build. The target names o as its manifest does: Flux's patches come
-// before the target namespace. A target that matches nothing is no error,
-// so a base that stops sharing o still builds.
+// the build. The target names o by group, kind and name, not namespace:
+// Flux adds its patches to the path's kustomization, whose own namespace
+// (the one the index records) kustomize sets only after the patches, so a
+// manifest without one would not match. A target that matches nothing is
+// no error, so a base that stops sharing o still builds.
 func removal(o object) kustomize.Patch {
 	m := o.base
+	removalsMu.RLock()
+	p, ok := removals[m]
+	removalsMu.RUnlock()
+	if ok {
+		return p
+	}
 	patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
 		"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
-	return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name, Namespace: m.Namespace}}
+	p = kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
+	removalsMu.Lock()
+	removals[m] = p
+	removalsMu.Unlock()
+	return p
 }
+
+// removals remembers the patch of each object of the base index (the
+// tables' own, so a pointer names one): the plans of a fleet take the
+// same ones out, and the Kustomization that carries one only reads it.
+var (
+	removalsMu sync.RWMutex
+	removals   = map[*catalog.BaseObject]kustomize.Patch{}
+)
 
 // decryption is the spec.decryption of Flux units applying secret
 // material, shared by the plan's Flux objects (each is marshalled, never

@@ -97,7 +97,7 @@ func boolText(b bool) string {
 func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, bool) {
 	s := &k.Spec
 	if s.CommonMetadata != nil || s.KubeConfig != nil || s.PostBuild != nil || s.DeletionPolicy != "" || s.NamePrefix != "" || s.NameSuffix != "" ||
-		len(s.Patches) > 0 || len(s.Images) > 0 || s.ServiceAccountName != "" || s.Suspend || s.Force || len(s.BuildMetadata) > 0 || len(s.Components) > 0 ||
+		len(s.Images) > 0 || s.ServiceAccountName != "" || s.Suspend || s.Force || len(s.BuildMetadata) > 0 || len(s.Components) > 0 ||
 		s.IgnoreMissingComponents || len(s.HealthCheckExprs) > 0 || len(s.Ignore) > 0 || s.SourceRef.APIVersion != "" || s.SourceRef.Namespace != "" ||
 		len(k.Annotations) > 0 || (s.Decryption != nil && s.Decryption.ServiceAccountName != "") {
 		return nil, false
@@ -134,6 +134,24 @@ func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization, labels []byte
 		}
 	}
 	w.line(2, "interval", durText(&s.Interval))
+	if len(s.Patches) > 0 {
+		w.line(2, "patches", "")
+		for _, p := range s.Patches {
+			t := p.Target
+			if t == nil || t.Version != "" || t.LabelSelector != "" || t.AnnotationSelector != "" {
+				return nil, false
+			}
+			w.WriteString("  - patch: ")
+			w.Write(yamlenc.AppendString(w.AvailableBuffer(), p.Patch, 6))
+			w.WriteByte('\n')
+			w.line(4, "target", "")
+			for _, f := range [...]struct{ key, value string }{{"group", t.Group}, {"kind", t.Kind}, {"name", t.Name}, {"namespace", t.Namespace}} {
+				if f.value != "" {
+					w.line(6, f.key, yamlenc.Scalar(f.value))
+				}
+			}
+		}
+	}
 	if s.Path != "" {
 		w.line(2, "path", yamlenc.Scalar(s.Path))
 	}

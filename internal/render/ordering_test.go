@@ -190,3 +190,90 @@ func BenchmarkScanObjects(b *testing.B) {
 		}
 	}
 }
+
+// TestValuesBeforeFirstInstall: in every corpus plan, the Flux unit applying
+// a base HelmRelease (the one whose health check names it) follows, directly
+// or transitively, the Flux unit applying the values override Secret the
+// HelmRelease reads. helm-controller installs a release with the values it
+// finds, and skips an optional reference it does not: what a chart reads
+// only at install (an initial password, volume claim templates) would
+// otherwise keep the base's values.
+func TestValuesBeforeFirstInstall(t *testing.T) {
+	checked := 0
+	for _, p := range corpusPlans(t) {
+		units := map[string]map[string]any{}
+		for _, f := range p.Files {
+			for _, obj := range documents(t, f.Path, f.Data) {
+				if strings.HasPrefix(str(obj, "apiVersion"), "kustomize.toolkit.fluxcd.io") {
+					units[str(obj, "metadata", "name")] = obj
+				}
+			}
+		}
+		deps := func(obj map[string]any) []string {
+			var out []string
+			list, _ := obj["spec"].(map[string]any)["dependsOn"].([]any)
+			for _, d := range list {
+				out = append(out, str(d.(map[string]any), "name"))
+			}
+			return out
+		}
+		var follows func(name, want string, seen map[string]bool) bool
+		follows = func(name, want string, seen map[string]bool) bool {
+			for _, d := range deps(units[name]) {
+				if d == want || !seen[d] && units[d] != nil && func() bool { seen[d] = true; return follows(d, want, seen) }() {
+					return true
+				}
+			}
+			return false
+		}
+		// A unit that takes a Namespace out of its build leaves it to a unit
+		// of the same source that keeps it, and depends on that one
+		// directly: Flux checks only a direct dependency's latest spec, and
+		// on a running cluster the first would otherwise let the Namespace
+		// go (deleting it) before the other takes it over.
+		deletes := func(obj map[string]any, ns string) bool {
+			patches, _ := obj["spec"].(map[string]any)["patches"].([]any)
+			return slices.ContainsFunc(patches, func(p any) bool {
+				m := p.(map[string]any)
+				return str(m, "target", "kind") == "Namespace" && str(m, "target", "name") == ns && strings.HasPrefix(str(m, "patch"), "$patch: delete\n")
+			})
+		}
+		for name, obj := range units {
+			patches, _ := obj["spec"].(map[string]any)["patches"].([]any)
+			for _, pt := range patches {
+				ns := str(pt.(map[string]any), "target", "name")
+				if str(pt.(map[string]any), "target", "kind") != "Namespace" {
+					continue
+				}
+				if !slices.ContainsFunc(deps(obj), func(d string) bool {
+					return units[d] != nil && !deletes(units[d], ns) && str(units[d], "spec", "sourceRef", "name") == str(obj, "spec", "sourceRef", "name")
+				}) {
+					t.Errorf("%s: %s takes Namespace %s out of its build, but depends directly on no unit of its source that applies it: %v", p.Config, name, ns, deps(obj))
+				}
+			}
+		}
+		for _, u := range zz_generated.Units {
+			override := u.Name + "-override"
+			if u.ValuesSecret == "" || units[override] == nil {
+				continue
+			}
+			for name, obj := range units {
+				hcs, _ := obj["spec"].(map[string]any)["healthChecks"].([]any)
+				if !slices.ContainsFunc(hcs, func(h any) bool {
+					m := h.(map[string]any)
+					return str(m, "kind") == "HelmRelease" && str(m, "name") == u.HelmRelease
+				}) {
+					continue
+				}
+				checked++
+				if !follows(name, override, map[string]bool{}) {
+					t.Errorf("%s: %s applies HelmRelease %s before %s applies its values Secret %s: %v", p.Config, name, u.HelmRelease, override, u.ValuesSecret, deps(obj))
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no corpus plan has a standard unit: the test checked nothing")
+	}
+	t.Logf("%d base HelmRelease units checked", checked)
+}

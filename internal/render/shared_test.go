@@ -36,10 +36,16 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 	}
 	// The descriptors order these units after their owners already; take
 	// that away, so that the test sees the render order them itself.
-	byPath := map[string]*catalog.FluxUnit{}
+	// A Flux unit applying only its path's Namespace (fu.Only) shares the
+	// path with the unit applying the rest, which is the one followed here.
+	byPath, only, onlyPaths := map[string]*catalog.FluxUnit{}, map[string]bool{}, map[string]bool{}
 	for i := range zz_generated.Units {
 		for j := range zz_generated.Units[i].FluxUnits {
 			fu := &zz_generated.Units[i].FluxUnits[j]
+			if len(fu.Only) > 0 {
+				only[fu.Name], onlyPaths[strings.TrimPrefix(fu.Path, "./")] = true, true
+				continue
+			}
 			byPath[strings.TrimPrefix(fu.Path, "./")] = fu
 		}
 	}
@@ -65,28 +71,10 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 		if err := sigsyaml.Unmarshal(f.Data, &k); err != nil {
 			t.Fatalf("%s: %v", f.Path, err)
 		}
-		units[strings.TrimPrefix(k.Spec.Path, "./")] = k
-	}
-	byName := map[string]kustomizev1.Kustomization{}
-	for _, k := range units {
-		byName[k.Name] = k
-	}
-	// after reports whether k follows the unit named owner, directly or
-	// through the units it follows.
-	var after func(k kustomizev1.Kustomization, owner string, seen map[string]bool) bool
-	after = func(k kustomizev1.Kustomization, owner string, seen map[string]bool) bool {
-		for _, d := range k.Spec.DependsOn {
-			if d.Name == owner {
-				return true
-			}
-			if !seen[d.Name] {
-				seen[d.Name] = true
-				if dep, ok := byName[d.Name]; ok && after(dep, owner, seen) {
-					return true
-				}
-			}
+		if only[k.Name] {
+			continue
 		}
-		return false
+		units[strings.TrimPrefix(k.Spec.Path, "./")] = k
 	}
 	seen := 0
 	for dir, objs := range rel.Dirs {
@@ -100,13 +88,24 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 				return h.Kind == o.Kind && h.Name == o.Name && h.Namespace == o.Namespace
 			}) {
 				shared = append(shared, o)
-				if !after(k, home.Name, map[string]bool{}) {
-					t.Errorf("%s leaves %s %s to %s without depending on it (directly or transitively): %v", k.Name, o.Kind, o.Name, home.Name, k.Spec.DependsOn)
+				// Directly: Flux checks only a direct dependency's latest
+				// spec, and a borrower that let the object go first would
+				// delete it.
+				if !slices.ContainsFunc(k.Spec.DependsOn, func(d kustomizev1.DependencyReference) bool { return d.Name == home.Name }) {
+					t.Errorf("%s leaves %s %s to %s without depending on it directly: %v", k.Name, o.Kind, o.Name, home.Name, k.Spec.DependsOn)
 				}
 			}
 		}
-		if len(k.Spec.Patches) != len(shared) {
-			t.Errorf("%s has %d patches, want one for each of %d shared objects", k.Name, len(k.Spec.Patches), len(shared))
+		// And one for each Namespace of its own it leaves to a Flux unit
+		// applying only that.
+		left := 0
+		for _, o := range objs {
+			if onlyPaths[dir] && o.Kind == "Namespace" && o.Home == "" {
+				left++
+			}
+		}
+		if len(k.Spec.Patches) != len(shared)+left {
+			t.Errorf("%s has %d patches, want one for each of %d shared objects and %d Namespaces", k.Name, len(k.Spec.Patches), len(shared), left)
 			continue
 		}
 		if len(shared) == 0 {

@@ -171,7 +171,7 @@ func str(b *bytes.Buffer, s string, depth int) {
 			b.WriteByte('+')
 		}
 		b.WriteByte('\n')
-		for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		for line := range strings.SplitSeq(strings.TrimSuffix(s, "\n"), "\n") {
 			if line != "" {
 				indent(b, depth)
 				b.WriteString(line)
@@ -191,7 +191,7 @@ func literalOK(s string) bool {
 	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.HasPrefix(s, "\n") || !utf8.ValidString(s) {
 		return false
 	}
-	for _, line := range strings.Split(s, "\n") {
+	for line := range strings.SplitSeq(s, "\n") {
 		if strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
 			return false
 		}
