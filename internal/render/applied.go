@@ -681,15 +681,15 @@ func splitsNamespace(u *catalog.Unit) bool {
 	return false
 }
 
-// onlyOwner returns the active Flux unit that builds fp's path and applies
-// only some kinds of its objects (fu.Only), o's among them: the unit that
-// owns o, when fp applies the rest of the path.
+// onlyOwner returns the active Flux unit that builds fp's path from the same
+// source and applies only some kinds of its objects (fu.Only), o's among
+// them: the unit that owns o, when fp applies the rest of the path.
 func onlyOwner(plans []*fluxPlan, fp *fluxPlan, o object) *fluxPlan {
 	if o.base == nil || len(fp.fu.Only) > 0 {
 		return nil
 	}
 	for _, h := range plans {
-		if h != fp && h.path == fp.path && slices.Contains(h.fu.Only, o.kind) {
+		if h != fp && h.path == fp.path && h.fu.Source == fp.fu.Source && slices.Contains(h.fu.Only, o.kind) {
 			return h
 		}
 	}
