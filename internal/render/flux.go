@@ -151,6 +151,12 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()
 	}
+	if len(fu.Only) > 0 {
+		// Deleting the unit leaves its Namespace: an opencenter from before
+		// the unit existed would remove it, and Flux would then delete the
+		// Namespace with everything the service keeps in it.
+		k.Spec.DeletionPolicy = kustomizev1.DeletionPolicyOrphan
+	}
 	k.Spec.Wait = fu.Wait
 	for _, h := range fu.HealthChecks {
 		k.Spec.HealthChecks = append(k.Spec.HealthChecks, meta.NamespacedObjectKindReference{

@@ -96,7 +96,7 @@ func boolText(b bool) string {
 // then uses marshal.
 func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, bool) {
 	s := &k.Spec
-	if s.CommonMetadata != nil || s.KubeConfig != nil || s.PostBuild != nil || s.DeletionPolicy != "" || s.NamePrefix != "" || s.NameSuffix != "" ||
+	if s.CommonMetadata != nil || s.KubeConfig != nil || s.PostBuild != nil || s.NamePrefix != "" || s.NameSuffix != "" ||
 		len(s.Images) > 0 || s.ServiceAccountName != "" || s.Suspend || s.Force || len(s.BuildMetadata) > 0 || len(s.Components) > 0 ||
 		s.IgnoreMissingComponents || len(s.HealthCheckExprs) > 0 || len(s.Ignore) > 0 || s.SourceRef.APIVersion != "" || s.SourceRef.Namespace != "" ||
 		len(k.Annotations) > 0 || (s.Decryption != nil && s.Decryption.ServiceAccountName != "") {
@@ -112,6 +112,9 @@ func kustomizationYAMLOf(dst []byte, k *kustomizev1.Kustomization, labels []byte
 			w.line(4, "secretRef", "")
 			w.line(6, "name", yamlenc.Scalar(d.SecretRef.Name))
 		}
+	}
+	if s.DeletionPolicy != "" {
+		w.line(2, "deletionPolicy", yamlenc.Scalar(s.DeletionPolicy))
 	}
 	if len(s.DependsOn) > 0 {
 		w.line(2, "dependsOn", "")

@@ -253,6 +253,11 @@ func TestValuesBeforeFirstInstall(t *testing.T) {
 			}
 		}
 		for _, u := range zz_generated.Units {
+			for _, fu := range u.FluxUnits {
+				if obj := units[fu.Name]; obj != nil && len(fu.Only) > 0 && str(obj, "spec", "deletionPolicy") != "Orphan" {
+					t.Errorf("%s: %s applies a service's Namespace without deletionPolicy Orphan: removing the unit would delete the Namespace and all in it", p.Config, fu.Name)
+				}
+			}
 			override := u.Name + "-override"
 			if u.ValuesSecret == "" || units[override] == nil {
 				continue
