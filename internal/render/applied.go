@@ -602,8 +602,8 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			// a borrower that let an object go before its owner took it
 			// over would delete it (its labels would still be the
 			// borrower's).
-			if o.owner != "" && o.owner != fp.fu.Name && !slices.Contains(fp.fu.DependsOn, o.owner) && !slices.Contains(fp.extraDeps, o.owner) {
-				fp.extraDeps = append(fp.extraDeps, o.owner)
+			if o.owner != "" && !slices.Contains(fp.fu.DependsOn, o.owner) {
+				fp.dependOn(o.owner)
 			}
 		}
 		for _, o := range fp.applied.objects {
@@ -637,7 +637,15 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 // follow orders fp after the Flux unit named owner, unless it is fp or
 // already comes before fp (before).
 func (fp *fluxPlan) follow(before map[string]bool, owner string) {
-	if owner != fp.fu.Name && !before[owner] && !slices.Contains(fp.extraDeps, owner) {
+	if !before[owner] {
+		fp.dependOn(owner)
+	}
+}
+
+// dependOn adds the Flux unit named owner to fp's dependsOn, unless it is
+// fp or there already.
+func (fp *fluxPlan) dependOn(owner string) {
+	if owner != fp.fu.Name && !slices.Contains(fp.extraDeps, owner) {
 		fp.extraDeps = append(fp.extraDeps, owner)
 	}
 }
@@ -649,6 +657,12 @@ func (fp *fluxPlan) follow(before map[string]bool, owner string) {
 // it. Two units applying one object would relabel it on every
 // reconciliation, and pruning either would delete it from under the other.
 func leaveShared(plans []*fluxPlan) {
+	var only []*fluxPlan // the few Flux units of fu.Only
+	for _, fp := range plans {
+		if len(fp.fu.Only) > 0 {
+			only = append(only, fp)
+		}
+	}
 	for _, fp := range plans {
 		kept := fp.applied.objects[:0]
 		for _, o := range fp.applied.objects {
@@ -660,7 +674,7 @@ func leaveShared(plans []*fluxPlan) {
 				fp.shared = append(fp.shared, sharedObject{o, ""})
 				continue
 			}
-			if owner := onlyOwner(plans, fp, o); owner != nil {
+			if owner := onlyOwner(only, fp, o); owner != nil {
 				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
 				continue
 			}
@@ -681,15 +695,15 @@ func splitsNamespace(u *catalog.Unit) bool {
 	return false
 }
 
-// onlyOwner returns the active Flux unit that builds fp's path from the same
-// source and applies only some kinds of its objects (fu.Only), o's among
-// them: the unit that owns o, when fp applies the rest of the path.
-func onlyOwner(plans []*fluxPlan, fp *fluxPlan, o object) *fluxPlan {
+// onlyOwner returns the Flux unit among only (those of fu.Only) that builds
+// fp's path from the same source and applies o's kind: the unit that owns
+// o, when fp applies the rest of the path.
+func onlyOwner(only []*fluxPlan, fp *fluxPlan, o object) *fluxPlan {
 	if o.base == nil || len(fp.fu.Only) > 0 {
 		return nil
 	}
-	for _, h := range plans {
-		if h != fp && h.path == fp.path && h.fu.Source == fp.fu.Source && slices.Contains(h.fu.Only, o.kind) {
+	for _, h := range only {
+		if h.path == fp.path && h.fu.Source == fp.fu.Source && slices.Contains(h.fu.Only, o.kind) {
 			return h
 		}
 	}
