@@ -275,16 +275,19 @@ func (c *checker) standard(u *Unit) {
 	if !own[o.Name] {
 		o.DependsOn = slices.Clone(b.DependsOn)
 		nsName := u.Name + "-namespace"
-		if c.createsNamespace(b.Path) && !slices.ContainsFunc(u.FluxUnits, func(f FluxUnit) bool { return f.Name == nsName }) {
+		if dir, ok := c.namespaceDir(b.Path); ok && !slices.ContainsFunc(u.FluxUnits, func(f FluxUnit) bool { return f.Name == nsName }) {
 			ns := FluxUnit{FluxUnit: descriptor.FluxUnit{
-				Name: nsName, Source: b.Source, Path: b.Path, TargetNamespace: b.TargetNamespace,
-				DependsOn: slices.Clone(b.DependsOn), Only: []string{"Namespace"},
+				Name: nsName, Source: b.Source, Path: dir, TargetNamespace: b.TargetNamespace,
+				DependsOn: slices.Clone(b.DependsOn),
 			}, at: b.at}
+			if dir == b.Path {
+				ns.Only = []string{"Namespace"}
+			}
 			o.DependsOn = []string{nsName}
 			nsUnit = append(nsUnit, ns)
 		}
 	}
-	if !own[b.Name] {
+	if !slices.Contains(b.DependsOn, o.Name) {
 		b.DependsOn = append(b.DependsOn, o.Name)
 	}
 	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
@@ -306,22 +309,29 @@ func (c *checker) standard(u *Unit) {
 	}
 }
 
-// createsNamespace reports whether the base directory at path creates a
-// Namespace from a manifest of its own in a release that holds it, and
-// builds offline (a remote resource would be fetched only to be dropped).
-func (c *checker) createsNamespace(path string) bool {
+// namespaceDir returns the directory of the Namespace manifest that the
+// base directory at path applies, in a release that holds it and builds
+// offline (a remote resource would be fetched only to be dropped): path
+// itself (a Flux unit of only its Namespace builds it), or a directory of
+// its own under path (harbor's namespace/, which a Flux unit builds whole).
+// ok is false when path creates no Namespace.
+func (c *checker) namespaceDir(path string) (dir string, ok bool) {
 	for _, x := range c.in.Base {
-		d, ok := x.Dir(path)
-		if !ok || len(d.Remote) > 0 || d.Error != "" {
+		d, found := x.Dir(path)
+		if !found || len(d.Remote) > 0 || d.Error != "" {
 			continue
 		}
 		for _, o := range d.Objects {
-			if o.Kind == "Namespace" && o.APIVersion == "v1" && o.Home == "" {
-				return true
+			switch {
+			case o.Kind != "Namespace" || o.APIVersion != "v1":
+			case o.Home == "":
+				return path, true
+			case strings.HasPrefix(o.Home, path+"/"):
+				return o.Home, true
 			}
 		}
 	}
-	return false
+	return "", false
 }
 
 // mergeFlux lays the descriptor's own fields over the pattern's.
