@@ -42,7 +42,8 @@ a fork) is not checked offline, and neither are remote resources of kustomizatio
 listed as "info: ..." lines, never as findings. So are values that helm-controller ignores (it
 reads only the first YAML document of a values key), OLM Subscriptions with Manual approval,
 whose operator OLM installs only once someone approves its InstallPlan, Secret manifests
-committed in plaintext, and a --base whose tag or branch is not at the commit opencenter's
+committed in plaintext, Secrets of values that the config names as existing outside the
+repository (a *_existing_secret field), and a --base whose tag or branch is not at the commit opencenter's
 index of it holds (the render checked the base against the index). Each cluster ends with a
 summary line.
 
@@ -173,8 +174,9 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 			{URL: gitops.Repository.URL, Tree: tree},
 			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: tables.indexed},
 		},
-		Providers:     tables.providers,
-		ClusterScoped: catalog.ClusterScoped,
+		Providers:       tables.providers,
+		ClusterScoped:   catalog.ClusterScoped,
+		ExistingSecrets: plan.ExistingSecrets,
 	})
 	var b strings.Builder
 	for _, x := range rep.Findings {

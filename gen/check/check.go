@@ -137,10 +137,48 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 	}
 	if d.Standard {
 		c.standard(u)
-	} else if d.HelmRelease != "" || d.ValuesSecret != "" {
-		c.errorf(d, "helm_release", "helm_release and values_secret belong to standard units (standard: true)")
+	} else {
+		if d.HelmRelease != "" || d.ValuesSecret != "" {
+			c.errorf(d, "helm_release", "helm_release and values_secret belong to standard units (standard: true)")
+		}
+		if len(d.ValuesFrom) > 0 {
+			c.errorf(d, "values_from", "values_from belongs to standard units (standard: true): it adds to the valuesFrom of their base HelmRelease")
+		}
 	}
 	return u
+}
+
+// valuesFrom checks the descriptor's values_from entries.
+func (c *checker) valuesFrom(d *descriptor.Loaded) []ValuesFrom {
+	var out []ValuesFrom
+	for i, v := range d.ValuesFrom {
+		at := fmt.Sprintf("values_from[%d]", i)
+		e := ValuesFrom{Secret: v.Secret}
+		switch {
+		case (v.Secret == "") == (v.SecretField == ""):
+			c.errorf(d, at, "give secret (the Secret's name) or secret_field (a config field naming it), not both or neither")
+			continue
+		case v.Secret != "" && !config.MatchFormat("dns-subdomain", v.Secret):
+			c.errorf(d, at+".secret", "secret %q: expected a DNS-1123 subdomain", v.Secret)
+			continue
+		case v.SecretField != "":
+			e.Field = c.cond(d, at+".secret_field", &descriptor.Condition{Field: v.SecretField, Operator: "exists"})
+			if e.Field == nil {
+				continue
+			}
+			if leaf := e.Field.Chain[len(e.Field.Chain)-1]; leaf.Kind != catalog.KindString || leaf.Ptr || leaf.Format != "dns-subdomain" {
+				c.errorf(d, at+".secret_field", "field %s is %s (format %q): expected a string field of format dns-subdomain, which validation holds to a Secret's name", v.SecretField, article(leaf.Kind), leaf.Format)
+				continue
+			}
+		}
+		if v.When != nil {
+			if e.When = c.cond(d, at+".when", v.When); e.When == nil {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // gate resolves service / managed_service into the enabled condition.
@@ -289,6 +327,9 @@ func (c *checker) standard(u *Unit) {
 	}
 	if !slices.Contains(b.DependsOn, o.Name) {
 		b.DependsOn = append(b.DependsOn, o.Name)
+	}
+	if b.ValuesFrom = c.valuesFrom(d); len(b.ValuesFrom) > 0 {
+		b.ValuesTarget = u.HelmRelease
 	}
 	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
 	used := false

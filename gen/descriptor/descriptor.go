@@ -46,6 +46,11 @@ type Descriptor struct {
 	HelmRelease string `json:"helm_release,omitempty"`
 	// ValuesSecret is the override Secret the base HelmRelease reads (default: <helm_release>-values-override).
 	ValuesSecret string `json:"values_secret,omitempty"`
+	// ValuesFrom are Secrets whose key values.yaml a standard unit's base
+	// HelmRelease reads after its override Secret: values too secret for
+	// the override, which is plaintext in git. The render adds them to the
+	// HelmRelease's valuesFrom with a Flux patch on <unit>-base.
+	ValuesFrom []ValuesFrom `json:"values_from,omitempty"`
 	// Sources are the GitRepository objects the unit emits.
 	Sources []Source `json:"sources,omitempty"`
 	// FluxUnits are the Flux Kustomizations the unit emits.
@@ -65,6 +70,14 @@ type Condition struct {
 	Field    string `json:"field"`
 	Operator string `json:"operator"`
 	Value    string `json:"value,omitempty"`
+}
+
+// ValuesFrom is one Secret of values, in the unit's namespace, named by
+// secret or by the config's string field secret_field (when that is set).
+type ValuesFrom struct {
+	Secret      string     `json:"secret,omitempty"`
+	SecretField string     `json:"secret_field,omitempty"`
+	When        *Condition `json:"when,omitempty"`
 }
 
 // Source is a GitRepository.

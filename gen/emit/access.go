@@ -127,3 +127,11 @@ func getFunc(chain []*model.Node) jen.Code {
 	}
 	return jen.Func().Params(cfg()).Params(jen.Any(), jen.Bool()).Block(stmts...)
 }
+
+// stringFunc compiles the string field k names into func(c *config.Config)
+// string, "" when a pointer on the way is nil.
+func stringFunc(k *check.Cond) jen.Code {
+	stmts, x := walkChain(k.Chain, k.Keys, "", jen.Lit(""))
+	stmts = append(stmts, jen.Return(x()))
+	return jen.Func().Params(cfg()).String().Block(stmts...)
+}

@@ -179,6 +179,24 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	if len(fu.Only) > 0 {
 		ff = append(ff, jen.Id("Only").Op(":").Add(strs(fu.Only)))
 	}
+	if len(fu.ValuesFrom) > 0 {
+		var vs []jen.Code
+		for _, v := range fu.ValuesFrom {
+			var vf []jen.Code
+			if v.Secret != "" {
+				vf = append(vf, jen.Id("Secret").Op(":").Lit(v.Secret))
+			}
+			if v.Field != nil {
+				vf = append(vf, jen.Id("SecretOf").Op(":").Add(stringFunc(v.Field)))
+			}
+			if v.When != nil {
+				vf = append(vf, jen.Id("When").Op(":").Add(cond([]*check.Cond{v.When})))
+			}
+			vs = append(vs, values(vf...))
+		}
+		ff = append(ff, jen.Id("ValuesFrom").Op(":").Index().Qual(CatalogPkg, "ValuesFrom").Add(values(vs...)))
+		ff = append(ff, jen.Id("ValuesTarget").Op(":").Lit(fu.ValuesTarget))
+	}
 	return values(ff...)
 }
 

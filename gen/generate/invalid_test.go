@@ -47,17 +47,20 @@ var invalidCases = []string{
 	"missing-overlay-file", // a listed file that does not exist
 	"unknown-builtin",      // agregate, with did-you-mean
 	// Sources and Flux units.
-	"flux-unknown-source",     // with did-you-mean
-	"flux-unknown-depends-on", // with did-you-mean
-	"flux-dependency-cycle",   // first -> second -> third -> first
-	"flux-unit-name-not-dns",  // Demo_Server
-	"source-name-not-dns",     // opencenter_demo
-	"source-name-flux-system", // the name flux bootstrap owns
-	"duplicate-flux-unit",     // two descriptors emit sources
-	"unknown-repo",            // bsae
-	"unknown-include-source",  // with did-you-mean
-	"provides-twice",          // two Flux units install one API group's CRDs
-	"needs-unprovided",        // a Flux unit needs an API group no Flux unit provides
+	"flux-unknown-source",          // with did-you-mean
+	"flux-unknown-depends-on",      // with did-you-mean
+	"flux-dependency-cycle",        // first -> second -> third -> first
+	"flux-unit-name-not-dns",       // Demo_Server
+	"source-name-not-dns",          // opencenter_demo
+	"source-name-flux-system",      // the name flux bootstrap owns
+	"duplicate-flux-unit",          // two descriptors emit sources
+	"unknown-repo",                 // bsae
+	"unknown-include-source",       // with did-you-mean
+	"provides-twice",               // two Flux units install one API group's CRDs
+	"needs-unprovided",             // a Flux unit needs an API group no Flux unit provides
+	"values-from-not-standard",     // values_from on a unit without the standard pattern
+	"values-from-secret-and-field", // a values_from entry naming its Secret twice
+	"values-from-field-not-a-name", // secret_field naming an email field
 	// Templates.
 	"template-unknown-field",        // .Service.Hostnme, with did-you-mean
 	"template-unknown-data-field",   // .Unti, with did-you-mean

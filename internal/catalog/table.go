@@ -221,7 +221,38 @@ type FluxUnit struct {
 	// Flux patches, and another Flux unit building the same path leaves
 	// these to it and follows it.
 	Only []string
+	// ValuesFrom are the Secrets of values that the render adds, with a
+	// Flux patch, to the valuesFrom of HelmRelease ValuesTarget of the
+	// path: a standard unit's base Flux unit.
+	ValuesFrom []ValuesFrom
+	// ValuesTarget names the HelmRelease of ValuesFrom.
+	ValuesTarget string
 }
+
+// ValuesFrom is a Secret whose key ValuesKey holds values of a HelmRelease.
+type ValuesFrom struct {
+	// Secret names the Secret, in the unit's namespace.
+	Secret string
+	// SecretOf, when not nil, names it instead: a config field naming a
+	// Secret outside the repository, "" when the config gives none.
+	SecretOf func(c *config.Config) string
+	// When gates the reference.
+	When Cond
+}
+
+// Name is the Secret's name for config c, "" when it has none.
+func (v ValuesFrom) Name(c *config.Config) string {
+	if !v.When.Holds(c) {
+		return ""
+	}
+	if v.SecretOf != nil {
+		return v.SecretOf(c)
+	}
+	return v.Secret
+}
+
+// ValuesKey is the key of a ValuesFrom Secret that the HelmRelease reads.
+const ValuesKey = "values.yaml"
 
 // HealthCheck references an object Flux waits for.
 type HealthCheck struct {

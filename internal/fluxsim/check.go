@@ -9,6 +9,7 @@ import (
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // objKey identifies an object in a cluster: two objects with one key are
@@ -177,6 +178,11 @@ func (s *sim) checkValuesFrom(a *applied, v helmv2.ValuesReference, index map[ob
 	k := objKey{"", v.Kind, a.ns, v.Name}
 	found := index[k]
 	if len(found) == 0 {
+		if v.Kind == "Secret" && slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: a.ns, Name: v.Name}) {
+			s.info(a.unit.name(), a.File, "HelmRelease %s: valuesFrom Secret %s: the config names it as existing outside the repository; the cluster must have it, with key %s, before the release installs",
+				a.key, v.Name, v.GetValuesKey())
+			return
+		}
 		if !v.Optional {
 			s.finding(a.unit.name(), a.File, "HelmRelease %s: valuesFrom %s %s: no build produces it in namespace %s%s",
 				a.key, v.Kind, v.Name, a.ns, s.elsewhere(k))

@@ -15,6 +15,7 @@ import (
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Repo is a git repository the simulation can read offline.
@@ -57,6 +58,10 @@ type Cluster struct {
 	// have no namespace, which kustomize cannot know (their CRDs come with
 	// charts): a namespace a build gives one is ignored by the API server.
 	ClusterScoped func(kind string) bool
+	// ExistingSecrets are Secrets the cluster has outside the repository
+	// (the config names them): a reference to one is not a finding, and
+	// its content is not known.
+	ExistingSecrets []types.NamespacedName
 }
 
 // Finding is one problem, or one thing the simulation could not check.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 const (
@@ -663,5 +664,38 @@ func TestIndexedCommit(t *testing.T) {
 	want := []string{"dev: base index: " + base + ": tag 2026.01 is at " + head[:12] + " here, but opencenter's index of it is at 000000000000: the render checked the base's paths and objects against the index; re-extract it (gen/baseindex) if the base has moved"}
 	if got := lines(r.Info); len(r.Findings) != 0 || !slices.Equal(got, want) {
 		t.Errorf("findings %v, info:\n%s\nwant\n%s", lines(r.Findings), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestExistingSecrets: a valuesFrom Secret that no build produces is no
+// finding when the cluster has it outside the repository (the config names
+// it), in the HelmRelease's namespace; the report says so as info.
+func TestExistingSecrets(t *testing.T) {
+	base := baseRepo(t)
+	tree := clusterTree(t)
+	addUnit(tree, "broken", "  path: ./applications/base/services/broken-values\n  sourceRef:\n    kind: GitRepository\n    name: base\n  dependsOn:\n    - name: app-base\n")
+	for _, tc := range []struct {
+		existing types.NamespacedName
+		findings int
+	}{
+		{types.NamespacedName{Namespace: "app", Name: "broken-values-base"}, 0},
+		{types.NamespacedName{Namespace: "elsewhere", Name: "broken-values-base"}, 1},
+	} {
+		var s Simulator
+		r := s.Run(Cluster{
+			Name: "dev", URL: clusterURL, Path: overlay,
+			Repos: []Repo{
+				{URL: "git@example.com:org/cluster", Tree: tree},
+				{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
+			},
+			ExistingSecrets: []types.NamespacedName{tc.existing},
+		})
+		if len(r.Findings) != tc.findings {
+			t.Errorf("existing %s: findings %v, want %d", tc.existing, lines(r.Findings), tc.findings)
+		}
+		const info = "dev: broken: applications/base/services/broken-values/helmrelease.yaml: HelmRelease app/broken: valuesFrom Secret broken-values-base: the config names it as existing outside the repository; the cluster must have it, with key values.yaml, before the release installs"
+		if got := slices.Contains(lines(r.Info), info); got != (tc.findings == 0) {
+			t.Errorf("existing %s: info %v, want %q %v", tc.existing, lines(r.Info), info, tc.findings == 0)
+		}
 	}
 }

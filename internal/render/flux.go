@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 	"time"
 
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/kustomize"
 	"github.com/fluxcd/pkg/apis/meta"
@@ -16,6 +18,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // labels are the labels of the Flux objects of a unit (part). The objects
@@ -148,6 +151,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	for _, o := range fp.shared {
 		k.Spec.Patches = append(k.Spec.Patches, removal(o.object))
 	}
+	if p, ok := b.valuesFromPatch(fu, fp.target); ok {
+		k.Spec.Patches = append(k.Spec.Patches, p)
+	}
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()
 	}
@@ -189,6 +195,32 @@ func removal(o object) kustomize.Patch {
 	removals[m] = p
 	removalsMu.Unlock()
 	return p
+}
+
+// valuesFromPatch is the Flux patch adding fu's ValuesFrom Secrets, as the
+// config names them, to the valuesFrom of its HelmRelease after the base's
+// own, which they override. It is a JSON 6902 add: a strategic merge would
+// replace the list, which has no merge key in the HelmRelease CRD. The
+// target names no namespace, as removal's does not. ok is false when the
+// config names no Secret.
+func (b *builder) valuesFromPatch(fu *catalog.FluxUnit, namespace string) (p kustomize.Patch, ok bool) {
+	var ops strings.Builder
+	for _, v := range fu.ValuesFrom {
+		name := v.Name(b.c)
+		if name == "" {
+			continue
+		}
+		if v.SecretOf != nil {
+			b.p.ExistingSecrets = append(b.p.ExistingSecrets, types.NamespacedName{Namespace: namespace, Name: name})
+		}
+		ops.WriteString("- op: add\n  path: /spec/valuesFrom/-\n  value:\n    kind: Secret\n    name: ")
+		ops.WriteString(yamlenc.Scalar(name))
+		ops.WriteString("\n    valuesKey: " + catalog.ValuesKey + "\n")
+	}
+	if ops.Len() == 0 {
+		return p, false
+	}
+	return kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fu.ValuesTarget}}, true
 }
 
 // removals remembers the patch of each object of the base index (the

@@ -19,6 +19,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/escape"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/zz_generated"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // OverlayDir is where a cluster's overlay lives in the GitOps repository.
@@ -92,6 +93,10 @@ type Plan struct {
 	// Warnings are problems that do not stop a render, such as a sops rule
 	// that matches no rendered file.
 	Warnings []string
+	// ExistingSecrets are the Secrets outside the repository that the
+	// plan's HelmReleases read values from, as the config names them (an
+	// existing_secret field): the cluster must have them.
+	ExistingSecrets []types.NamespacedName
 	// chunks hold the files' data (fileArena), for Release.
 	chunks []*[]byte
 	// changes are the slices Diff returned for the plan, for Release.
