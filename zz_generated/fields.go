@@ -1922,6 +1922,19 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:   "opencenter.services.harbor.database_existing_secret",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "database_existing_secret names an existing Secret in harbor's namespace whose key values.yaml holds Harbor's values for its internal database password (database: {internal: {password: ...}}), instead of secrets.services.harbor.database_password.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.DatabaseExistingSecret, true
+		},
+	},
+	{
 		Path:   "opencenter.services.harbor.object_store_existing_secret",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -6279,6 +6292,39 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.Harbor.SecretKey, true
+		},
+	},
+	{
+		Path:         "secrets.services.harbor.database_password",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "database_password is the password of the postgres superuser of Harbor's internal database, instead of the chart's public default: at least 8 characters, each a letter, a digit or one of ._~+/=-, such as the output of openssl rand -base64 24. The database sets it when it first starts, and any pod in the cluster can reach it with it. A Harbor installed before this field uses changeit: give it to keep Harbor working, or first set the new password in the database (ALTER USER postgres PASSWORD '...' in harbor-database-0).",
+		Secret:       true,
+		RequiredWhen: "services.harbor is enabled, unless services.harbor.database_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.DatabaseExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.database_password"}
+			}
+			if c.Secrets.Services.Harbor.DatabasePassword != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.database_password"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Harbor.DatabasePassword, true
 		},
 	},
 	{

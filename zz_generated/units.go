@@ -739,7 +739,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin password, encryption key and object store credentials, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key, database password and object store credentials, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{
@@ -765,6 +765,29 @@ var Units = []catalog.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "harbor-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
+				ValuesFrom: []catalog.ValuesFrom{
+					{
+						Secret: "harbor-database-values",
+						When: catalog.Cond{
+							Text: "secrets.services.harbor.database_password is set",
+							Eval: func(c *config.Config) bool {
+								if c.Secrets.Services.Harbor == nil {
+									return false
+								}
+								return c.Secrets.Services.Harbor.DatabasePassword != ""
+							},
+						},
+					},
+					{
+						SecretOf: func(c *config.Config) string {
+							if c.OpenCenter.Services.Harbor == nil {
+								return ""
+							}
+							return c.OpenCenter.Services.Harbor.DatabaseExistingSecret
+						},
+					},
+				},
+				ValuesTarget: "harbor",
 			},
 			{
 				Name:            "harbor-override",
@@ -821,6 +844,23 @@ var Units = []catalog.Unit{
 							return false
 						}
 						return c.Secrets.Services.Harbor.SecretKey != ""
+					},
+				},
+			},
+			{
+				Path:        "harbor-database-values.yaml",
+				OverlayPath: "services/harbor/harbor-database-values.yaml",
+				Template:    "harbor/harbor-database-values.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderHarborHarborDatabaseValuesYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.harbor.database_password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Harbor == nil {
+							return false
+						}
+						return c.Secrets.Services.Harbor.DatabasePassword != ""
 					},
 				},
 			},

@@ -175,6 +175,14 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	if n := len(sec.SecretKey); n != 0 && n != harborSecretKeyLen && sec.SecretKey != Placeholder { // an encrypted value is checked where its key is
 		v.Errorf("secrets.services.harbor.secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
 	}
+	v.existingSecret(path+".database_existing_secret", s.DatabaseExistingSecret, "secrets.services.harbor", map[string]string{"database_password": sec.DatabasePassword})
+	if p := sec.DatabasePassword; p != "" && p != Placeholder {
+		if strings.ContainsFunc(p, func(r rune) bool { return !harborDatabasePasswordRune(r) }) { // which one is not said: a secret is never printed
+			v.Errorf("secrets.services.harbor.database_password", "has a character other than a letter, a digit or one of ._~+/=-: harbor-db quotes the password into SQL, and core into a connection string, without escaping")
+		} else if len(p) < harborDatabasePasswordMin {
+			v.Errorf("secrets.services.harbor.database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborDatabasePasswordMin)
+		}
+	}
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
 		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
@@ -189,6 +197,18 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 
 // harborSecretKeyLen is the length of Harbor's secretKey.
 const harborSecretKeyLen = 16
+
+// harborDatabasePasswordMin is the shortest database password accepted.
+const harborDatabasePasswordMin = 8
+
+// harborDatabasePasswordRune reports whether r may be in Harbor's database
+// password. harbor-db 2.13.2 (initdb.sh) writes it into SQL between single
+// quotes, and core (src/common/dao/pgsql.go) into a libpq connection string
+// of key=value pairs, neither escaped: a quote, a backslash or a space
+// would break or rewrite them.
+func harborDatabasePasswordRune(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
+}
 
 // Validate checks Velero's provider, credentials and snapshots.
 func (s *Velero) Validate(v *Validator, path string, c *Config) {

@@ -1,0 +1,109 @@
+package render
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"k8s.io/apimachinery/pkg/types"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+// TestHarborDatabasePassword: the password of Harbor's internal database
+// reaches the chart from a Secret, never the plaintext override values: a
+// Flux patch on harbor-base adds the Secret to the base HelmRelease's
+// valuesFrom, after the base's own, and kustomize, run as Flux runs it,
+// applies that patch to the base's manifest.
+func TestHarborDatabasePassword(t *testing.T) {
+	const values, kust = "services/harbor/harbor-database-values.yaml", "services/harbor/kustomization.yaml"
+	const harbor = `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault, secret_key_existing_secret: harbor-key-vault`
+	cases := []struct {
+		name, services, secrets string
+		secret                  string // the Secret the HelmRelease reads
+		existing                bool   // outside the repository
+	}{
+		// Digits only: YAML would read them as a number.
+		{"secrets", harbor + "}", "harbor: {database_password: '12345678'}", "harbor-database-values", false},
+		{"existing", harbor + ", database_existing_secret: harbor-db-vault}", "", "harbor-db-vault", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := labPlan(t, "", tc.services, tc.secrets)
+			var existing []types.NamespacedName
+			if tc.existing {
+				existing = []types.NamespacedName{{Namespace: "harbor", Name: tc.secret}}
+				if hasFile(p, values) {
+					t.Errorf("%s is rendered beside database_existing_secret", values)
+				}
+			} else {
+				docs := documents(t, values, []byte(fileText(t, p, values)))
+				if len(docs) != 1 || str(docs[0], "metadata", "name") != tc.secret {
+					t.Fatalf("%s: want the Secret %s, got %v", values, tc.secret, docs)
+				}
+				var v map[string]any
+				if err := sigsyaml.Unmarshal([]byte(str(docs[0], "stringData", "values.yaml")), &v); err != nil {
+					t.Fatalf("%s: values.yaml: %v", values, err)
+				}
+				if got := fluxbuild.Field(v, "database", "internal", "password"); got != "12345678" {
+					t.Errorf("%s: database.internal.password is %#v, want the string 12345678", values, got)
+				}
+				if !listed(t, p, kust, "harbor-database-values.yaml") {
+					t.Errorf("%s does not list harbor-database-values.yaml", kust)
+				}
+				lacks(t, "services/harbor/helm-values/override-values.yaml", fileText(t, p, "services/harbor/helm-values/override-values.yaml"), "12345678")
+			}
+			if !slices.Equal(p.ExistingSecrets, existing) {
+				t.Errorf("ExistingSecrets = %v, want %v", p.ExistingSecrets, existing)
+			}
+
+			var k kustomizev1.Kustomization
+			if err := sigsyaml.Unmarshal([]byte(fileText(t, p, "services/fluxcd/harbor-base.yaml")), &k); err != nil {
+				t.Fatal(err)
+			}
+			// The base's HelmRelease as 2026.01 has it (its valuesFrom, and
+			// no namespace on the Secrets), built at the Flux unit's path.
+			dir := strings.TrimPrefix(k.Spec.Path, "./")
+			tree := fluxbuild.Tree{
+				dir + "/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: harbor\nresources: [helmrelease.yaml]\n"),
+				dir + "/helmrelease.yaml": []byte(`apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: harbor, namespace: harbor}
+spec:
+  chart: {spec: {chart: harbor, version: 1.17.2, sourceRef: {kind: HelmRepository, name: harbor}}}
+  valuesFrom:
+    - {kind: Secret, name: harbor-values-base, valuesKey: values.yaml}
+    - {kind: Secret, name: harbor-values-override, valuesKey: override.yaml, optional: true}
+`),
+			}
+			b, err := fluxbuild.NewBuilder(tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := b.Build(dir, k.Spec.TargetNamespace, k.Spec.Patches)
+			if err != nil {
+				t.Fatalf("%s: %v", k.Name, err)
+			}
+			if len(r.Objects) != 1 {
+				t.Fatalf("%s builds %v", k.Name, ids(r))
+			}
+			var hr helmv2.HelmRelease
+			raw, _ := sigsyaml.Marshal(r.Objects[0].Body)
+			if err := sigsyaml.Unmarshal(raw, &hr); err != nil {
+				t.Fatal(err)
+			}
+			want := []helmv2.ValuesReference{
+				{Kind: "Secret", Name: "harbor-values-base", ValuesKey: "values.yaml"},
+				{Kind: "Secret", Name: "harbor-values-override", ValuesKey: "override.yaml", Optional: true},
+				{Kind: "Secret", Name: tc.secret, ValuesKey: "values.yaml"},
+			}
+			if !slices.Equal(hr.Spec.ValuesFrom, want) {
+				t.Errorf("%s builds the HelmRelease with valuesFrom\n%+v\nwant\n%+v", k.Name, hr.Spec.ValuesFrom, want)
+			}
+			checkWithTools(t, p)
+		})
+	}
+}
