@@ -130,14 +130,7 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 		}
 		kust, _ := sigsyaml.Marshal(map[string]any{"resources": resources})
 		tree[dir+"/kustomization.yaml"] = kust
-		b, err := fluxbuild.NewBuilder(tree)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := b.Build(dir, k.Spec.TargetNamespace, k.Spec.Patches)
-		if err != nil {
-			t.Fatalf("%s: %v", k.Name, err)
-		}
+		r := buildAs(t, tree, dir, &k)
 		if got := ids(r); len(got) != 1 || !strings.HasPrefix(got[0], "ConfigMap/") {
 			t.Errorf("%s builds %v: want its own object only", k.Name, got)
 		}
@@ -145,6 +138,21 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 	if seen == 0 {
 		t.Error("no Flux unit on main shares an object: the test sees nothing")
 	}
+}
+
+// buildAs builds dir of tree as kustomize-controller builds it for Flux
+// unit k: its target namespace and patches.
+func buildAs(t *testing.T, tree fluxbuild.Tree, dir string, k *kustomizev1.Kustomization) *fluxbuild.Result {
+	t.Helper()
+	b, err := fluxbuild.NewBuilder(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Build(dir, k.Spec.TargetNamespace, k.Spec.Patches)
+	if err != nil {
+		t.Fatalf("%s: %v", k.Name, err)
+	}
+	return r
 }
 
 // ids lists the objects of a build as kind/namespace/name, sorted.

@@ -79,14 +79,7 @@ spec:
     - {kind: Secret, name: harbor-values-override, valuesKey: override.yaml, optional: true}
 `),
 			}
-			b, err := fluxbuild.NewBuilder(tree)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := b.Build(dir, k.Spec.TargetNamespace, k.Spec.Patches)
-			if err != nil {
-				t.Fatalf("%s: %v", k.Name, err)
-			}
+			r := buildAs(t, tree, dir, &k)
 			if len(r.Objects) != 1 {
 				t.Fatalf("%s builds %v", k.Name, ids(r))
 			}
