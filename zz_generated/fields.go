@@ -1922,16 +1922,16 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:   "opencenter.services.harbor.database_existing_secret",
+		Path:   "opencenter.services.harbor.values_existing_secret",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "database_existing_secret names an existing Secret in harbor's namespace whose key values.yaml holds Harbor's values for its internal database password (database: {internal: {password: ...}}), instead of secrets.services.harbor.database_password.",
+		Doc:    "values_existing_secret names an existing Secret in harbor's namespace whose key values.yaml holds the chart values of Harbor's internal passwords ({database: {internal: {password: ...}}, registry: {credentials: {password: ...}}}), instead of secrets.services.harbor.database_password and registry_password.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false
 			}
-			return c.OpenCenter.Services.Harbor.DatabaseExistingSecret, true
+			return c.OpenCenter.Services.Harbor.ValuesExistingSecret, true
 		},
 	},
 	{
@@ -6300,7 +6300,7 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "database_password is the password of the postgres superuser of Harbor's internal database, instead of the chart's public default: at least 8 characters, each a letter, a digit or one of ._~+/=-, such as the output of openssl rand -base64 24. The database sets it when it first starts, and any pod in the cluster can reach it with it. A Harbor installed before this field uses changeit: give it to keep Harbor working, or first set the new password in the database (ALTER USER postgres PASSWORD '...' in harbor-database-0).",
 		Secret:       true,
-		RequiredWhen: "services.harbor is enabled, unless services.harbor.database_existing_secret is set",
+		RequiredWhen: "services.harbor is enabled, unless services.harbor.values_existing_secret is set",
 		RequiredBy:   "opencenter.services.harbor.enabled",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.Harbor == nil {
@@ -6309,7 +6309,7 @@ var Fields = []catalog.Field{
 			if !c.OpenCenter.Services.Harbor.Enabled {
 				return nil
 			}
-			if c.OpenCenter.Services.Harbor.DatabaseExistingSecret != "" {
+			if c.OpenCenter.Services.Harbor.ValuesExistingSecret != "" {
 				return nil
 			}
 			if c.Secrets.Services.Harbor == nil {
@@ -6325,6 +6325,39 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.Harbor.DatabasePassword, true
+		},
+	},
+	{
+		Path:         "secrets.services.harbor.registry_password",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "registry_password is the password core and jobservice log in to Harbor's registry with, instead of the chart's public default: 8 to 72 bytes (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24. With the default, any pod in the cluster could push to the registry past Harbor's projects and permissions. A new one takes effect when the chart next rolls the pods out.",
+		Secret:       true,
+		RequiredWhen: "services.harbor is enabled, unless services.harbor.values_existing_secret is set",
+		RequiredBy:   "opencenter.services.harbor.enabled",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Harbor.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Harbor.ValuesExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Harbor == nil {
+				return []string{"secrets.services.harbor.registry_password"}
+			}
+			if c.Secrets.Services.Harbor.RegistryPassword != "" {
+				return nil
+			}
+			return []string{"secrets.services.harbor.registry_password"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Harbor.RegistryPassword, true
 		},
 	},
 	{

@@ -729,21 +729,6 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *catalog.In
 	return b, nil
 }
 
-// renderHarborHarborDatabaseValuesYaml renders harbor/harbor-database-values.yaml.tpl.
-func renderHarborHarborDatabaseValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 337)
-	sec := c.Secrets.Services.Harbor
-	b = append(b, "# The password of Harbor's internal database (secrets.services.harbor), as values the harbor HelmRelease reads after its override.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-database-values\n  namespace: "...)
-	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\ntype: Opaque\nstringData:\n  values.yaml: |\n    database:\n      internal:\n        password: "...)
-	if sec == nil {
-		return nil, escape.NotSet("secrets.services.harbor")
-	}
-	b = escape.Scalar(b, sec.DatabasePassword)
-	b = append(b, "\n"...)
-	return b, nil
-}
-
 // renderHarborHarborObjectStoreSecretYaml renders harbor/harbor-object-store-secret.yaml.tpl.
 func renderHarborHarborObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 658)
@@ -810,6 +795,26 @@ func renderHarborHarborSecretKeyYaml(b []byte, c *config.Config, u *catalog.Info
 		return nil, escape.NotSet("secrets.services.harbor")
 	}
 	b = escape.Scalar(b, sec.SecretKey)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
+// renderHarborHarborValuesSecretYaml renders harbor/harbor-values-secret.yaml.tpl.
+func renderHarborHarborValuesSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 417)
+	sec := c.Secrets.Services.Harbor
+	b = append(b, "# The passwords of Harbor's internal database and registry (secrets.services.harbor), as values the harbor HelmRelease reads after its override.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: harbor-values-secret\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  values.yaml: |\n    database:\n      internal:\n        password: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.harbor")
+	}
+	b = escape.Scalar(b, sec.DatabasePassword)
+	b = append(b, "\n    registry:\n      credentials:\n        password: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.harbor")
+	}
+	b = escape.Scalar(b, sec.RegistryPassword)
 	b = append(b, "\n"...)
 	return b, nil
 }

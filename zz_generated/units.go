@@ -739,7 +739,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin password, encryption key, database password and object store credentials, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{
@@ -767,7 +767,7 @@ var Units = []catalog.Unit{
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "harbor", Namespace: "{namespace}"}},
 				ValuesFrom: []catalog.ValuesFrom{
 					{
-						Secret: "harbor-database-values",
+						Secret: "harbor-values-secret",
 						When: catalog.Cond{
 							Text: "secrets.services.harbor.database_password is set",
 							Eval: func(c *config.Config) bool {
@@ -783,7 +783,7 @@ var Units = []catalog.Unit{
 							if c.OpenCenter.Services.Harbor == nil {
 								return ""
 							}
-							return c.OpenCenter.Services.Harbor.DatabaseExistingSecret
+							return c.OpenCenter.Services.Harbor.ValuesExistingSecret
 						},
 					},
 				},
@@ -848,11 +848,11 @@ var Units = []catalog.Unit{
 				},
 			},
 			{
-				Path:        "harbor-database-values.yaml",
-				OverlayPath: "services/harbor/harbor-database-values.yaml",
-				Template:    "harbor/harbor-database-values.yaml.tpl",
+				Path:        "harbor-values-secret.yaml",
+				OverlayPath: "services/harbor/harbor-values-secret.yaml",
+				Template:    "harbor/harbor-values-secret.yaml.tpl",
 				IsTemplate:  true,
-				Render:      renderHarborHarborDatabaseValuesYaml,
+				Render:      renderHarborHarborValuesSecretYaml,
 				Secret:      true,
 				When: catalog.Cond{
 					Text: "secrets.services.harbor.database_password is set",

@@ -84,14 +84,16 @@ type EtcdBackupSecrets struct {
 	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"enabled,!existing_secret"`
 }
 
-// HarborSecrets are Harbor's admin password, encryption key, database password and object store credentials.
+// HarborSecrets are Harbor's admin password, encryption key, internal passwords and object store credentials.
 type HarborSecrets struct {
 	// AdminPassword is the initial password of Harbor's admin user (the chart's default is public).
 	AdminPassword string `json:"admin_password,omitempty" required_when:"enabled,!admin_existing_secret"`
 	// SecretKey is the key Harbor encrypts the credentials it stores (replication endpoints, OIDC and LDAP settings) with, instead of the chart's public default: 16 bytes, such as the output of openssl rand -hex 8. A Harbor installed before this field used that default, not-a-secure-key: give it to keep the stored credentials readable, or give a new key and enter them again.
 	SecretKey string `json:"secret_key,omitempty" required_when:"enabled,!secret_key_existing_secret"`
 	// DatabasePassword is the password of the postgres superuser of Harbor's internal database, instead of the chart's public default: at least 8 characters, each a letter, a digit or one of ._~+/=-, such as the output of openssl rand -base64 24. The database sets it when it first starts, and any pod in the cluster can reach it with it. A Harbor installed before this field uses changeit: give it to keep Harbor working, or first set the new password in the database (ALTER USER postgres PASSWORD '...' in harbor-database-0).
-	DatabasePassword string `json:"database_password,omitempty" required_when:"enabled,!database_existing_secret"`
+	DatabasePassword string `json:"database_password,omitempty" required_when:"enabled,!values_existing_secret"`
+	// RegistryPassword is the password core and jobservice log in to Harbor's registry with, instead of the chart's public default: 8 to 72 bytes (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24. With the default, any pod in the cluster could push to the registry past Harbor's projects and permissions. A new one takes effect when the chart next rolls the pods out.
+	RegistryPassword string `json:"registry_password,omitempty" required_when:"enabled,!values_existing_secret"`
 	// AccessKeyID is the S3 access key ID of the registry bucket.
 	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3,!object_store_existing_secret"`
 	// SecretAccessKey is the S3 secret access key of the registry bucket.

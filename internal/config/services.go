@@ -327,8 +327,8 @@ type Harbor struct {
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
 	// SecretKeyExistingSecret names an existing Secret in harbor's namespace holding the key Harbor encrypts the credentials it stores with (key secretKey, 16 bytes), instead of secrets.services.harbor.secret_key.
 	SecretKeyExistingSecret string `json:"secret_key_existing_secret,omitempty" format:"dns-subdomain"`
-	// DatabaseExistingSecret names an existing Secret in harbor's namespace whose key values.yaml holds Harbor's values for its internal database password (database: {internal: {password: ...}}), instead of secrets.services.harbor.database_password.
-	DatabaseExistingSecret string `json:"database_existing_secret,omitempty" format:"dns-subdomain"`
+	// ValuesExistingSecret names an existing Secret in harbor's namespace whose key values.yaml holds the chart values of Harbor's internal passwords ({database: {internal: {password: ...}}, registry: {credentials: {password: ...}}}), instead of secrets.services.harbor.database_password and registry_password.
+	ValuesExistingSecret string `json:"values_existing_secret,omitempty" format:"dns-subdomain"`
 	// ObjectStoreExistingSecret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.
 	ObjectStoreExistingSecret string `json:"object_store_existing_secret,omitempty" format:"dns-subdomain"`
 	// TrivyEnabled deploys the Trivy vulnerability scanner.

@@ -175,13 +175,17 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	if n := len(sec.SecretKey); n != 0 && n != harborSecretKeyLen && sec.SecretKey != Placeholder { // an encrypted value is checked where its key is
 		v.Errorf("secrets.services.harbor.secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
 	}
-	v.existingSecret(path+".database_existing_secret", s.DatabaseExistingSecret, "secrets.services.harbor", map[string]string{"database_password": sec.DatabasePassword})
+	v.existingSecret(path+".values_existing_secret", s.ValuesExistingSecret, "secrets.services.harbor", map[string]string{"database_password": sec.DatabasePassword, "registry_password": sec.RegistryPassword})
 	if p := sec.DatabasePassword; p != "" && p != Placeholder {
 		if strings.ContainsFunc(p, func(r rune) bool { return !harborDatabasePasswordRune(r) }) { // which one is not said: a secret is never printed
 			v.Errorf("secrets.services.harbor.database_password", "has a character other than a letter, a digit or one of ._~+/=-: harbor-db quotes the password into SQL, and core into a connection string, without escaping")
-		} else if len(p) < harborDatabasePasswordMin {
-			v.Errorf("secrets.services.harbor.database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborDatabasePasswordMin)
+		} else if len(p) < harborPasswordMin {
+			v.Errorf("secrets.services.harbor.database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborPasswordMin)
 		}
+	}
+	// The chart hashes it with bcrypt (sprig's htpasswd), which takes at most 72 bytes.
+	if n := len(sec.RegistryPassword); n != 0 && sec.RegistryPassword != Placeholder && (n < harborPasswordMin || n > bcryptMaxLen) {
+		v.Errorf("secrets.services.harbor.registry_password", "is %d bytes long: expected %d to %d (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24", n, harborPasswordMin, bcryptMaxLen)
 	}
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
@@ -198,8 +202,9 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 // harborSecretKeyLen is the length of Harbor's secretKey.
 const harborSecretKeyLen = 16
 
-// harborDatabasePasswordMin is the shortest database password accepted.
-const harborDatabasePasswordMin = 8
+// harborPasswordMin is the shortest internal password of Harbor accepted;
+// bcryptMaxLen the most bytes bcrypt hashes.
+const harborPasswordMin, bcryptMaxLen = 8, 72
 
 // harborDatabasePasswordRune reports whether r may be in Harbor's database
 // password. harbor-db 2.13.2 (initdb.sh) writes it into SQL between single

@@ -220,7 +220,7 @@ func TestHarborCredentials(t *testing.T) {
 
 	p := labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault,
 		storage: s3, bucket: images, region: us-east-1, object_store_existing_secret: harbor-s3-vault, secret_key_existing_secret: harbor-key-vault,
-		database_existing_secret: harbor-db-vault}`, "")
+		values_existing_secret: harbor-values-vault}`, "")
 	text := fileText(t, p, values)
 	wants(t, values, text, "existingSecretAdminPassword: harbor-admin-vault\n", "existingSecret: harbor-s3-vault\n", "existingSecretSecretKey: harbor-key-vault\n")
 	lacks(t, values, text, "harbor-admin\n", "harbor-object-store", "harbor-secret-key")
@@ -231,7 +231,7 @@ func TestHarborCredentials(t *testing.T) {
 
 	p = labPlan(t, "", `harbor: {enabled: true, hostname: harbor.lab.example.com, storage: swift, bucket: images,
 		endpoint: 'https://keystone.example.com:5000/v3', swift_username: registry, swift_project: platform}`,
-		"harbor: {admin_password: fake-admin, swift_password: fake-swift, secret_key: '0123456789012345', database_password: fake-database}")
+		"harbor: {admin_password: fake-admin, swift_password: fake-swift, secret_key: '0123456789012345', database_password: fake-database, registry_password: fake-registry}")
 	text = fileText(t, p, values)
 	wants(t, values, text, "type: swift\n", "authurl: https://keystone.example.com:5000/v3\n", "authversion: 3\n",
 		"username: registry\n", "tenant: platform\n", "domain: Default\n", "container: images\n", "existingSecret: harbor-object-store\n",

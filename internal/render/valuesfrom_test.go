@@ -13,22 +13,22 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
-// TestHarborDatabasePassword: the password of Harbor's internal database
-// reaches the chart from a Secret, never the plaintext override values: a
+// TestHarborSecretValues: the passwords of Harbor's internal database and
+// registry reach the chart from a Secret, never the plaintext override: a
 // Flux patch on harbor-base adds the Secret to the base HelmRelease's
 // valuesFrom, after the base's own, and kustomize, run as Flux runs it,
 // applies that patch to the base's manifest.
-func TestHarborDatabasePassword(t *testing.T) {
-	const values, kust = "services/harbor/harbor-database-values.yaml", "services/harbor/kustomization.yaml"
+func TestHarborSecretValues(t *testing.T) {
+	const values, kust = "services/harbor/harbor-values-secret.yaml", "services/harbor/kustomization.yaml"
 	const harbor = `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault, secret_key_existing_secret: harbor-key-vault`
 	cases := []struct {
 		name, services, secrets string
 		secret                  string // the Secret the HelmRelease reads
 		existing                bool   // outside the repository
 	}{
-		// Digits only: YAML would read them as a number.
-		{"secrets", harbor + "}", "harbor: {database_password: '12345678'}", "harbor-database-values", false},
-		{"existing", harbor + ", database_existing_secret: harbor-db-vault}", "", "harbor-db-vault", true},
+		// YAML would read them as a number and a date.
+		{"secrets", harbor + "}", "harbor: {database_password: '12345678', registry_password: '2026-11-23'}", "harbor-values-secret", false},
+		{"existing", harbor + ", values_existing_secret: harbor-values-vault}", "", "harbor-values-vault", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -37,7 +37,7 @@ func TestHarborDatabasePassword(t *testing.T) {
 			if tc.existing {
 				existing = []types.NamespacedName{{Namespace: "harbor", Name: tc.secret}}
 				if hasFile(p, values) {
-					t.Errorf("%s is rendered beside database_existing_secret", values)
+					t.Errorf("%s is rendered beside values_existing_secret", values)
 				}
 			} else {
 				docs := documents(t, values, []byte(fileText(t, p, values)))
@@ -48,11 +48,13 @@ func TestHarborDatabasePassword(t *testing.T) {
 				if err := sigsyaml.Unmarshal([]byte(str(docs[0], "stringData", "values.yaml")), &v); err != nil {
 					t.Fatalf("%s: values.yaml: %v", values, err)
 				}
-				if got := fluxbuild.Field(v, "database", "internal", "password"); got != "12345678" {
-					t.Errorf("%s: database.internal.password is %#v, want the string 12345678", values, got)
+				for _, want := range [][]string{{"database", "internal", "password", "12345678"}, {"registry", "credentials", "password", "2026-11-23"}} {
+					if got := fluxbuild.Field(v, want[:3]...); got != want[3] {
+						t.Errorf("%s: %s is %#v, want the string %s", values, strings.Join(want[:3], "."), got, want[3])
+					}
 				}
-				if !listed(t, p, kust, "harbor-database-values.yaml") {
-					t.Errorf("%s does not list harbor-database-values.yaml", kust)
+				if !listed(t, p, kust, "harbor-values-secret.yaml") {
+					t.Errorf("%s does not list harbor-values-secret.yaml", kust)
 				}
 				lacks(t, "services/harbor/helm-values/override-values.yaml", fileText(t, p, "services/harbor/helm-values/override-values.yaml"), "12345678")
 			}
