@@ -114,6 +114,10 @@ func ApplyDefaults(c *config.Config) {
 			v := bool(true)
 			p0.TrivyEnabled = &v
 		}
+		if p0.InternalNetworkPolicy == nil {
+			v := bool(true)
+			p0.InternalNetworkPolicy = &v
+		}
 	}
 	if p0 := c.OpenCenter.Services.Headlamp; p0 != nil {
 		if p0.Namespace == "" {

@@ -1964,6 +1964,22 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.harbor.internal_network_policy",
+		Kind:    catalog.KindBool,
+		GoType:  "*bool",
+		Default: "true",
+		Doc:     "internal_network_policy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database and Redis: Redis takes no password, and core keeps its login sessions in it. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			if c.OpenCenter.Services.Harbor.InternalNetworkPolicy == nil {
+				return nil, false
+			}
+			return *c.OpenCenter.Services.Harbor.InternalNetworkPolicy, true
+		},
+	},
+	{
 		Path:   "opencenter.services.headlamp",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Headlamp",

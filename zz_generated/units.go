@@ -739,7 +739,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, a NetworkPolicy around its database and Redis, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{
@@ -875,6 +875,22 @@ var Units = []catalog.Unit{
 					Text: "secrets.services.harbor is set",
 					Eval: func(c *config.Config) bool {
 						return c.Secrets.Services.Harbor != nil
+					},
+				},
+			},
+			{
+				Path:        "harbor-internal-network-policy.yaml",
+				OverlayPath: "services/harbor/harbor-internal-network-policy.yaml",
+				Template:    "harbor/harbor-internal-network-policy.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderHarborHarborInternalNetworkPolicyYaml,
+				When: catalog.Cond{
+					Text: "opencenter.services.harbor.internal_network_policy is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Harbor == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Harbor.InternalNetworkPolicy != nil && *c.OpenCenter.Services.Harbor.InternalNetworkPolicy
 					},
 				},
 			},

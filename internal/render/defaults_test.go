@@ -1,8 +1,14 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 )
@@ -250,6 +256,71 @@ func TestHarborCredentials(t *testing.T) {
 		t.Error("the Secrets from secrets: are applied")
 	}
 	checkWithTools(t, p)
+}
+
+// TestHarborInternalNetworkPolicy: by default only Harbor's pods reach its
+// database and Redis. The pods are labelled as the harbor chart 1.17.2
+// labels them (templates/_helpers.tpl harbor.labels on every workload,
+// harbor.matchLabels alone on the pre-upgrade migration Job).
+func TestHarborInternalNetworkPolicy(t *testing.T) {
+	const file = "services/harbor/harbor-internal-network-policy.yaml"
+	const harbor = `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: a, secret_key_existing_secret: k, values_existing_secret: v`
+	chartLabels := func(component string) map[string]string {
+		return map[string]string{"heritage": "Helm", "release": "harbor", "chart": "harbor", "app": "harbor",
+			"app.kubernetes.io/instance": "harbor", "app.kubernetes.io/name": "harbor", "app.kubernetes.io/managed-by": "Helm",
+			"app.kubernetes.io/part-of": "harbor", "component": component, "app.kubernetes.io/component": component}
+	}
+	pods := []struct {
+		name             string
+		labels           map[string]string
+		guarded, allowed bool
+	}{
+		{"database", chartLabels("database"), true, true},
+		{"redis", chartLabels("redis"), true, true},
+		{"core", chartLabels("core"), false, true},
+		{"jobservice", chartLabels("jobservice"), false, true},
+		{"exporter", chartLabels("exporter"), false, true},
+		{"migration job", map[string]string{"release": "harbor", "app": "harbor", "component": "migrator"}, false, true},
+		{"grafana", map[string]string{"app.kubernetes.io/name": "grafana", "app.kubernetes.io/instance": "kube-prometheus-stack"}, false, false},
+		{"another release's core", map[string]string{"release": "other", "app": "harbor", "component": "core"}, false, false},
+	}
+
+	p := labPlan(t, "", harbor+"}", "")
+	var np networkingv1.NetworkPolicy
+	if err := sigsyaml.Unmarshal([]byte(fileText(t, p, file)), &np); err != nil {
+		t.Fatal(err)
+	}
+	if !listed(t, p, "services/harbor/kustomization.yaml", "harbor-internal-network-policy.yaml") {
+		t.Error("the NetworkPolicy is not applied")
+	}
+	if !slices.Equal(np.Spec.PolicyTypes, []networkingv1.PolicyType{networkingv1.PolicyTypeIngress}) || len(np.Spec.Ingress) != 1 || len(np.Spec.Ingress[0].From) != 1 {
+		t.Fatalf("%s: want one ingress rule from one peer, got %+v", file, np.Spec)
+	}
+	guarded, err := metav1.LabelSelectorAsSelector(&np.Spec.PodSelector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer := np.Spec.Ingress[0].From[0]
+	if peer.NamespaceSelector != nil || peer.IPBlock != nil {
+		t.Fatalf("%s: the peer reaches beyond the namespace: %+v", file, peer)
+	}
+	from, err := metav1.LabelSelectorAsSelector(peer.PodSelector)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pod := range pods {
+		if got := guarded.Matches(labels.Set(pod.labels)); got != pod.guarded {
+			t.Errorf("%s: guarded %v, want %v", pod.name, got, pod.guarded)
+		}
+		if got := from.Matches(labels.Set(pod.labels)); got != pod.allowed {
+			t.Errorf("%s: allowed in %v, want %v", pod.name, got, pod.allowed)
+		}
+	}
+	checkWithTools(t, p)
+
+	if p := labPlan(t, "", harbor+", internal_network_policy: false}", ""); hasFile(p, file) {
+		t.Errorf("%s is rendered with internal_network_policy false", file)
+	}
 }
 
 // TestKeycloakCredentials: db_password becomes the Secret the postgres

@@ -144,6 +144,7 @@ var corpusVariants = []corpusVariant{
 		bools: map[string]bool{
 			"opencenter.gitops.flux.prune":                                      false,
 			"opencenter.services.harbor.trivy_enabled":                          false,
+			"opencenter.services.harbor.internal_network_policy":                false,
 			"opencenter.services.headlamp.oidc_enabled":                         false,
 			"opencenter.services.keycloak.operator_manual_approval":             true,
 			"opencenter.services.kyverno.default_ruleset":                       false,

@@ -1,0 +1,28 @@
+# Only Harbor's own pods reach its internal database and Redis
+# (opencenter.services.harbor.internal_network_policy): Redis takes no
+# password, and core keeps its login sessions in it. The labels are those
+# the harbor chart 1.17.2 gives every pod of release harbor (harbor.matchLabels).
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: harbor-internal-data
+  namespace: {{ .Unit.Namespace }}
+spec:
+  podSelector:
+    matchLabels:
+      app: harbor
+      release: harbor
+    matchExpressions:
+      - key: component
+        operator: In
+        values:
+          - database
+          - redis
+  policyTypes:
+    - Ingress
+  ingress:
+    - from:
+        - podSelector:
+            matchLabels:
+              app: harbor
+              release: harbor
