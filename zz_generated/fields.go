@@ -1968,7 +1968,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindBool,
 		GoType:  "*bool",
 		Default: "true",
-		Doc:     "internal_network_policy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database and Redis: Redis takes no password, and core keeps its login sessions in it. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.",
+		Doc:     "internal_network_policy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database, Redis and Trivy adapter: Redis and the adapter's API take no credentials, and core keeps its login sessions in Redis. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false

@@ -731,10 +731,10 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *catalog.In
 
 // renderHarborHarborInternalNetworkPolicyYaml renders harbor/harbor-internal-network-policy.yaml.tpl.
 func renderHarborHarborInternalNetworkPolicyYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 767)
-	b = append(b, "# Only Harbor's own pods reach its internal database and Redis\n# (opencenter.services.harbor.internal_network_policy): Redis takes no\n# password, and core keeps its login sessions in it. The labels are those\n# the harbor chart 1.17.2 gives every pod of release harbor (harbor.matchLabels).\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: harbor-internal-data\n  namespace: "...)
+	b = slices.Grow(b, 824)
+	b = append(b, "# Only Harbor's own pods reach its internal database, Redis and Trivy\n# adapter (opencenter.services.harbor.internal_network_policy): Redis and\n# the adapter's API take no credentials, and core keeps its login sessions\n# in Redis. The labels are those the harbor chart 1.17.2 gives every pod of\n# release harbor (harbor.matchLabels).\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: harbor-internal\n  namespace: "...)
 	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\nspec:\n  podSelector:\n    matchLabels:\n      app: harbor\n      release: harbor\n    matchExpressions:\n      - key: component\n        operator: In\n        values:\n          - database\n          - redis\n  policyTypes:\n    - Ingress\n  ingress:\n    - from:\n        - podSelector:\n            matchLabels:\n              app: harbor\n              release: harbor\n"...)
+	b = append(b, "\nspec:\n  podSelector:\n    matchLabels:\n      app: harbor\n      release: harbor\n    matchExpressions:\n      - key: component\n        operator: In\n        values:\n          - database\n          - redis\n          - trivy\n  policyTypes:\n    - Ingress\n  ingress:\n    - from:\n        - podSelector:\n            matchLabels:\n              app: harbor\n              release: harbor\n"...)
 	return b, nil
 }
 

@@ -739,7 +739,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, a NetworkPolicy around its database and Redis, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, a NetworkPolicy around its database, Redis and Trivy adapter, and optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{

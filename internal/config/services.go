@@ -333,7 +333,7 @@ type Harbor struct {
 	ObjectStoreExistingSecret string `json:"object_store_existing_secret,omitempty" format:"dns-subdomain"`
 	// TrivyEnabled deploys the Trivy vulnerability scanner.
 	TrivyEnabled *bool `json:"trivy_enabled,omitempty" default:"true"`
-	// InternalNetworkPolicy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database and Redis: Redis takes no password, and core keeps its login sessions in it. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.
+	// InternalNetworkPolicy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database, Redis and Trivy adapter: Redis and the adapter's API take no credentials, and core keeps its login sessions in Redis. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.
 	InternalNetworkPolicy *bool `json:"internal_network_policy,omitempty" default:"true"`
 }
 

@@ -259,7 +259,7 @@ func TestHarborCredentials(t *testing.T) {
 }
 
 // TestHarborInternalNetworkPolicy: by default only Harbor's pods reach its
-// database and Redis. The pods are labelled as the harbor chart 1.17.2
+// database, Redis and Trivy adapter. The pods are labelled as the harbor chart 1.17.2
 // labels them (templates/_helpers.tpl harbor.labels on every workload,
 // harbor.matchLabels alone on the pre-upgrade migration Job).
 func TestHarborInternalNetworkPolicy(t *testing.T) {
@@ -277,6 +277,7 @@ func TestHarborInternalNetworkPolicy(t *testing.T) {
 	}{
 		{"database", chartLabels("database"), true, true},
 		{"redis", chartLabels("redis"), true, true},
+		{"trivy", chartLabels("trivy"), true, true},
 		{"core", chartLabels("core"), false, true},
 		{"jobservice", chartLabels("jobservice"), false, true},
 		{"exporter", chartLabels("exporter"), false, true},

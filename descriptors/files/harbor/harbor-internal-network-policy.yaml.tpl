@@ -1,11 +1,12 @@
-# Only Harbor's own pods reach its internal database and Redis
-# (opencenter.services.harbor.internal_network_policy): Redis takes no
-# password, and core keeps its login sessions in it. The labels are those
-# the harbor chart 1.17.2 gives every pod of release harbor (harbor.matchLabels).
+# Only Harbor's own pods reach its internal database, Redis and Trivy
+# adapter (opencenter.services.harbor.internal_network_policy): Redis and
+# the adapter's API take no credentials, and core keeps its login sessions
+# in Redis. The labels are those the harbor chart 1.17.2 gives every pod of
+# release harbor (harbor.matchLabels).
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
-  name: harbor-internal-data
+  name: harbor-internal
   namespace: {{ .Unit.Namespace }}
 spec:
   podSelector:
@@ -18,6 +19,7 @@ spec:
         values:
           - database
           - redis
+          - trivy
   policyTypes:
     - Ingress
   ingress:
