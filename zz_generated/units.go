@@ -787,7 +787,6 @@ var Units = []catalog.Unit{
 						},
 					},
 				},
-				ValuesTarget: "harbor",
 			},
 			{
 				Name:            "harbor-override",

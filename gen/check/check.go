@@ -328,9 +328,7 @@ func (c *checker) standard(u *Unit) {
 	if !slices.Contains(b.DependsOn, o.Name) {
 		b.DependsOn = append(b.DependsOn, o.Name)
 	}
-	if b.ValuesFrom = c.valuesFrom(d); len(b.ValuesFrom) > 0 {
-		b.ValuesTarget = u.HelmRelease
-	}
+	b.ValuesFrom = c.valuesFrom(d)
 	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
 	used := false
 	for _, f := range u.FluxUnits {

@@ -36,11 +36,9 @@ type Unit struct {
 type FluxUnit struct {
 	descriptor.FluxUnit
 	When *Cond
-	// ValuesFrom are the unit's values_from, on its base Flux unit, for
-	// HelmRelease ValuesTarget.
-	ValuesFrom   []ValuesFrom
-	ValuesTarget string
-	at           string // YAML path in the descriptor, "" for pattern parts
+	// ValuesFrom are the unit's values_from, on its base Flux unit.
+	ValuesFrom []ValuesFrom
+	at         string // YAML path in the descriptor, "" for pattern parts
 }
 
 // ValuesFrom is a checked values_from entry: Secret, or the string field

@@ -195,7 +195,6 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 			vs = append(vs, values(vf...))
 		}
 		ff = append(ff, jen.Id("ValuesFrom").Op(":").Index().Qual(CatalogPkg, "ValuesFrom").Add(values(vs...)))
-		ff = append(ff, jen.Id("ValuesTarget").Op(":").Lit(fu.ValuesTarget))
 	}
 	return values(ff...)
 }

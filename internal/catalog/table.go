@@ -222,11 +222,9 @@ type FluxUnit struct {
 	// these to it and follows it.
 	Only []string
 	// ValuesFrom are the Secrets of values that the render adds, with a
-	// Flux patch, to the valuesFrom of HelmRelease ValuesTarget of the
-	// path: a standard unit's base Flux unit.
+	// Flux patch, to the valuesFrom of the unit's HelmRelease: on a
+	// standard unit's base Flux unit.
 	ValuesFrom []ValuesFrom
-	// ValuesTarget names the HelmRelease of ValuesFrom.
-	ValuesTarget string
 }
 
 // ValuesFrom is a Secret whose key ValuesKey holds values of a HelmRelease.

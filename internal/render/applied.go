@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fluxcd/pkg/apis/kustomize"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
@@ -490,6 +491,9 @@ type fluxPlan struct {
 	// taken out of this unit's build (spec.patches), so that each object
 	// has one owner.
 	shared []sharedObject
+	// valuesFrom is the Flux patch adding the Secrets of fu.ValuesFrom to
+	// its HelmRelease's valuesFrom, nil for none.
+	valuesFrom *kustomize.Patch
 }
 
 // sharedObject is an object a Flux unit leaves to its owner.
@@ -528,6 +532,9 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			b.fluxPlans = append(b.fluxPlans, fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)})
 			fp := &b.fluxPlans[len(b.fluxPlans)-1]
 			fp.applied = b.appliedBy(fp)
+			if len(fu.ValuesFrom) > 0 {
+				b.planValuesFrom(fp)
+			}
 			plans = append(plans, fp)
 			byName[fu.Name] = fp
 		}

@@ -151,8 +151,8 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	for _, o := range fp.shared {
 		k.Spec.Patches = append(k.Spec.Patches, removal(o.object))
 	}
-	if p, ok := b.valuesFromPatch(fu, fp.target); ok {
-		k.Spec.Patches = append(k.Spec.Patches, p)
+	if fp.valuesFrom != nil {
+		k.Spec.Patches = append(k.Spec.Patches, *fp.valuesFrom)
 	}
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()
@@ -197,30 +197,29 @@ func removal(o object) kustomize.Patch {
 	return p
 }
 
-// valuesFromPatch is the Flux patch adding fu's ValuesFrom Secrets, as the
-// config names them, to the valuesFrom of its HelmRelease after the base's
-// own, which they override. It is a JSON 6902 add: a strategic merge would
-// replace the list, which has no merge key in the HelmRelease CRD. The
-// target names no namespace, as removal's does not. ok is false when the
-// config names no Secret.
-func (b *builder) valuesFromPatch(fu *catalog.FluxUnit, namespace string) (p kustomize.Patch, ok bool) {
+// planValuesFrom sets fp.valuesFrom, the Flux patch adding the ValuesFrom
+// Secrets the config names to the valuesFrom of the unit's HelmRelease,
+// after the base's own, which they override, and records in the plan
+// those that exist outside the repository. It is a JSON 6902 add: a
+// strategic merge would replace the list, which has no merge key in the
+// HelmRelease CRD. The target names no namespace, as removal's does not.
+func (b *builder) planValuesFrom(fp *fluxPlan) {
 	var ops strings.Builder
-	for _, v := range fu.ValuesFrom {
+	for _, v := range fp.fu.ValuesFrom {
 		name := v.Name(b.c)
 		if name == "" {
 			continue
 		}
 		if v.SecretOf != nil {
-			b.p.ExistingSecrets = append(b.p.ExistingSecrets, types.NamespacedName{Namespace: namespace, Name: name})
+			b.p.ExistingSecrets = append(b.p.ExistingSecrets, types.NamespacedName{Namespace: cmpOr(fp.target, b.expand(fp.u, "{namespace}")), Name: name})
 		}
 		ops.WriteString("- op: add\n  path: /spec/valuesFrom/-\n  value:\n    kind: Secret\n    name: ")
 		ops.WriteString(yamlenc.Scalar(name))
 		ops.WriteString("\n    valuesKey: " + catalog.ValuesKey + "\n")
 	}
-	if ops.Len() == 0 {
-		return p, false
+	if ops.Len() > 0 {
+		fp.valuesFrom = &kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fp.u.HelmRelease}}
 	}
-	return kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fu.ValuesTarget}}, true
 }
 
 // removals remembers the patch of each object of the base index (the

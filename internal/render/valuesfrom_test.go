@@ -102,3 +102,67 @@ spec:
 		})
 	}
 }
+
+// TestValuesFromSecretsExist: every Secret a values_from patch adds to a
+// HelmRelease's valuesFrom, in every corpus plan, is one the plan renders
+// in the HelmRelease's namespace with the key the reference reads, or one
+// the config names as existing outside the repository (which the plan
+// lists for verify). A descriptor's secret that no file of its unit
+// renders fails here.
+func TestValuesFromSecretsExist(t *testing.T) {
+	rendered, existing := 0, 0
+	for _, p := range corpusPlans(t) {
+		keys := map[types.NamespacedName][]string{} // the keys of each rendered Secret
+		var units []map[string]any
+		for _, f := range p.Files {
+			for _, obj := range documents(t, f.Path, f.Data) {
+				switch {
+				case str(obj, "apiVersion") == "v1" && str(obj, "kind") == "Secret":
+					at := types.NamespacedName{Namespace: str(obj, "metadata", "namespace"), Name: str(obj, "metadata", "name")}
+					for _, field := range []string{"data", "stringData"} {
+						m, _ := obj[field].(map[string]any)
+						for k := range m {
+							keys[at] = append(keys[at], k)
+						}
+					}
+				case strings.HasPrefix(str(obj, "apiVersion"), "kustomize.toolkit.fluxcd.io/"):
+					units = append(units, obj)
+				}
+			}
+		}
+		for _, u := range units {
+			patches, _ := u["spec"].(map[string]any)["patches"].([]any)
+			for _, pt := range patches {
+				m := pt.(map[string]any)
+				if str(m, "target", "kind") != "HelmRelease" || !strings.HasPrefix(str(m, "patch"), "- op: ") {
+					continue // not JSON 6902: a removal
+				}
+				var ops []struct {
+					Op, Path string
+					Value    helmv2.ValuesReference
+				}
+				if err := sigsyaml.Unmarshal([]byte(str(m, "patch")), &ops); err != nil {
+					t.Fatalf("%s: %s: patch: %v", p.Config, str(u, "metadata", "name"), err)
+				}
+				for _, op := range ops {
+					if op.Path != "/spec/valuesFrom/-" {
+						continue
+					}
+					at := types.NamespacedName{Namespace: str(u, "spec", "targetNamespace"), Name: op.Value.Name}
+					switch {
+					case slices.Contains(p.ExistingSecrets, at):
+						existing++
+					case slices.Contains(keys[at], op.Value.GetValuesKey()):
+						rendered++
+					default:
+						t.Errorf("%s: %s adds Secret %s (key %s) to HelmRelease %s's valuesFrom, which the plan neither renders nor lists as existing: %v",
+							p.Config, str(u, "metadata", "name"), at, op.Value.GetValuesKey(), str(m, "target", "name"), p.ExistingSecrets)
+					}
+				}
+			}
+		}
+	}
+	if rendered == 0 || existing == 0 {
+		t.Errorf("valuesFrom Secrets seen: %d rendered, %d existing; the corpus should hold both", rendered, existing)
+	}
+}
