@@ -673,19 +673,18 @@ func leaveShared(plans []*fluxPlan) {
 	for _, fp := range plans {
 		kept := fp.applied.objects[:0]
 		for _, o := range fp.applied.objects {
-			switch owner := homeOwner(plans, fp, o); {
+			owner := homeOwner(plans, fp, o)
+			if owner == nil {
+				owner = onlyOwner(only, fp, o)
+			}
+			switch {
 			case owner != nil:
 				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
-				continue
 			case len(fp.fu.Only) > 0 && o.base != nil && !slices.Contains(fp.fu.Only, o.kind):
-				fp.shared = append(fp.shared, sharedObject{o, ""})
-				continue
+				fp.shared = append(fp.shared, sharedObject{o, ""}) // the rest of the path, to the unit applying it
+			default:
+				kept = append(kept, o)
 			}
-			if owner := onlyOwner(only, fp, o); owner != nil {
-				fp.shared = append(fp.shared, sharedObject{o, owner.fu.Name})
-				continue
-			}
-			kept = append(kept, o)
 		}
 		fp.applied.objects = kept
 	}
