@@ -170,23 +170,8 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	}
 	v.existingSecret(path+".admin_existing_secret", s.AdminExistingSecret, "secrets.services.harbor", map[string]string{"admin_password": sec.AdminPassword})
 	v.existingSecret(path+".secret_key_existing_secret", s.SecretKeyExistingSecret, "secrets.services.harbor", map[string]string{"secret_key": sec.SecretKey})
-	// harbor core 2.13 (the chart 1.17.2's) keys AES with the key's bytes; the
-	// chart documents 16.
-	if n := len(sec.SecretKey); n != 0 && n != harborSecretKeyLen && sec.SecretKey != Placeholder { // an encrypted value is checked where its key is
-		v.Errorf("secrets.services.harbor.secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
-	}
 	v.existingSecret(path+".values_existing_secret", s.ValuesExistingSecret, "secrets.services.harbor", map[string]string{"database_password": sec.DatabasePassword, "registry_password": sec.RegistryPassword})
-	if p := sec.DatabasePassword; p != "" && p != Placeholder {
-		if strings.ContainsFunc(p, func(r rune) bool { return !harborDatabasePasswordRune(r) }) { // which one is not said: a secret is never printed
-			v.Errorf("secrets.services.harbor.database_password", "has a character other than a letter, a digit or one of ._~+/=-: harbor-db quotes the password into SQL, and core into a connection string, without escaping")
-		} else if len(p) < harborPasswordMin {
-			v.Errorf("secrets.services.harbor.database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborPasswordMin)
-		}
-	}
-	// The chart hashes it with bcrypt (sprig's htpasswd), which takes at most 72 bytes.
-	if n := len(sec.RegistryPassword); n != 0 && sec.RegistryPassword != Placeholder && (n < harborPasswordMin || n > bcryptMaxLen) {
-		v.Errorf("secrets.services.harbor.registry_password", "is %d bytes long: expected %d to %d (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24", n, harborPasswordMin, bcryptMaxLen)
-	}
+	v.harborSecretValues(sec)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 	v.existingSecret(path+".object_store_existing_secret", s.ObjectStoreExistingSecret, "secrets.services.harbor",
 		map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey, "swift_password": sec.SwiftPassword})
@@ -198,6 +183,33 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	}
 	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
 }
+
+// harborSecretValues checks the form Harbor's components need of its key
+// and internal passwords. No message says which character is wrong: a
+// secret is never printed.
+func (v *Validator) harborSecretValues(sec *HarborSecrets) {
+	const at = "secrets.services.harbor."
+	// harbor core 2.13 (the chart 1.17.2's) keys AES with the key's bytes;
+	// the chart documents 16.
+	if n := len(sec.SecretKey); readable(sec.SecretKey) && n != harborSecretKeyLen {
+		v.Errorf(at+"secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
+	}
+	if p := sec.DatabasePassword; readable(p) {
+		if strings.ContainsFunc(p, func(r rune) bool { return !harborDatabasePasswordRune(r) }) {
+			v.Errorf(at+"database_password", "has a character other than a letter, a digit or one of ._~+/=-: harbor-db quotes the password into SQL, and core into a connection string, without escaping")
+		} else if len(p) < harborPasswordMin {
+			v.Errorf(at+"database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborPasswordMin)
+		}
+	}
+	// The chart hashes it with bcrypt (sprig's htpasswd), which takes at most 72 bytes.
+	if n := len(sec.RegistryPassword); readable(sec.RegistryPassword) && (n < harborPasswordMin || n > bcryptMaxLen) {
+		v.Errorf(at+"registry_password", "is %d bytes long: expected %d to %d (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24", n, harborPasswordMin, bcryptMaxLen)
+	}
+}
+
+// readable reports whether s is a secret value as given: set, and not the
+// placeholder of a value still encrypted, which is checked where its key is.
+func readable(s string) bool { return s != "" && s != Placeholder }
 
 // harborSecretKeyLen is the length of Harbor's secretKey.
 const harborSecretKeyLen = 16
@@ -561,7 +573,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 	if sec := c.Secrets.Services.WeaveGitOps; sec != nil {
 		hash = sec.AdminPasswordHash
 	}
-	if hash != "" && hash != Placeholder && !strings.HasPrefix(hash, "$2") { // an encrypted value is checked where its key is
+	if readable(hash) && !strings.HasPrefix(hash, "$2") {
 		v.Errorf("secrets.services.weave-gitops.admin_password_hash", "is not a bcrypt hash: expected $2a$..., $2b$... or $2y$... (htpasswd -nbBC 10 '' <password>)")
 	}
 	if s.AdminExistingSecret != "" && s.AdminExistingSecret != weaveGitOpsLogin {
