@@ -3746,6 +3746,19 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:   "opencenter.services.mimir.values_existing_secret",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "values_existing_secret names, with storage filesystem, an existing Secret in the service's namespace whose key values.yaml holds the chart value of MinIO's root password ({minio: {rootPassword: ...}}), instead of secrets.services.mimir.minio_root_password.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Mimir.ValuesExistingSecret, true
+		},
+	},
+	{
 		Path:    "opencenter.services.mimir.retention",
 		Kind:    catalog.KindString,
 		GoType:  "string",
@@ -6766,6 +6779,42 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.Mimir.SecretAccessKey, true
+		},
+	},
+	{
+		Path:         "secrets.services.mimir.minio_root_password",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "minio_root_password is the root password of the MinIO that keeps Mimir's blocks with storage filesystem, instead of the base's public default: at least 8 characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16. MinIO's S3 API is open to every pod in the cluster, so with the default any of them could read, rewrite or delete the blocks. A Mimir installed before this field keeps its blocks: MinIO and Mimir's pods restart with the new password when the chart next rolls them out.",
+		Secret:       true,
+		RequiredWhen: "services.mimir.storage is filesystem, unless services.mimir.values_existing_secret is set",
+		RequiredBy:   "opencenter.services.mimir.storage",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Mimir.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.Storage != "filesystem" {
+				return nil
+			}
+			if c.OpenCenter.Services.Mimir.ValuesExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Mimir == nil {
+				return []string{"secrets.services.mimir.minio_root_password"}
+			}
+			if c.Secrets.Services.Mimir.MinIORootPassword != "" {
+				return nil
+			}
+			return []string{"secrets.services.mimir.minio_root_password"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Mimir == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Mimir.MinIORootPassword, true
 		},
 	},
 	{

@@ -2073,6 +2073,21 @@ func renderMimirHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cata
 	return b, nil
 }
 
+// renderMimirMimirValuesSecretYaml renders mimir/mimir-values-secret.yaml.tpl.
+func renderMimirMimirValuesSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 329)
+	sec := c.Secrets.Services.Mimir
+	b = append(b, "# The root password of the MinIO that keeps Mimir's blocks (secrets.services.mimir), as values the mimir HelmRelease reads after its override.\napiVersion: v1\nkind: Secret\nmetadata:\n  name: mimir-values-secret\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  values.yaml: |\n    minio:\n      rootPassword: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.mimir")
+	}
+	b = escape.Scalar(b, sec.MinIORootPassword)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderMimirObjectStoreSecretYaml renders mimir/object-store-secret.yaml.tpl.
 func renderMimirObjectStoreSecretYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 465)

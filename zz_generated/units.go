@@ -1992,7 +1992,7 @@ var Units = []catalog.Unit{
 		Name:        "mimir",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/mimir.yaml",
-		Description: "The Mimir long-term metrics store, with its object store credentials.",
+		Description: "The Mimir long-term metrics store, with its object store credentials, or the root password of the MinIO that keeps its blocks on volumes.",
 		Service:     "mimir",
 		Namespace:   "observability",
 		Gate: catalog.Cond{
@@ -2012,6 +2012,28 @@ var Units = []catalog.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources", "mimir-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "{namespace}"}},
+				ValuesFrom: []catalog.ValuesFrom{
+					{
+						Secret: "mimir-values-secret",
+						When: catalog.Cond{
+							Text: "secrets.services.mimir.minio_root_password is set",
+							Eval: func(c *config.Config) bool {
+								if c.Secrets.Services.Mimir == nil {
+									return false
+								}
+								return c.Secrets.Services.Mimir.MinIORootPassword != ""
+							},
+						},
+					},
+					{
+						SecretOf: func(c *config.Config) string {
+							if c.OpenCenter.Services.Mimir == nil {
+								return ""
+							}
+							return c.OpenCenter.Services.Mimir.ValuesExistingSecret
+						},
+					},
+				},
 			},
 			{
 				Name:            "mimir-override",
@@ -2044,6 +2066,23 @@ var Units = []catalog.Unit{
 							return false
 						}
 						return c.Secrets.Services.Mimir.SecretAccessKey != ""
+					},
+				},
+			},
+			{
+				Path:        "mimir-values-secret.yaml",
+				OverlayPath: "services/mimir/mimir-values-secret.yaml",
+				Template:    "mimir/mimir-values-secret.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderMimirMimirValuesSecretYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.mimir.minio_root_password is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Mimir == nil {
+							return false
+						}
+						return c.Secrets.Services.Mimir.MinIORootPassword != ""
 					},
 				},
 			},

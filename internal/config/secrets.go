@@ -130,12 +130,16 @@ type LokiSecrets struct {
 	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 }
 
-// MimirSecrets are Mimir's object store credentials, used unless storage is filesystem.
+// MimirSecrets are Mimir's object store credentials: the bucket's, unless
+// storage is filesystem, and with filesystem the root password of the
+// chart's bundled MinIO.
 type MimirSecrets struct {
 	// AccessKeyID is the S3 access key ID (or Swift application credential ID) of the bucket.
 	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
 	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3|swift,!existing_secret"`
+	// MinIORootPassword is the root password of the MinIO that keeps Mimir's blocks with storage filesystem, instead of the base's public default: at least 8 characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16. MinIO's S3 API is open to every pod in the cluster, so with the default any of them could read, rewrite or delete the blocks. A Mimir installed before this field keeps its blocks: MinIO and Mimir's pods restart with the new password when the chart next rolls them out.
+	MinIORootPassword string `json:"minio_root_password,omitempty" required_when:"storage=filesystem,!values_existing_secret"`
 }
 
 // OpenStackCCMSecrets are the OpenStack credentials of the cloud controller manager.

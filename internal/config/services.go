@@ -511,6 +511,8 @@ type Mimir struct {
 	Endpoint string `json:"endpoint,omitempty" format:"url" required_when:"storage=swift"`
 	// ExistingSecret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.mimir.
 	ExistingSecret string `json:"existing_secret,omitempty" format:"dns-subdomain"`
+	// ValuesExistingSecret names, with storage filesystem, an existing Secret in the service's namespace whose key values.yaml holds the chart value of MinIO's root password ({minio: {rootPassword: ...}}), instead of secrets.services.mimir.minio_root_password.
+	ValuesExistingSecret string `json:"values_existing_secret,omitempty" format:"dns-subdomain"`
 	// Retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.
 	Retention string `json:"retention,omitempty" default:"30d" format:"retention"`
 	// Replicas is the number of ingester pods.

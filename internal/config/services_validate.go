@@ -130,6 +130,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 		sec = &MimirSecrets{}
 	}
 	v.existingSecret(path+".existing_secret", s.ExistingSecret, "secrets.services.mimir", map[string]string{"access_key_id": sec.AccessKeyID, "secret_access_key": sec.SecretAccessKey})
+	v.mimirMinIO(path, s, sec)
 	if s.Replicas < 1 {
 		v.Errorf(path+".replicas", "%d: expected at least 1", s.Replicas)
 	}
@@ -138,6 +139,33 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 	v.s3HostRegion(path, "Mimir", s.Storage, s.Endpoint, s.Region)
 	v.objectStoreBucket(path, s.Storage, s.Bucket)
 }
+
+// mimirMinIO checks the root password of the MinIO that keeps Mimir's
+// blocks with storage filesystem, and that it is given only then.
+func (v *Validator) mimirMinIO(path string, s *Mimir, sec *MimirSecrets) {
+	const at = "secrets.services.mimir.minio_root_password"
+	if s.Storage != StorageFilesystem {
+		if s.ValuesExistingSecret != "" {
+			v.Errorf(path+".values_existing_secret", "has no effect: storage is %s, so the chart's MinIO, whose root password the Secret holds, is off", s.Storage)
+		}
+		if sec.MinIORootPassword != "" {
+			v.Errorf(at, "has no effect: storage is %s, so the chart's MinIO is off", s.Storage)
+		}
+		return
+	}
+	v.existingSecret(path+".values_existing_secret", s.ValuesExistingSecret, "secrets.services.mimir", map[string]string{"minio_root_password": sec.MinIORootPassword})
+	// mimir-distributed 6.0.3 writes .Values.minio.rootPassword unquoted
+	// into Mimir's YAML config (which Helm's fromYaml then reads), and the
+	// MinIO chart's bucket job runs mc with it unquoted in a shell word. A
+	// letter first keeps YAML from reading a number, a date or another
+	// type; the characters keep the shell from splitting or globbing it.
+	if p := sec.MinIORootPassword; readable(p) && (len(p) < minioPasswordMin || !('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') || strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) })) {
+		v.Errorf(at, "expected at least %d characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16: the chart writes it unquoted into Mimir's YAML config, and MinIO's bucket job into a shell command", minioPasswordMin)
+	}
+}
+
+// minioPasswordMin is the shortest secret key MinIO takes.
+const minioPasswordMin = 8
 
 // Validate checks Tempo's object storage and replicas.
 func (s *Tempo) Validate(v *Validator, path string, c *Config) {
@@ -195,7 +223,7 @@ func (v *Validator) harborSecretValues(sec *HarborSecrets) {
 		v.Errorf(at+"secret_key", "is %d bytes long: expected %d (Harbor uses it as its AES key), such as the output of openssl rand -hex 8", n, harborSecretKeyLen)
 	}
 	if p := sec.DatabasePassword; readable(p) {
-		if strings.ContainsFunc(p, func(r rune) bool { return !harborDatabasePasswordRune(r) }) {
+		if strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) }) {
 			v.Errorf(at+"database_password", "has a character other than a letter, a digit or one of ._~+/=-: harbor-db quotes the password into SQL, and core into a connection string, without escaping")
 		} else if len(p) < harborPasswordMin {
 			v.Errorf(at+"database_password", "is %d characters long: expected at least %d, such as the output of openssl rand -base64 24", len(p), harborPasswordMin)
@@ -218,12 +246,14 @@ const harborSecretKeyLen = 16
 // bcryptMaxLen the most bytes bcrypt hashes.
 const harborPasswordMin, bcryptMaxLen = 8, 72
 
-// harborDatabasePasswordRune reports whether r may be in Harbor's database
-// password. harbor-db 2.13.2 (initdb.sh) writes it into SQL between single
-// quotes, and core (src/common/dao/pgsql.go) into a libpq connection string
-// of key=value pairs, neither escaped: a quote, a backslash or a space
-// would break or rewrite them.
-func harborDatabasePasswordRune(r rune) bool {
+// passwordRune reports whether r may be in a password that its consumers
+// write into another format unescaped: an ASCII letter or digit, or one of
+// ._~+/=-. harbor-db 2.13.2 (initdb.sh) writes Harbor's database password
+// into SQL between single quotes, and core (src/common/dao/pgsql.go) into
+// a libpq connection string of key=value pairs: a quote, a backslash or a
+// space would break or rewrite them. MinIO's root password goes into YAML
+// and a shell word, where '#', ':', '*' or a space would.
+func passwordRune(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -39,12 +40,12 @@ var chartReads = map[string]chartRead{
 	// from secrets.<name>.name and .key.
 	"alert-proxy":  {"./helm", "", []string{"secrets"}},
 	"cert-manager": {"cert-manager", "v1.18.2", []string{"config", "crds.enabled", "extraArgs"}},
-	"harbor": {"harbor", "1.17.2", []string{"existingSecretAdminPassword", "existingSecretAdminPasswordKey", "existingSecretSecretKey", "expose.ingress.hosts.core",
+	"harbor": {"harbor", "1.17.2", []string{"database.internal.password", "existingSecretAdminPassword", "existingSecretAdminPasswordKey", "existingSecretSecretKey", "expose.ingress.hosts.core",
 		"expose.tls.certSource", "expose.tls.enabled", "expose.tls.secret.secretName", "externalURL",
 		"persistence.imageChartStorage.disableredirect", "persistence.imageChartStorage.type", "persistence.imageChartStorage.s3",
 		"persistence.imageChartStorage.swift", "persistence.persistentVolumeClaim.database.storageClass",
 		"persistence.persistentVolumeClaim.jobservice.jobLog.storageClass", "persistence.persistentVolumeClaim.redis.storageClass",
-		"persistence.persistentVolumeClaim.trivy.storageClass", "persistence.persistentVolumeClaim.registry", "trivy.enabled"}},
+		"persistence.persistentVolumeClaim.trivy.storageClass", "persistence.persistentVolumeClaim.registry", "registry.credentials.password", "trivy.enabled"}},
 	"headlamp": {"headlamp", "0.35.0", []string{"config.inCluster", "config.oidc.callbackURL", "config.oidc.externalSecret.enabled",
 		"config.oidc.externalSecret.name", "config.oidc.secret.create"}},
 	// istio/istio manifests/charts at 1.28.3: templates/zzz_profile.yaml
@@ -104,7 +105,8 @@ var chartGates = map[string][]chartGate{
 var unreadCharts = map[string]string{}
 
 // TestChartsReadEveryValue: every value the fixture plans (and the corpus
-// variants) set in a unit's helm values is one its chart reads, with the
+// variants) set in a unit's helm values, or in a values Secret of the
+// unit's (values_from), is one its chart reads, with the
 // switch the chart reads it under on, and every base release installs the
 // chart at the version chartReads was read off.
 func TestChartsReadEveryValue(t *testing.T) {
@@ -135,7 +137,13 @@ func TestChartsReadEveryValue(t *testing.T) {
 			file, data := pf.Path, pf.Data
 			dir, _, ok := strings.Cut(file, "/helm-values/")
 			if !ok {
-				continue
+				// The values a values_from Secret of the unit's holds.
+				dir = path.Dir(file)
+				docs := documents(t, file, data)
+				if len(docs) != 1 || str(docs[0], "kind") != "Secret" || str(docs[0], "stringData", catalog.ValuesKey) == "" {
+					continue
+				}
+				data = []byte(str(docs[0], "stringData", catalog.ValuesKey))
 			}
 			unit := path.Base(dir)
 			var values map[string]any

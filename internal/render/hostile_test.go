@@ -127,7 +127,7 @@ var corpusVariants = []corpusVariant{
 		bools: map[string]bool{"opencenter.services.istio.enabled": true, "opencenter.services.istio.ingress_gateway": true}},
 	// Modes no fixture config uses: storage on volumes (the default),
 	// and switches the fixtures leave one way.
-	{name: "volumes and other modes", config: dev,
+	{name: "volumes and other modes", config: dev, paths: []string{"opencenter.services.mimir.values_existing_secret"},
 		drop: []string{
 			"opencenter.services.harbor.bucket", "opencenter.services.harbor.region", "opencenter.services.harbor.endpoint",
 			"secrets.services.harbor.access_key_id", "secrets.services.harbor.secret_access_key",
@@ -136,10 +136,11 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.headlamp.oidc_issuer_url", "opencenter.services.headlamp.oidc_client_id", "secrets.services.headlamp",
 		},
 		set: map[string]string{
-			"opencenter.services.harbor.storage":       "filesystem",
-			"opencenter.services.loki.storage":         "filesystem",
-			"opencenter.services.mimir.storage":        "filesystem",
-			"opencenter.services.calico.encapsulation": "IPIP",
+			"opencenter.services.harbor.storage":               "filesystem",
+			"opencenter.services.loki.storage":                 "filesystem",
+			"opencenter.services.mimir.storage":                "filesystem",
+			"opencenter.services.mimir.values_existing_secret": "mimir-values-vault",
+			"opencenter.services.calico.encapsulation":         "IPIP",
 		},
 		bools: map[string]bool{
 			"opencenter.gitops.flux.prune":                                      false,
@@ -152,10 +153,13 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.opentelemetry-kube-stack.collect_logs":         false,
 			"opencenter.services.opentelemetry-kube-stack.collect_host_metrics": false,
 		}},
-	{name: "qa modes", config: "../../testdata/fixture/.k8s-qa-config.yaml",
+	{name: "qa modes", config: "../../testdata/fixture/.k8s-qa-config.yaml", paths: []string{"secrets.services.mimir.minio_root_password"},
 		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.acme_server",
-			"opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager"},
+			"opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager",
+			"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir"},
 		set: map[string]string{
+			"opencenter.services.mimir.storage":                          "filesystem",
+			"secrets.services.mimir.minio_root_password":                 "mQaModes.MinIO-root+pw=",
 			"opencenter.services.calico.encapsulation":                   "IPIPCrossSubnet",
 			"opencenter.services.cert-manager.issuer":                    "selfsigned",
 			"opencenter.services.opentelemetry-kube-stack.otlp_endpoint": "http://otel-gateway.northwind.example:4318",
@@ -204,7 +208,9 @@ func existingSecretsVariant() corpusVariant {
 	v := corpusVariant{name: "existing Secrets", config: dev, set: map[string]string{}}
 	dropped := map[string]bool{}
 	for _, fl := range zz_generated.Fields {
-		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") {
+		// dev's Mimir keeps its blocks in S3, so its MinIO is off, and with
+		// it the values Secret of MinIO's root password.
+		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") || fl.Path == "opencenter.services.mimir.values_existing_secret" {
 			continue
 		}
 		svc := fl.Path[:strings.LastIndex(fl.Path, ".")]

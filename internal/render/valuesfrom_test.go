@@ -1,6 +1,7 @@
 package render
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -10,78 +11,88 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
-// TestHarborSecretValues: the passwords of Harbor's internal database and
-// registry reach the chart from a Secret, never the plaintext override: a
-// Flux patch on harbor-base adds the Secret to the base HelmRelease's
-// valuesFrom, after the base's own, and kustomize, run as Flux runs it,
-// applies that patch to the base's manifest.
-func TestHarborSecretValues(t *testing.T) {
-	const values, kust = "services/harbor/harbor-values-secret.yaml", "services/harbor/kustomization.yaml"
+// TestSecretValues: the chart values that are secrets (Harbor's internal
+// passwords, the root password of Mimir's MinIO) reach the chart from a
+// Secret, never the plaintext override: a Flux patch on <unit>-base adds
+// the Secret to the base HelmRelease's valuesFrom, after the base's own,
+// and kustomize, run as Flux runs it, applies that patch to the base's
+// manifest.
+func TestSecretValues(t *testing.T) {
 	const harbor = `harbor: {enabled: true, hostname: harbor.lab.example.com, admin_existing_secret: harbor-admin-vault, secret_key_existing_secret: harbor-key-vault`
+	type value struct{ path, want string }
 	cases := []struct {
-		name, services, secrets string
-		secret                  string // the Secret the HelmRelease reads
-		existing                bool   // outside the repository
+		name, unit, namespace string
+		services, secrets     string
+		secret                string  // the Secret the HelmRelease reads
+		existing              bool    // outside the repository
+		values                []value // what the rendered Secret's values.yaml holds
 	}{
 		// YAML would read them as a number and a date.
-		{"secrets", harbor + "}", "harbor: {database_password: '12345678', registry_password: '2026-11-23'}", "harbor-values-secret", false},
-		{"existing", harbor + ", values_existing_secret: harbor-values-vault}", "", "harbor-values-vault", true},
+		{"harbor", "harbor", "harbor", harbor + "}", "harbor: {database_password: '12345678', registry_password: '2026-11-23'}", "harbor-values-secret", false,
+			[]value{{"database.internal.password", "12345678"}, {"registry.credentials.password", "2026-11-23"}}},
+		{"harbor existing", "harbor", "harbor", harbor + ", values_existing_secret: harbor-values-vault}", "", "harbor-values-vault", true, nil},
+		{"mimir", "mimir", "observability", "mimir: {enabled: true}", "mimir: {minio_root_password: m0123456789+/=}", "mimir-values-secret", false,
+			[]value{{"minio.rootPassword", "m0123456789+/="}}},
+		{"mimir existing", "mimir", "observability", "mimir: {enabled: true, values_existing_secret: mimir-values-vault}", "", "mimir-values-vault", true, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			dir := "services/" + tc.unit + "/"
+			values, kust := dir+tc.unit+"-values-secret.yaml", dir+"kustomization.yaml"
 			p := labPlan(t, "", tc.services, tc.secrets)
 			var existing []types.NamespacedName
 			if tc.existing {
-				existing = []types.NamespacedName{{Namespace: "harbor", Name: tc.secret}}
+				existing = []types.NamespacedName{{Namespace: tc.namespace, Name: tc.secret}}
 				if hasFile(p, values) {
 					t.Errorf("%s is rendered beside values_existing_secret", values)
 				}
 			} else {
 				docs := documents(t, values, []byte(fileText(t, p, values)))
-				if len(docs) != 1 || str(docs[0], "metadata", "name") != tc.secret {
-					t.Fatalf("%s: want the Secret %s, got %v", values, tc.secret, docs)
+				if len(docs) != 1 || str(docs[0], "metadata", "name") != tc.secret || str(docs[0], "metadata", "namespace") != tc.namespace {
+					t.Fatalf("%s: want the Secret %s/%s, got %v", values, tc.namespace, tc.secret, docs)
 				}
 				var v map[string]any
-				if err := sigsyaml.Unmarshal([]byte(str(docs[0], "stringData", "values.yaml")), &v); err != nil {
+				if err := sigsyaml.Unmarshal([]byte(str(docs[0], "stringData", catalog.ValuesKey)), &v); err != nil {
 					t.Fatalf("%s: values.yaml: %v", values, err)
 				}
-				for _, want := range [][]string{{"database", "internal", "password", "12345678"}, {"registry", "credentials", "password", "2026-11-23"}} {
-					if got := fluxbuild.Field(v, want[:3]...); got != want[3] {
-						t.Errorf("%s: %s is %#v, want the string %s", values, strings.Join(want[:3], "."), got, want[3])
+				for _, want := range tc.values {
+					if got := fluxbuild.Field(v, strings.Split(want.path, ".")...); got != want.want {
+						t.Errorf("%s: %s is %#v, want the string %s", values, want.path, got, want.want)
 					}
+					lacks(t, dir+"helm-values/override-values.yaml", fileText(t, p, dir+"helm-values/override-values.yaml"), want.want)
 				}
-				if !listed(t, p, kust, "harbor-values-secret.yaml") {
-					t.Errorf("%s does not list harbor-values-secret.yaml", kust)
+				if !listed(t, p, kust, path.Base(values)) {
+					t.Errorf("%s does not list %s", kust, path.Base(values))
 				}
-				lacks(t, "services/harbor/helm-values/override-values.yaml", fileText(t, p, "services/harbor/helm-values/override-values.yaml"), "12345678")
 			}
 			if !slices.Equal(p.ExistingSecrets, existing) {
 				t.Errorf("ExistingSecrets = %v, want %v", p.ExistingSecrets, existing)
 			}
 
 			var k kustomizev1.Kustomization
-			if err := sigsyaml.Unmarshal([]byte(fileText(t, p, "services/fluxcd/harbor-base.yaml")), &k); err != nil {
+			if err := sigsyaml.Unmarshal([]byte(fileText(t, p, "services/fluxcd/"+tc.unit+"-base.yaml")), &k); err != nil {
 				t.Fatal(err)
 			}
 			// The base's HelmRelease as 2026.01 has it (its valuesFrom, and
 			// no namespace on the Secrets), built at the Flux unit's path.
-			dir := strings.TrimPrefix(k.Spec.Path, "./")
+			at := strings.TrimPrefix(k.Spec.Path, "./")
 			tree := fluxbuild.Tree{
-				dir + "/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: harbor\nresources: [helmrelease.yaml]\n"),
-				dir + "/helmrelease.yaml": []byte(`apiVersion: helm.toolkit.fluxcd.io/v2
+				at + "/kustomization.yaml": []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: " + tc.namespace + "\nresources: [helmrelease.yaml]\n"),
+				at + "/helmrelease.yaml": []byte(`apiVersion: helm.toolkit.fluxcd.io/v2
 kind: HelmRelease
-metadata: {name: harbor, namespace: harbor}
+metadata: {name: ` + tc.unit + `, namespace: ` + tc.namespace + `}
 spec:
-  chart: {spec: {chart: harbor, version: 1.17.2, sourceRef: {kind: HelmRepository, name: harbor}}}
+  chart: {spec: {chart: ` + tc.unit + `, version: 1.0.0, sourceRef: {kind: HelmRepository, name: ` + tc.unit + `}}}
   valuesFrom:
-    - {kind: Secret, name: harbor-values-base, valuesKey: values.yaml}
-    - {kind: Secret, name: harbor-values-override, valuesKey: override.yaml, optional: true}
+    - {kind: Secret, name: ` + tc.unit + `-values-base, valuesKey: values.yaml}
+    - {kind: Secret, name: ` + tc.unit + `-values-override, valuesKey: override.yaml, optional: true}
 `),
 			}
-			r := buildAs(t, tree, dir, &k)
+			r := buildAs(t, tree, at, &k)
 			if len(r.Objects) != 1 {
 				t.Fatalf("%s builds %v", k.Name, ids(r))
 			}
@@ -91,8 +102,8 @@ spec:
 				t.Fatal(err)
 			}
 			want := []helmv2.ValuesReference{
-				{Kind: "Secret", Name: "harbor-values-base", ValuesKey: "values.yaml"},
-				{Kind: "Secret", Name: "harbor-values-override", ValuesKey: "override.yaml", Optional: true},
+				{Kind: "Secret", Name: tc.unit + "-values-base", ValuesKey: "values.yaml"},
+				{Kind: "Secret", Name: tc.unit + "-values-override", ValuesKey: "override.yaml", Optional: true},
 				{Kind: "Secret", Name: tc.secret, ValuesKey: "values.yaml"},
 			}
 			if !slices.Equal(hr.Spec.ValuesFrom, want) {
