@@ -52,7 +52,7 @@ func (w *docWriter) mapping(m mapping, col, indent int, item bool) bool {
 	}
 	for j, e := range m {
 		k, ok := e.key.(string)
-		if !ok || !plainString(k) || len(k) > 128 {
+		if !ok || !plainString(k) && !dotWord(k) || len(k) > 128 {
 			return false // comments between keys, and long keys, are yaml.v3's
 		}
 		if !item || j > 0 {

@@ -97,7 +97,7 @@ func eachEncryptedFixture(t *testing.T, fn func(path string, data []byte)) {
 }
 
 // keys are keys writeDocument writes.
-var keys = []string{"a", "key", "stringData", "age1abc", "a,b", "a:b", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]"}
+var keys = []string{"a", "key", "stringData", "age1abc", "a,b", "a:b", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]", ".htpasswd"}
 
 // words are scalars writeDocument writes; oddWords mostly ones it leaves to
 // yaml.v3.
@@ -106,7 +106,8 @@ var (
 		"^(data|stringData)$", "2026-11-22T18:24:48Z", "3.13.3", "true", "yes", "0x10", "1e3", "a,b", "~", "[a]", "-a", "*a", "#x", ":",
 		"$2a$10$x.y", "ssh-ed25519 AAAA flux@k", "a b", "/etc/x", "a #b", "a: b", "True", "a:",
 		"5f0c2a9e7b13d84c", "1_0", "0o17", "0b+1", "2026-11-22", "1:20", "12e", "1.5e+3x", "9a b"}
-	oddWords = []string{"a:", "a b", "é", "a\"b", "a\\b", "", "a: b", "a #b", strings.Repeat("k", 129)}
+	oddWords = []string{"a:", "a b", "é", "a\"b", "a\\b", "", "a: b", "a #b", strings.Repeat("k", 129),
+		".htpasswd", ".a:b", ".inf", ".5", ".", "...", "...a", "..a", ".a b", ".y"}
 )
 
 func randomWord(r *rand.Rand) string {

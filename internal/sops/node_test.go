@@ -357,6 +357,9 @@ var scalarFormCases = []string{
 	"a b", "a  b", "a b ", "a b:", "a b: c", "a #b", "a# b", "$x y", "/etc/x y", "$", "/", "a 'b'", "a \"b\"", "a\tb", "Yes please", "no",
 	"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE flux@k8s-uat and more words past eighty columns",
 	"a:", "a::", "a:b:", "a::b", "a[", "a]", "a,", "a,b]", "a:[b]", "a=:", "ENC[AES256_GCM,data:q83v+A==,iv:a/b+c=,tag:Zm9v,type:str]",
+	".htpasswd", ".", "..", "....a", "..a", ".a:", ".a: b", ".a #b", ".a,b", ".Inf", ".NaN", ".nan", "-.inf", ".5e3", "._1", ".1_0", ".e1", ".y", ".a'",
+	"a\nb\n", "a:{SHA}qX4tq0yvQ0XSAU8Me62Uzf3gy4c=\nb:{SHA}5srpJrF8Uqwnq5YPwulEou0tIas=\n", "a\n\n", "\na\n", " a\nb\n", "a \nb\n", "a\n b\n",
+	"#a\nb\n", "- a\nb\n", "a\tb\nc\n", "é\nb\n", "a\r\nb\n", "true\n", "---\na\n", "a\n...\n",
 }
 
 // TestScalarForm: the shortcuts of scalarForm give what encoding the value

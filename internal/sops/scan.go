@@ -173,7 +173,7 @@ func (s *scanner) mapping(toks []token, col, depth int) ([]token, bool) {
 		if rest == "" {
 			key = text
 		}
-		if len(key) > yamlenc.ImplicitKeyLimit || !plainString(key) || slices.ContainsFunc(toks[start:], func(t token) bool { return t.depth == depth && t.key == key }) {
+		if len(key) > yamlenc.ImplicitKeyLimit || !plainString(key) && !dotWord(key) || slices.ContainsFunc(toks[start:], func(t token) bool { return t.depth == depth && t.key == key }) {
 			return toks, false
 		}
 		s.next()
@@ -274,8 +274,26 @@ func scalarOnLine(t string) (token, bool) {
 		return token{kind: tokString, str: t}, true
 	case len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] && oneWord(t[1:len(t)-1]) && !strings.Contains(t[1:len(t)-1], "'"):
 		return token{kind: tokString, str: t[1 : len(t)-1]}, true
+	case len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"':
+		if s, ok := quotedLines(t[1 : len(t)-1]); ok {
+			return token{kind: tokString, str: s}, true
+		}
 	}
 	return token{}, false
+}
+
+// quotedLines reads q, the inside of a double-quoted scalar, when it is
+// words whose only escape is \n, as the YAML writer puts lines in one
+// scalar (an htpasswd file): printable ASCII without spaces, '"' or '\'
+// but in "\n".
+func quotedLines(q string) (string, bool) {
+	lines := strings.Split(q, `\n`)
+	for _, l := range lines {
+		if l != "" && !oneWord(l) || strings.ContainsRune(l, '\'') {
+			return "", false
+		}
+	}
+	return strings.Join(lines, "\n"), true
 }
 
 // plainText reports whether yaml.v3 reads the plain scalar t, alone on its

@@ -27,6 +27,7 @@ func FuzzScanDocument(f *testing.F) {
 	for range 50 {
 		f.Add(randomText(f, r))
 	}
+	f.Add([]byte("stringData:\n  .htpasswd: \"a:{SHA}x=\\nb:{SHA}y=\\n\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, "fuzz", data) })
 }
 
@@ -144,6 +145,35 @@ func TestScanDocumentLongKey(t *testing.T) {
 			if scanned := checkScan(t, fmt.Sprintf("%d-character key", n), []byte(doc)); scanned != (n <= 1024) {
 				t.Errorf("%d-character key: scanned %v:\n%.60s", n, scanned, doc)
 			}
+		}
+	}
+}
+
+// TestScanQuotedLines: a double-quoted scalar of words and \n escapes, as
+// the YAML writer puts several lines in one value, is read by scanDocument
+// as yaml.v3 reads it; any other escape, a space or a quote in it is left
+// to yaml.v3.
+func TestScanQuotedLines(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		fast  bool
+	}{
+		{`"alerts:{SHA}qX4tq0yvQ0XSAU8Me62Uzf3gy4c=\n"`, true},
+		{`"a:{SHA}x=\nb:{SHA}y=\n"`, true},
+		{`"\n"`, true},
+		{`"a\n\nb"`, true},
+		{`"a\nb"`, true},
+		{`"a\tb\n"`, false},
+		{`"a\\n"`, false},
+		{`"a b\n"`, false},
+		{`"a'b\n"`, false},
+		{`"a\"b\n"`, false},
+		{`"a\u2028\n"`, false},
+		{`"a\n`, false},
+	} {
+		doc := []byte("stringData:\n  .htpasswd: " + c.value + "\n")
+		if got := checkScan(t, c.value, doc); got != c.fast {
+			t.Errorf("%s: scanDocument reads it: %v, want %v", c.value, got, c.fast)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // The document model below is sops's own: an ordered mapping whose entries are
@@ -378,6 +380,8 @@ func stringNode(s string, meta bool) (yaml.Node, error) {
 	switch {
 	case plainNode(s):
 		return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}, nil
+	case literalBlock(s):
+		return yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: s}, nil
 	case meta:
 		return metaNodes.get(metaString(s), encodeMeta) // a copy: callers add comments to it
 	}
@@ -426,7 +430,14 @@ var metaNodes = memo[metaString, yaml.Node]{max: 4096}
 // may fold such a string over lines, so writeDocument does not write them
 // itself.
 func plainNode(s string) bool {
-	return plainString(s) || plainText(s) && !yaml11Bool(s)
+	return plainString(s) || (plainText(s) || dotWord(s)) && !yaml11Bool(s)
+}
+
+// dotWord reports whether yaml.v3 writes s, a word starting with '.' such
+// as the key .htpasswd, as a plain string: not "..." and what follows (a
+// document end marker), and not a number (.5, .inf, .nan).
+func dotWord(s string) bool {
+	return s != "" && s[0] == '.' && !strings.HasPrefix(s, "...") && oneWord(s) && plainRest(s) && !yamlenc.OtherType(s)
 }
 
 // yamlWord reports whether YAML reads the plain scalar s as a boolean or
