@@ -175,6 +175,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
 		}
+		if p0.AlertmanagerAuth == "" {
+			p0.AlertmanagerAuth = "basic"
+		}
 		if p0.PrometheusRetention == "" {
 			p0.PrometheusRetention = "15d"
 		}

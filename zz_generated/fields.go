@@ -2822,6 +2822,33 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.kube-prometheus-stack.alertmanager_auth",
+		Kind:    catalog.KindString,
+		GoType:  "config.AlertmanagerAuth",
+		Default: "basic",
+		Enum:    []string{"basic", "none"},
+		Doc:     "alertmanager_auth is how the cluster Gateway guards the Alertmanager it publishes, which takes no login of its own and lets anyone who reaches it silence alerts or send them: basic (HTTP basic authentication with secrets.services.kube-prometheus-stack.alertmanager_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.KubePrometheusStack == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth, true
+		},
+	},
+	{
+		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "alertmanager_htpasswd_existing_secret names an existing Secret in the service's namespace holding the logins of the published Alertmanager (key .htpasswd, in the form of alertmanager_htpasswd), instead of secrets.services.kube-prometheus-stack.alertmanager_htpasswd.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.KubePrometheusStack == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHtpasswdExistingSecret, true
+		},
+	},
+	{
 		Path:    "opencenter.services.kube-prometheus-stack.prometheus_retention",
 		Kind:    catalog.KindString,
 		GoType:  "string",
@@ -6609,6 +6636,45 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.KubePrometheusStack.GrafanaAdminPassword, true
+		},
+	},
+	{
+		Path:         "secrets.services.kube-prometheus-stack.alertmanager_htpasswd",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "alertmanager_htpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname, which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.",
+		Secret:       true,
+		RequiredWhen: "services.kube-prometheus-stack.alertmanager_auth is basic and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set",
+		RequiredBy:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.KubePrometheusStack == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.KubePrometheusStack.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth != "basic" {
+				return nil
+			}
+			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname == "" {
+				return nil
+			}
+			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHtpasswdExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.KubePrometheusStack == nil {
+				return []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}
+			}
+			if c.Secrets.Services.KubePrometheusStack.AlertmanagerHtpasswd != "" {
+				return nil
+			}
+			return []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.KubePrometheusStack == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.KubePrometheusStack.AlertmanagerHtpasswd, true
 		},
 	},
 	{

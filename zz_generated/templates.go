@@ -1461,9 +1461,24 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 	return b, nil
 }
 
+// renderKubePrometheusStackAlertmanagerBasicAuthYaml renders kube-prometheus-stack/alertmanager-basic-auth.yaml.tpl.
+func renderKubePrometheusStackAlertmanagerBasicAuthYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 281)
+	sec := c.Secrets.Services.KubePrometheusStack
+	b = append(b, "# The logins the cluster Gateway lets through to Alertmanager (secrets.services.kube-prometheus-stack.alertmanager_htpasswd).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alertmanager-basic-auth\n  namespace: "...)
+	b = escape.Scalar(b, u.Namespace)
+	b = append(b, "\ntype: Opaque\nstringData:\n  .htpasswd: "...)
+	if sec == nil {
+		return nil, escape.NotSet("secrets.services.kube-prometheus-stack")
+	}
+	b = escape.Scalar(b, sec.AlertmanagerHtpasswd)
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
 func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 682)
+	b = slices.Grow(b, 1144)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1481,6 +1496,22 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 				b = append(b, "\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.AlertmanagerHostname)
 				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometh-alertmanager\n          port: 9093"...)
+				if string(svc.AlertmanagerAuth) == "basic" {
+					b = append(b, "\n---\n# Alertmanager takes no login of its own: the Gateway asks for one of the logins in the Secret\n# "...)
+					var d2 string = "alertmanager-basic-auth"
+					if svc.AlertmanagerHtpasswdExistingSecret != "" {
+						d2 = svc.AlertmanagerHtpasswdExistingSecret
+					}
+					b = escape.Comment(b, d2)
+					b = append(b, " (key .htpasswd) before it lets a request through the route.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata:\n  name: alertmanager\n  namespace: "...)
+					b = escape.Scalar(b, u.Namespace)
+					b = append(b, "\nspec:\n  targetRefs:\n    - group: gateway.networking.k8s.io\n      kind: HTTPRoute\n      name: alertmanager\n  basicAuth:\n    users:\n      name: "...)
+					var d3 string = "alertmanager-basic-auth"
+					if svc.AlertmanagerHtpasswdExistingSecret != "" {
+						d3 = svc.AlertmanagerHtpasswdExistingSecret
+					}
+					b = escape.Scalar(b, d3)
+				}
 			}
 		}
 	}

@@ -1477,7 +1477,7 @@ var Units = []catalog.Unit{
 		Name:        "kube-prometheus-stack",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/kube-prometheus-stack.yaml",
-		Description: "Prometheus, Alertmanager and Grafana, with Grafana's admin credentials and HTTPRoutes through the cluster Gateway.",
+		Description: "Prometheus, Alertmanager and Grafana, with Grafana's admin credentials, HTTPRoutes through the cluster Gateway, and the logins the Gateway asks for before Alertmanager.",
 		Service:     "kube-prometheus-stack",
 		Namespace:   "observability",
 		Gate: catalog.Cond{
@@ -1562,6 +1562,23 @@ var Units = []catalog.Unit{
 							return false
 						}
 						return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname != ""
+					},
+				},
+			},
+			{
+				Path:        "alertmanager-basic-auth.yaml",
+				OverlayPath: "services/kube-prometheus-stack/alertmanager-basic-auth.yaml",
+				Template:    "kube-prometheus-stack/alertmanager-basic-auth.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderKubePrometheusStackAlertmanagerBasicAuthYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.kube-prometheus-stack.alertmanager_htpasswd is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.KubePrometheusStack == nil {
+							return false
+						}
+						return c.Secrets.Services.KubePrometheusStack.AlertmanagerHtpasswd != ""
 					},
 				},
 			},

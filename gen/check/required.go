@@ -18,6 +18,7 @@ import (
 // scope (the field's struct; for a secret, the config part it belongs to):
 //
 //	enabled              a bool field is true
+//	hostname             a string field is set
 //	storage=s3|swift     a field is one of the values
 //	!existing_secret     a field is not set
 //
@@ -143,8 +144,14 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 		path := textPath(t.Node.Path)
 		switch t.Op {
 		case "true":
+			if t.Node.Kind == catalog.KindString && !t.Node.Ptr {
+				t.Op = "set"
+				r.By = t.Node
+				pos = append(pos, path+" is set")
+				break
+			}
 			if t.Node.Kind != catalog.KindBool {
-				return nil, fmt.Sprintf("%s is %s: a term without =values or ! needs a bool", name, article(t.Node.Kind))
+				return nil, fmt.Sprintf("%s is %s: a term without =values or ! needs a bool, or a string (which must be set)", name, article(t.Node.Kind))
 			}
 			if t.Node == r.Gate {
 				continue // the gate holds anyway

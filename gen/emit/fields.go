@@ -316,6 +316,8 @@ func termFails(t model.Term, x *jen.Statement) *jen.Statement {
 		return jen.Op("!").Add(x)
 	case "unset":
 		return setTest(n, x)
+	case "set": // a non-pointer string: check.Requirements
+		return x.Op("==").Lit("")
 	}
 	v := x.Clone()
 	if n.Ptr {

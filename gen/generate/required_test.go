@@ -37,7 +37,7 @@ func missing(c *config.Config) []string {
 }
 
 // TestGeneratedRequirements runs the compiled required_when tags: the
-// service gate, = and ! terms, secrets judged by their service, nil
+// service gate, =, ! and set terms, secrets judged by their service, nil
 // pointers on the way, and list elements each reported at its index.
 func TestGeneratedRequirements(t *testing.T) {
 	if f := generatedField(t, "secrets.services.loki.access_key_id"); f.RequiredWhen != "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set" || f.RequiredBy != "opencenter.services.loki.storage" {
@@ -45,6 +45,9 @@ func TestGeneratedRequirements(t *testing.T) {
 	}
 	if f := generatedField(t, "opencenter.services.harbor.hostname"); f.RequiredWhen != "services.harbor is enabled" || f.RequiredBy != "opencenter.services.harbor.enabled" {
 		t.Errorf("harbor hostname: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
+	}
+	if f := generatedField(t, "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"); f.RequiredWhen != "services.kube-prometheus-stack.alertmanager_auth is basic and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set" || f.RequiredBy != "opencenter.services.kube-prometheus-stack.alertmanager_hostname" {
+		t.Errorf("alertmanager_htpasswd: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
 	}
 	if f := generatedField(t, "opencenter.services.gateway.listeners[].hostname"); f.RequiredWhen != "services.gateway.listeners[].protocol is HTTPS" || f.RequiredBy != "" {
 		t.Errorf("listener hostname: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
@@ -85,6 +88,12 @@ func TestGeneratedRequirements(t *testing.T) {
 				{Name: "https", Port: 443, Protocol: config.ListenerHTTPS, Hostname: "*.example.com"},
 			}}
 		}, []string{"opencenter.services.gateway.listeners[1].tls_secret_name"}},
+		{"alertmanager published", func(c *config.Config) {
+			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerHostname: "alerts.example.com", AlertmanagerAuth: config.AlertmanagerAuthBasic}
+		}, []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}},
+		{"alertmanager not published", func(c *config.Config) {
+			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerAuth: config.AlertmanagerAuthBasic}
+		}, nil},
 		{"customer_managed emit_secret", func(c *config.Config) {
 			c.OpenCenter.GitOps.OverlayUnits.CustomerManaged = config.CustomerManaged{Enabled: true, RepositoryName: "apps", RepositoryURL: "https://h/r.git",
 				Kustomizations: []config.CustomerKustomization{{Name: "apps", Path: "/apps"}}, EmitSecret: true, SecretName: "apps"}
@@ -108,7 +117,7 @@ func TestRequiredWhenTagErrors(t *testing.T) {
 		{"opencenter.services.loki.bucket", "storag=s3", `internal/config/services.go:`},
 		{"opencenter.services.loki.bucket", "storag=s3", `opencenter.services.loki.bucket: required_when "storag=s3": "storag" is not a key of opencenter.services.loki (did you mean "storage"?)`},
 		{"opencenter.services.loki.bucket", "storage=s4", `"s4" is not a value of storage: expected one of filesystem, s3, swift`},
-		{"opencenter.services.loki.bucket", "storage", "storage is a string: a term without =values or ! needs a bool"},
+		{"opencenter.services.loki.bucket", "replicas", "replicas is an int: a term without =values or ! needs a bool, or a string (which must be set)"},
 		{"opencenter.services.loki.bucket", "!enabled", "!enabled: enabled is a bool, which is never unset"},
 		{"opencenter.services.loki.enabled", "storage=s3", "the key is required anyway (no omitempty)"},
 		{"opencenter.services.keycloak.backup_enabled", "enabled", "a bool cannot be required"},

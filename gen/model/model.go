@@ -90,7 +90,8 @@ type Requirement struct {
 type Term struct {
 	// Node is the field tested.
 	Node *Node
-	// Op is "true" (a bool is true), "in" (one of Values) or "unset" (empty).
+	// Op is "true" (a bool is true), "set" (a string is not empty), "in"
+	// (one of Values) or "unset" (empty).
 	Op     string
 	Values []string
 }

@@ -408,6 +408,18 @@ type Keycloak struct {
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
 }
 
+// AlertmanagerAuth is how the cluster Gateway guards the Alertmanager it
+// publishes.
+type AlertmanagerAuth string
+
+// The ways the published Alertmanager is guarded.
+const (
+	// AlertmanagerAuthBasic asks for HTTP basic authentication.
+	AlertmanagerAuthBasic AlertmanagerAuth = "basic"
+	// AlertmanagerAuthNone lets every request through.
+	AlertmanagerAuthNone AlertmanagerAuth = "none"
+)
+
 // KubePrometheusStack is Prometheus, Alertmanager and Grafana.
 type KubePrometheusStack struct {
 	ServiceCommon
@@ -416,6 +428,10 @@ type KubePrometheusStack struct {
 	GrafanaHostname string `json:"grafana_hostname,omitempty" format:"dns-subdomain"`
 	// AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.
 	AlertmanagerHostname string `json:"alertmanager_hostname,omitempty" format:"dns-subdomain"`
+	// AlertmanagerAuth is how the cluster Gateway guards the Alertmanager it publishes, which takes no login of its own and lets anyone who reaches it silence alerts or send them: basic (HTTP basic authentication with secrets.services.kube-prometheus-stack.alertmanager_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).
+	AlertmanagerAuth AlertmanagerAuth `json:"alertmanager_auth,omitempty" default:"basic"`
+	// AlertmanagerHtpasswdExistingSecret names an existing Secret in the service's namespace holding the logins of the published Alertmanager (key .htpasswd, in the form of alertmanager_htpasswd), instead of secrets.services.kube-prometheus-stack.alertmanager_htpasswd.
+	AlertmanagerHtpasswdExistingSecret string `json:"alertmanager_htpasswd_existing_secret,omitempty" format:"dns-subdomain"`
 	// PrometheusRetention is how long Prometheus keeps samples, a Prometheus duration such as 15d.
 	PrometheusRetention string `json:"prometheus_retention,omitempty" default:"15d" format:"retention"`
 	// PrometheusStorageSize of each Prometheus volume, as a Kubernetes quantity.

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha1"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"net/netip"
@@ -8,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
@@ -585,15 +588,73 @@ func (s *Calico) Validate(v *Validator, path string, c *Config) {
 // Validate checks where Grafana's admin login comes from, and that the
 // cluster Gateway serves Grafana's and Alertmanager's hostnames.
 func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
-	var pw string
-	if sec := c.Secrets.Services.KubePrometheusStack; sec != nil {
-		pw = sec.GrafanaAdminPassword
+	sec := c.Secrets.Services.KubePrometheusStack
+	if sec == nil {
+		sec = &KubePrometheusStackSecrets{}
 	}
-	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": pw})
+	v.existingSecret(path+".grafana_existing_secret", s.GrafanaExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"grafana_admin_password": sec.GrafanaAdminPassword})
+	v.alertmanagerAuth(path, s, sec)
 	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 	// The values give Grafana its root_url and Alertmanager its externalUrl as https://<hostname>.
 	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true}, c)
 	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true}, c)
+}
+
+// alertmanagerAuth checks the logins of the published Alertmanager, and
+// that they are given only where the Gateway asks for them.
+func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *KubePrometheusStackSecrets) {
+	const at = "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"
+	var why string
+	switch {
+	case s.AlertmanagerHostname == "":
+		why = "alertmanager_hostname is empty, so Alertmanager is not published"
+	case s.AlertmanagerAuth == AlertmanagerAuthNone:
+		why = "alertmanager_auth is none"
+	}
+	if why != "" {
+		if s.AlertmanagerHtpasswdExistingSecret != "" {
+			v.Errorf(path+".alertmanager_htpasswd_existing_secret", "has no effect: %s", why)
+		}
+		if sec.AlertmanagerHtpasswd != "" {
+			v.Errorf(at, "has no effect: %s", why)
+		}
+		return
+	}
+	v.existingSecret(path+".alertmanager_htpasswd_existing_secret", s.AlertmanagerHtpasswdExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"alertmanager_htpasswd": sec.AlertmanagerHtpasswd})
+	if h := sec.AlertmanagerHtpasswd; readable(h) {
+		if line, why := htpasswdSHA(h); why != "" {
+			v.Errorf(at, "line %d %s: expected lines user:{SHA}hash, the only form Envoy Gateway takes (htpasswd -nbs user 'password')", line, why)
+		}
+	}
+}
+
+// htpasswdSHA checks logins in the htpasswd form Envoy Gateway's basic
+// authentication takes, and returns the first line that it or Envoy would
+// refuse and why. Envoy Gateway 1.9 (internal/gatewayapi, validateHtpasswdFormat)
+// takes only user:{SHA}<base64 of a SHA-1>; Envoy's basic_auth filter
+// (readHtpasswd) refuses an empty user and a user given twice, and reads
+// a line as it is, spaces and all. Its message names no user and shows no
+// hash.
+func htpasswdSHA(s string) (line int, why string) {
+	users := map[string]bool{}
+	for i, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		user, hash, ok := strings.Cut(l, ":")
+		sum, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(hash, "{SHA}"))
+		switch {
+		case strings.ContainsFunc(l, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+			return i + 1, "has a space or a control character"
+		case !ok || user == "":
+			return i + 1, "has no user before ':'"
+		case users[user]:
+			return i + 1, "names a user an earlier line names"
+		case !strings.HasPrefix(hash, "{SHA}"):
+			return i + 1, "is not a {SHA} hash"
+		case err != nil || len(sum) != sha1.Size:
+			return i + 1, "is not a {SHA} hash: its hash is not the base64 of 20 bytes"
+		}
+		users[user] = true
+	}
+	return 0, ""
 }
 
 // Validate checks the dashboard's admin login, and that the cluster Gateway

@@ -3,9 +3,12 @@ package render
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/config"
 )
 
 // baseAlertmanagerConfig is alertmanager.config in the values the base's
@@ -141,4 +144,97 @@ func alertmanagerConfigProblems(cfg map[string]any) []string {
 	route, _ := cfg["route"].(map[string]any)
 	walk(route)
 	return problems
+}
+
+// TestPublishedAlertmanagerAsksForLogin: Alertmanager takes no login of
+// its own, so in every corpus plan the HTTPRoute that publishes it is the
+// target of one Envoy Gateway SecurityPolicy in its namespace asking for
+// basic authentication, whose Secret the plan renders there with the key
+// Envoy Gateway reads (.htpasswd), or the config names as existing;
+// unless the config says alertmanager_auth: none, and then of none.
+func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
+	const backend = "observability-kube-prometh-alertmanager"
+	guarded, open := 0, 0
+	for _, ct := range corpusTargets(t) {
+		f := checkedDoc(t, ct.name, ct.doc)
+		p, err := Build(f, Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			t.Fatalf("planning %s: %v", ct.name, err)
+		}
+		var routes, policies []map[string]any
+		secrets := map[string][]string{} // namespace/name -> keys
+		for _, pf := range p.Files {
+			for _, obj := range documents(t, pf.Path, pf.Data) {
+				switch str(obj, "kind") {
+				case "HTTPRoute":
+					routes = append(routes, obj)
+				case "SecurityPolicy":
+					policies = append(policies, obj)
+				case "Secret":
+					at := str(obj, "metadata", "namespace") + "/" + str(obj, "metadata", "name")
+					for _, field := range []string{"data", "stringData"} {
+						m, _ := obj[field].(map[string]any)
+						for k := range m {
+							secrets[at] = append(secrets[at], k)
+						}
+					}
+				}
+			}
+		}
+		kps := f.Config.OpenCenter.Services.KubePrometheusStack
+		for _, r := range routes {
+			if !routesTo(r, backend) {
+				continue
+			}
+			ns, name := str(r, "metadata", "namespace"), str(r, "metadata", "name")
+			var guards []map[string]any
+			for _, sp := range policies {
+				refs, _ := sp["spec"].(map[string]any)["targetRefs"].([]any)
+				for _, ref := range refs {
+					m := ref.(map[string]any)
+					if str(sp, "metadata", "namespace") == ns && str(m, "group") == "gateway.networking.k8s.io" && str(m, "kind") == "HTTPRoute" && str(m, "name") == name {
+						guards = append(guards, sp)
+					}
+				}
+			}
+			if kps.AlertmanagerAuth == config.AlertmanagerAuthNone {
+				if len(guards) != 0 {
+					t.Errorf("%s: alertmanager_auth none, yet %d SecurityPolicies guard route %s/%s", ct.name, len(guards), ns, name)
+				}
+				open++
+				continue
+			}
+			if len(guards) != 1 {
+				t.Errorf("%s: route %s/%s publishes Alertmanager, guarded by %d SecurityPolicies, want 1", ct.name, ns, name, len(guards))
+				continue
+			}
+			users := str(guards[0], "spec", "basicAuth", "users", "name")
+			switch {
+			case users == "":
+				t.Errorf("%s: SecurityPolicy %s/%s asks for no basic authentication", ct.name, ns, str(guards[0], "metadata", "name"))
+			case users == kps.AlertmanagerHtpasswdExistingSecret:
+			case !slices.Contains(secrets[ns+"/"+users], ".htpasswd"):
+				t.Errorf("%s: SecurityPolicy %s/%s reads Secret %s, which the plan does not render in %s with the key .htpasswd", ct.name, ns, str(guards[0], "metadata", "name"), users, ns)
+			}
+			guarded++
+		}
+	}
+	t.Logf("published Alertmanagers: %d guarded, %d open", guarded, open)
+	if guarded == 0 || open == 0 {
+		t.Errorf("published Alertmanagers: %d guarded, %d open; the corpus should hold both", guarded, open)
+	}
+}
+
+// routesTo reports whether an HTTPRoute sends requests to the Service svc.
+func routesTo(route map[string]any, svc string) bool {
+	rules, _ := route["spec"].(map[string]any)["rules"].([]any)
+	for _, r := range rules {
+		refs, _ := r.(map[string]any)["backendRefs"].([]any)
+		for _, ref := range refs {
+			if str(ref.(map[string]any), "name") == svc {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -54,7 +54,7 @@ var FluxCRDs = []crdSource{
 // repository installs (release 2026.01): MetalLB's chart 0.15.2,
 // cert-manager's v1.18.2, and Envoy Gateway's chart, which the base follows
 // at its latest build (v1.9.1 here, the newest release on the module proxy)
-// and which installs the EnvoyProxy CRD and the Gateway API CRDs it bundles
+// and which installs the EnvoyProxy and SecurityPolicy CRDs and the Gateway API CRDs it bundles
 // (v1.6.1, experimental channel).
 var ServiceCRDs = []crdSource{
 	{Module: "go.universe.tf/metallb", Version: "v0.15.2", Files: []string{
@@ -68,6 +68,7 @@ var ServiceCRDs = []crdSource{
 	{Module: "github.com/envoyproxy/gateway", Version: "v1.9.1", Files: []string{
 		"charts/gateway-helm/charts/crds/crds/gatewayapi-crds.yaml",
 		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml",
+		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_securitypolicies.yaml",
 	}},
 }
 

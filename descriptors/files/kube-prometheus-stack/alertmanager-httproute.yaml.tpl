@@ -17,4 +17,22 @@ spec:
     - backendRefs:
         - name: observability-kube-prometh-alertmanager
           port: 9093
+{{- if eq (print $.Service.AlertmanagerAuth) "basic" }}
+---
+# Alertmanager takes no login of its own: the Gateway asks for one of the logins in the Secret
+# {{ default "alertmanager-basic-auth" $.Service.AlertmanagerHtpasswdExistingSecret }} (key .htpasswd) before it lets a request through the route.
+apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata:
+  name: alertmanager
+  namespace: {{ $.Unit.Namespace }}
+spec:
+  targetRefs:
+    - group: gateway.networking.k8s.io
+      kind: HTTPRoute
+      name: alertmanager
+  basicAuth:
+    users:
+      name: {{ default "alertmanager-basic-auth" $.Service.AlertmanagerHtpasswdExistingSecret }}
+{{- end }}
 {{- end }}{{ end }}

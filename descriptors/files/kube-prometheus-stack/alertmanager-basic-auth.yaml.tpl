@@ -1,0 +1,9 @@
+# The logins the cluster Gateway lets through to Alertmanager (secrets.services.kube-prometheus-stack.alertmanager_htpasswd).
+apiVersion: v1
+kind: Secret
+metadata:
+  name: alertmanager-basic-auth
+  namespace: {{ .Unit.Namespace }}
+type: Opaque
+stringData:
+  .htpasswd: {{ .Secrets.AlertmanagerHtpasswd }}
