@@ -6642,9 +6642,9 @@ var Fields = []catalog.Field{
 		Path:         "secrets.services.kube-prometheus-stack.alertmanager_htpasswd",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "alertmanager_htpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname, which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.",
+		Doc:          "alertmanager_htpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname (while opencenter.services.gateway is enabled; left out of the render while it is not), which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.",
 		Secret:       true,
-		RequiredWhen: "services.kube-prometheus-stack.alertmanager_auth is basic and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set",
+		RequiredWhen: "services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set",
 		RequiredBy:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
 		Missing: func(c *config.Config) []string {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -6654,6 +6654,9 @@ var Fields = []catalog.Field{
 				return nil
 			}
 			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth != "basic" {
+				return nil
+			}
+			if c.OpenCenter.Services.Gateway == nil || !c.OpenCenter.Services.Gateway.Enabled {
 				return nil
 			}
 			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname == "" {

@@ -1465,13 +1465,20 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 func renderKubePrometheusStackAlertmanagerBasicAuthYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 281)
 	sec := c.Secrets.Services.KubePrometheusStack
-	b = append(b, "# The logins the cluster Gateway lets through to Alertmanager (secrets.services.kube-prometheus-stack.alertmanager_htpasswd).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alertmanager-basic-auth\n  namespace: "...)
-	b = escape.Scalar(b, u.Namespace)
-	b = append(b, "\ntype: Opaque\nstringData:\n  .htpasswd: "...)
-	if sec == nil {
-		return nil, escape.NotSet("secrets.services.kube-prometheus-stack")
+	{
+		w1 := c.OpenCenter.Services.Gateway
+		if w1 != nil {
+			if w1.Enabled {
+				b = append(b, "# The logins the cluster Gateway lets through to Alertmanager (secrets.services.kube-prometheus-stack.alertmanager_htpasswd).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: alertmanager-basic-auth\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\ntype: Opaque\nstringData:\n  .htpasswd: "...)
+				if sec == nil {
+					return nil, escape.NotSet("secrets.services.kube-prometheus-stack")
+				}
+				b = escape.Scalar(b, sec.AlertmanagerHtpasswd)
+			}
+		}
 	}
-	b = escape.Scalar(b, sec.AlertmanagerHtpasswd)
 	b = append(b, "\n"...)
 	return b, nil
 }

@@ -21,6 +21,8 @@ import (
 //	hostname             a string field is set
 //	storage=s3|swift     a field is one of the values
 //	!existing_secret     a field is not set
+//	opencenter.services.gateway.enabled
+//	                     a bool elsewhere in the config is true
 //
 // The enabled field of the scope's service or unit always gates the
 // requirement. Problems are reported at the field's declaration, relative to
@@ -136,6 +138,26 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 			t.Op, t.Values = "in", strings.Split(vals, "|")
 		default:
 			t.Op = "true"
+		}
+		if strings.HasPrefix(name, "opencenter.") {
+			// A switch elsewhere in the config, such as another service's.
+			chain, _, bad := m.Lookup(name)
+			switch {
+			case bad >= 0:
+				return nil, fmt.Sprintf("%q is not a field of the config", name)
+			case t.Op != "true" || chain[len(chain)-1].Kind != catalog.KindBool:
+				return nil, fmt.Sprintf("%s: a term naming a field outside the struct must be a bool, which must be true", name)
+			case slices.ContainsFunc(chain, func(c *model.Node) bool { return c.Kind != catalog.KindObject && c.Kind != catalog.KindBool }):
+				return nil, fmt.Sprintf("%s: a term outside the struct cannot reach into a list or map", name)
+			}
+			t.Node, t.Chain = chain[len(chain)-1], chain
+			text := textPath(name) + " is true"
+			if t.Node.JSON == "enabled" {
+				text = textPath(t.Node.Parent.Path) + " is enabled"
+			}
+			pos = append(pos, text)
+			r.Terms = append(r.Terms, t)
+			continue
 		}
 		t.Node = owner.Child(name)
 		if t.Node == nil {

@@ -37,7 +37,7 @@ func missing(c *config.Config) []string {
 }
 
 // TestGeneratedRequirements runs the compiled required_when tags: the
-// service gate, =, ! and set terms, secrets judged by their service, nil
+// service gate, =, ! and set terms, a switch outside the struct, secrets judged by their service, nil
 // pointers on the way, and list elements each reported at its index.
 func TestGeneratedRequirements(t *testing.T) {
 	if f := generatedField(t, "secrets.services.loki.access_key_id"); f.RequiredWhen != "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set" || f.RequiredBy != "opencenter.services.loki.storage" {
@@ -46,7 +46,7 @@ func TestGeneratedRequirements(t *testing.T) {
 	if f := generatedField(t, "opencenter.services.harbor.hostname"); f.RequiredWhen != "services.harbor is enabled" || f.RequiredBy != "opencenter.services.harbor.enabled" {
 		t.Errorf("harbor hostname: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
 	}
-	if f := generatedField(t, "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"); f.RequiredWhen != "services.kube-prometheus-stack.alertmanager_auth is basic and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set" || f.RequiredBy != "opencenter.services.kube-prometheus-stack.alertmanager_hostname" {
+	if f := generatedField(t, "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"); f.RequiredWhen != "services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set" || f.RequiredBy != "opencenter.services.kube-prometheus-stack.alertmanager_hostname" {
 		t.Errorf("alertmanager_htpasswd: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
 	}
 	if f := generatedField(t, "opencenter.services.gateway.listeners[].hostname"); f.RequiredWhen != "services.gateway.listeners[].protocol is HTTPS" || f.RequiredBy != "" {
@@ -90,7 +90,15 @@ func TestGeneratedRequirements(t *testing.T) {
 		}, []string{"opencenter.services.gateway.listeners[1].tls_secret_name"}},
 		{"alertmanager published", func(c *config.Config) {
 			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerHostname: "alerts.example.com", AlertmanagerAuth: config.AlertmanagerAuthBasic}
+			c.OpenCenter.Services.Gateway = &config.Gateway{ServiceCommon: on}
 		}, []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}},
+		{"alertmanager named, no gateway", func(c *config.Config) {
+			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerHostname: "alerts.example.com", AlertmanagerAuth: config.AlertmanagerAuthBasic}
+		}, nil},
+		{"alertmanager named, gateway off", func(c *config.Config) {
+			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerHostname: "alerts.example.com", AlertmanagerAuth: config.AlertmanagerAuthBasic}
+			c.OpenCenter.Services.Gateway = &config.Gateway{}
+		}, nil},
 		{"alertmanager not published", func(c *config.Config) {
 			c.OpenCenter.Services.KubePrometheusStack = &config.KubePrometheusStack{ServiceCommon: on, AlertmanagerAuth: config.AlertmanagerAuthBasic}
 		}, nil},
@@ -123,6 +131,10 @@ func TestRequiredWhenTagErrors(t *testing.T) {
 		{"opencenter.services.keycloak.backup_enabled", "enabled", "a bool cannot be required"},
 		{"opencenter.services.gateway.listeners[].hostname", "protocol=FTP", `"FTP" is not a value of protocol: expected one of HTTP, HTTPS`},
 		{"opencenter.cluster.base_domain", "!cluster_fqdn", "nothing makes the field required"},
+		{"opencenter.services.loki.bucket", "opencenter.services.gatway.enabled", `"opencenter.services.gatway.enabled" is not a field of the config`},
+		{"opencenter.services.loki.bucket", "opencenter.services.mimir.storage", "a term naming a field outside the struct must be a bool"},
+		{"opencenter.services.loki.bucket", "!opencenter.services.gateway.enabled", "a term naming a field outside the struct must be a bool, which must be true"},
+		{"opencenter.services.loki.bucket", "opencenter.services.gateway.listeners.x", "is not a field of the config"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path+" "+tc.tag, func(t *testing.T) {

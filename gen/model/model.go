@@ -94,6 +94,10 @@ type Term struct {
 	// (one of Values) or "unset" (empty).
 	Op     string
 	Values []string
+	// Chain is, for a term on a field outside the requirement's scope
+	// (named by its full path), the nodes from the root to it; nil for a
+	// field of the scope.
+	Chain []*Node
 }
 
 // Child returns the child with YAML key k.

@@ -120,8 +120,8 @@ type KeycloakSecrets struct {
 type KubePrometheusStackSecrets struct {
 	// GrafanaAdminPassword is the password of Grafana's admin user; with neither it nor grafana_existing_secret, the Grafana chart generates one.
 	GrafanaAdminPassword string `json:"grafana_admin_password,omitempty"`
-	// AlertmanagerHtpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname, which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.
-	AlertmanagerHtpasswd string `json:"alertmanager_htpasswd,omitempty" required_when:"alertmanager_auth=basic,alertmanager_hostname,!alertmanager_htpasswd_existing_secret"`
+	// AlertmanagerHtpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname (while opencenter.services.gateway is enabled; left out of the render while it is not), which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.
+	AlertmanagerHtpasswd string `json:"alertmanager_htpasswd,omitempty" required_when:"alertmanager_auth=basic,opencenter.services.gateway.enabled,alertmanager_hostname,!alertmanager_htpasswd_existing_secret"`
 }
 
 // LokiSecrets are Loki's object store credentials, used unless storage is filesystem.

@@ -600,8 +600,11 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true}, c)
 }
 
-// alertmanagerAuth checks the logins of the published Alertmanager, and
-// that they are given only where the Gateway asks for them.
+// alertmanagerAuth checks the logins of the Alertmanager the cluster
+// Gateway publishes, and that they are given only where it would ask for
+// them. They stay allowed while the Gateway is off (the render then
+// leaves them out), so that switching the Gateway off and on needs no
+// edit of the secrets.
 func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *KubePrometheusStackSecrets) {
 	const at = "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"
 	var why string
@@ -643,7 +646,9 @@ func htpasswdSHA(s string) (line int, why string) {
 		switch {
 		case strings.ContainsFunc(l, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
 			return i + 1, "has a space or a control character"
-		case !ok || user == "":
+		case !ok:
+			return i + 1, "has no ':'"
+		case user == "":
 			return i + 1, "has no user before ':'"
 		case users[user]:
 			return i + 1, "names a user an earlier line names"

@@ -238,3 +238,16 @@ func routesTo(route map[string]any, svc string) bool {
 	}
 	return false
 }
+
+// TestAlertmanagerLoginsWithoutGateway: with no cluster Gateway nothing
+// publishes Alertmanager, so its logins, which the config may keep for
+// when the Gateway is on again, are not rendered either.
+func TestAlertmanagerLoginsWithoutGateway(t *testing.T) {
+	p := labPlan(t, "", "kube-prometheus-stack: {enabled: true, alertmanager_hostname: alerts.lab.example.com}",
+		"kube-prometheus-stack: {alertmanager_htpasswd: 'alerts:{SHA}qX4tq0yvQ0XSAU8Me62Uzf3gy4c='}")
+	for _, f := range []string{"alertmanager-httproute.yaml", "alertmanager-basic-auth.yaml"} {
+		if f = "services/kube-prometheus-stack/" + f; hasFile(p, f) {
+			t.Errorf("%s is rendered without the cluster Gateway", f)
+		}
+	}
+}
