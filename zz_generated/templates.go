@@ -1485,7 +1485,7 @@ func renderKubePrometheusStackAlertmanagerBasicAuthYaml(b []byte, c *config.Conf
 
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
 func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1144)
+	b = slices.Grow(b, 1240)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1496,11 +1496,11 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 			if w1.Enabled {
 				b = append(b, "# Publishes Alertmanager at opencenter.services.kube-prometheus-stack.alertmanager_hostname through the cluster Gateway.\n# The Service is named after the Helm release, which helm-controller names observability-kube-prometheus-stack\n# (<targetNamespace>-<name>: the base's HelmRelease has no releaseName), cut to 26 characters by the chart.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text.\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n  hostnames:\n    - "...)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.AlertmanagerHostname)
 				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometh-alertmanager\n          port: 9093"...)
 				if string(svc.AlertmanagerAuth) == "basic" {
@@ -1543,7 +1543,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
 func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 658)
+	b = slices.Grow(b, 754)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1554,11 +1554,11 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 			if w1.Enabled {
 				b = append(b, "# Publishes Grafana at opencenter.services.kube-prometheus-stack.grafana_hostname through the cluster Gateway.\n# The Service is the grafana subchart's, named after the Helm release, which helm-controller names\n# observability-kube-prometheus-stack (<targetNamespace>-<name>: the base's HelmRelease has no releaseName).\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text.\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n  hostnames:\n    - "...)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.GrafanaHostname)
 				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80"...)
 			}

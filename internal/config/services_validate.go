@@ -536,8 +536,18 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 		http01 = cm.Issuer == CertIssuerACME && cm.DNSProvider == DNSProviderNone
 	}
 	names := map[string]bool{}
+	protocols := map[int]ListenerProtocol{} // the first protocol listed on each port
 	for i, l := range s.Listeners {
 		lp := fmt.Sprintf("%s.listeners[%d]", path, i)
+		// Envoy Gateway 1.9 (validateConflictedProtocolsListeners) marks
+		// every listener of a port whose listeners differ in protocol
+		// Conflicted (ProtocolConflict), and routes that take a login
+		// attach to port 443 trusting it is HTTPS alone.
+		if p, seen := protocols[l.Port]; !seen {
+			protocols[l.Port] = l.Protocol
+		} else if p != l.Protocol && !s.derivedListeners {
+			v.Errorf(lp+".protocol", "%s on port %d, where an earlier listener is %s: the Gateway API refuses listeners of one port with different protocols (ProtocolConflict); give each port one protocol", l.Protocol, l.Port, p)
+		}
 		if s.derivedListeners {
 			if http01 && l.Protocol == ListenerHTTPS {
 				v.Errorf(path+".listeners", "the default https listener serves %s, a wildcard, which ACME issues only with DNS-01: set opencenter.services.cert-manager.dns_provider to cloudflare, route53 or designate, use a selfsigned or ca issuer, set tls_secret_name to a Secret holding a certificate you provide, or list the listeners with exact hostnames", l.Hostname)

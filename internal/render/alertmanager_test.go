@@ -225,6 +225,39 @@ func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
 	}
 }
 
+// TestLoginRoutesServeHTTPSOnly: the routes to Grafana and Alertmanager,
+// which ask for a password (Grafana's own login, the Gateway's basic
+// authentication), attach only to the Gateway's listeners on port 443,
+// which validation holds to HTTPS: no password crosses port 80 in clear
+// text.
+func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
+	seen := map[string]int{}
+	for _, p := range corpusPlans(t) {
+		for _, pf := range p.Files {
+			for _, obj := range documents(t, pf.Path, pf.Data) {
+				if str(obj, "kind") != "HTTPRoute" {
+					continue
+				}
+				for _, svc := range []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana"} {
+					if !routesTo(obj, svc) {
+						continue
+					}
+					seen[svc]++
+					parents, _ := obj["spec"].(map[string]any)["parentRefs"].([]any)
+					for _, pr := range parents {
+						if port := fmt.Sprint(pr.(map[string]any)["port"]); port != "443" {
+							t.Errorf("%s: %s: route %s attaches to %v, not port 443 alone", p.Config, pf.Path, str(obj, "metadata", "name"), pr)
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("routes seen: %v; the corpus should publish both", seen)
+	}
+}
+
 // routesTo reports whether an HTTPRoute sends requests to the Service svc.
 func routesTo(route map[string]any, svc string) bool {
 	rules, _ := route["spec"].(map[string]any)["rules"].([]any)

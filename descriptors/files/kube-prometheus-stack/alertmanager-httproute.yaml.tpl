@@ -9,8 +9,10 @@ metadata:
   namespace: {{ $.Unit.Namespace }}
 spec:
   parentRefs:
+    # HTTPS only: the login sent here must not cross the network in clear text.
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
+      port: 443
   hostnames:
     - {{ $.Service.AlertmanagerHostname }}
   rules:
