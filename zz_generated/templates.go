@@ -1485,7 +1485,7 @@ func renderKubePrometheusStackAlertmanagerBasicAuthYaml(b []byte, c *config.Conf
 
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
 func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1240)
+	b = slices.Grow(b, 1722)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1519,6 +1519,15 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 					}
 					b = escape.Scalar(b, d3)
 				}
+				b = append(b, "\n---\n# Plain HTTP to the same name is sent to HTTPS before any login is typed.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager-https-redirect\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = escape.Scalar(b, w1.Name)
+				b = append(b, "\n      namespace: "...)
+				b = escape.Scalar(b, w1.Namespace)
+				b = append(b, "\n      port: 80\n  hostnames:\n    - "...)
+				b = escape.Scalar(b, svc.AlertmanagerHostname)
+				b = append(b, "\n  rules:\n    - filters:\n        - type: RequestRedirect\n          requestRedirect:\n            scheme: https\n            statusCode: 301"...)
 			}
 		}
 	}
@@ -1543,7 +1552,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
 func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 754)
+	b = slices.Grow(b, 1231)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1560,7 +1569,15 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.GrafanaHostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80\n---\n# Plain HTTP to the same name is sent to HTTPS before any login is typed.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana-https-redirect\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = escape.Scalar(b, w1.Name)
+				b = append(b, "\n      namespace: "...)
+				b = escape.Scalar(b, w1.Namespace)
+				b = append(b, "\n      port: 80\n  hostnames:\n    - "...)
+				b = escape.Scalar(b, svc.GrafanaHostname)
+				b = append(b, "\n  rules:\n    - filters:\n        - type: RequestRedirect\n          requestRedirect:\n            scheme: https\n            statusCode: 301"...)
 			}
 		}
 	}

@@ -229,26 +229,36 @@ func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
 // which ask for a password (Grafana's own login, the Gateway's basic
 // authentication), attach only to the Gateway's listeners on port 443,
 // which validation holds to HTTPS: no password crosses port 80 in clear
-// text.
+// text. On port 80 their names are redirected to HTTPS, and nothing else.
 func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 	seen := map[string]int{}
 	for _, p := range corpusPlans(t) {
+		var routes []map[string]any
 		for _, pf := range p.Files {
 			for _, obj := range documents(t, pf.Path, pf.Data) {
-				if str(obj, "kind") != "HTTPRoute" {
+				if str(obj, "kind") == "HTTPRoute" {
+					routes = append(routes, obj)
+				}
+			}
+		}
+		for _, r := range routes {
+			for _, svc := range []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana"} {
+				if !routesTo(r, svc) {
 					continue
 				}
-				for _, svc := range []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana"} {
-					if !routesTo(obj, svc) {
-						continue
-					}
-					seen[svc]++
-					parents, _ := obj["spec"].(map[string]any)["parentRefs"].([]any)
-					for _, pr := range parents {
-						if port := fmt.Sprint(pr.(map[string]any)["port"]); port != "443" {
-							t.Errorf("%s: %s: route %s attaches to %v, not port 443 alone", p.Config, pf.Path, str(obj, "metadata", "name"), pr)
-						}
-					}
+				seen[svc]++
+				name := str(r, "metadata", "name")
+				if ports := parentPorts(r); !slices.Equal(ports, []string{"443"}) {
+					t.Errorf("%s: route %s attaches to ports %v, not 443 alone", p.Config, name, ports)
+				}
+				hosts := fmt.Sprint(r["spec"].(map[string]any)["hostnames"])
+				redirected := slices.ContainsFunc(routes, func(o map[string]any) bool {
+					rules, _ := o["spec"].(map[string]any)["rules"].([]any)
+					return slices.Equal(parentPorts(o), []string{"80"}) && fmt.Sprint(o["spec"].(map[string]any)["hostnames"]) == hosts &&
+						len(rules) == 1 && fmt.Sprint(rules[0]) == "map[filters:[map[requestRedirect:map[scheme:https statusCode:301] type:RequestRedirect]]]"
+				})
+				if !redirected {
+					t.Errorf("%s: no route on port 80 redirects %s, route %s's names, to HTTPS", p.Config, hosts, name)
 				}
 			}
 		}
@@ -256,6 +266,17 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 	if len(seen) != 2 {
 		t.Errorf("routes seen: %v; the corpus should publish both", seen)
 	}
+}
+
+// parentPorts returns the ports an HTTPRoute's parentRefs name ("<nil>"
+// for none: every port).
+func parentPorts(route map[string]any) []string {
+	var out []string
+	parents, _ := route["spec"].(map[string]any)["parentRefs"].([]any)
+	for _, pr := range parents {
+		out = append(out, fmt.Sprint(pr.(map[string]any)["port"]))
+	}
+	return out
 }
 
 // routesTo reports whether an HTTPRoute sends requests to the Service svc.

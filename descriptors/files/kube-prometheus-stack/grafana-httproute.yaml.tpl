@@ -19,4 +19,24 @@ spec:
     - backendRefs:
         - name: observability-kube-prometheus-stack-grafana
           port: 80
+---
+# Plain HTTP to the same name is sent to HTTPS before any login is typed.
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: grafana-https-redirect
+  namespace: {{ $.Unit.Namespace }}
+spec:
+  parentRefs:
+    - name: {{ .Name }}
+      namespace: {{ .Namespace }}
+      port: 80
+  hostnames:
+    - {{ $.Service.GrafanaHostname }}
+  rules:
+    - filters:
+        - type: RequestRedirect
+          requestRedirect:
+            scheme: https
+            statusCode: 301
 {{- end }}{{ end }}
