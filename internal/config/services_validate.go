@@ -148,12 +148,7 @@ func (s *Mimir) Validate(v *Validator, path string, c *Config) {
 func (v *Validator) mimirMinIO(path string, s *Mimir, sec *MimirSecrets) {
 	const at = "secrets.services.mimir.minio_root_password"
 	if s.Storage != StorageFilesystem {
-		if s.ValuesExistingSecret != "" {
-			v.Errorf(path+".values_existing_secret", "has no effect: storage is %s, so the chart's MinIO, whose root password the Secret holds, is off", s.Storage)
-		}
-		if sec.MinIORootPassword != "" {
-			v.Errorf(at, "has no effect: storage is %s, so the chart's MinIO is off", s.Storage)
-		}
+		v.withoutEffect(fmt.Sprintf("storage is %s, so the chart's MinIO is off", s.Storage), path+".values_existing_secret", s.ValuesExistingSecret, at, sec.MinIORootPassword)
 		return
 	}
 	v.existingSecret(path+".values_existing_secret", s.ValuesExistingSecret, "secrets.services.mimir", map[string]string{"minio_root_password": sec.MinIORootPassword})
@@ -162,8 +157,18 @@ func (v *Validator) mimirMinIO(path string, s *Mimir, sec *MimirSecrets) {
 	// MinIO chart's bucket job runs mc with it unquoted in a shell word. A
 	// letter first keeps YAML from reading a number, a date or another
 	// type; the characters keep the shell from splitting or globbing it.
-	if p := sec.MinIORootPassword; readable(p) && (len(p) < minioPasswordMin || !('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') || strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) })) {
+	if p := sec.MinIORootPassword; readable(p) && (len(p) < minioPasswordMin || !unicode.IsLetter(rune(p[0])) || strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) })) {
 		v.Errorf(at, "expected at least %d characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16: the chart writes it unquoted into Mimir's YAML config, and MinIO's bucket job into a shell command", minioPasswordMin)
+	}
+}
+
+// withoutEffect reports each set field of pairs (path, value) as having no
+// effect, for why: a setting the rest of the config leaves unused.
+func (v *Validator) withoutEffect(why string, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			v.Errorf(pairs[i], "has no effect: %s", why)
+		}
 	}
 }
 
@@ -539,15 +544,6 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	protocols := map[int]ListenerProtocol{} // the first protocol listed on each port
 	for i, l := range s.Listeners {
 		lp := fmt.Sprintf("%s.listeners[%d]", path, i)
-		// Envoy Gateway 1.9 (validateConflictedProtocolsListeners) marks
-		// every listener of a port whose listeners differ in protocol
-		// Conflicted (ProtocolConflict), and routes that take a login
-		// attach to port 443 trusting it is HTTPS alone.
-		if p, seen := protocols[l.Port]; !seen {
-			protocols[l.Port] = l.Protocol
-		} else if p != l.Protocol && !s.derivedListeners {
-			v.Errorf(lp+".protocol", "%s on port %d, where an earlier listener is %s: the Gateway API refuses listeners of one port with different protocols (ProtocolConflict); give each port one protocol", l.Protocol, l.Port, p)
-		}
 		if s.derivedListeners {
 			if http01 && l.Protocol == ListenerHTTPS {
 				v.Errorf(path+".listeners", "the default https listener serves %s, a wildcard, which ACME issues only with DNS-01: set opencenter.services.cert-manager.dns_provider to cloudflare, route53 or designate, use a selfsigned or ca issuer, set tls_secret_name to a Secret holding a certificate you provide, or list the listeners with exact hostnames", l.Hostname)
@@ -556,6 +552,15 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 		}
 		v.label(lp+".name", l.Name, "the listener's name, unique within the Gateway")
 		v.unique(names, lp+".name", l.Name, "listener names are unique within the Gateway")
+		// Envoy Gateway 1.9 (validateConflictedProtocolsListeners) marks
+		// every listener of a port whose listeners differ in protocol
+		// Conflicted (ProtocolConflict), and routes that take a login
+		// attach to port 443 trusting it is HTTPS alone.
+		if p, seen := protocols[l.Port]; !seen {
+			protocols[l.Port] = l.Protocol
+		} else if p != l.Protocol {
+			v.Errorf(lp+".protocol", "%s on port %d, where an earlier listener is %s: the Gateway API refuses listeners of one port with different protocols (ProtocolConflict); give each port one protocol", l.Protocol, l.Port, p)
+		}
 		if l.Port < 1 || l.Port > 65535 {
 			v.Errorf(lp+".port", "%d: expected a port from 1 to 65535", l.Port)
 		}
@@ -625,12 +630,7 @@ func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *K
 		why = "alertmanager_auth is none"
 	}
 	if why != "" {
-		if s.AlertmanagerHtpasswdExistingSecret != "" {
-			v.Errorf(path+".alertmanager_htpasswd_existing_secret", "has no effect: %s", why)
-		}
-		if sec.AlertmanagerHtpasswd != "" {
-			v.Errorf(at, "has no effect: %s", why)
-		}
+		v.withoutEffect(why, path+".alertmanager_htpasswd_existing_secret", s.AlertmanagerHtpasswdExistingSecret, at, sec.AlertmanagerHtpasswd)
 		return
 	}
 	v.existingSecret(path+".alertmanager_htpasswd_existing_secret", s.AlertmanagerHtpasswdExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"alertmanager_htpasswd": sec.AlertmanagerHtpasswd})
