@@ -6656,7 +6656,10 @@ var Fields = []catalog.Field{
 			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth != "basic" {
 				return nil
 			}
-			if c.OpenCenter.Services.Gateway == nil || !c.OpenCenter.Services.Gateway.Enabled {
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Gateway.Enabled {
 				return nil
 			}
 			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname == "" {

@@ -280,23 +280,12 @@ func missingFunc(r *model.Requirement) jen.Code {
 	for _, t := range r.Terms {
 		if t.Chain != nil {
 			// Outside the scope: a nil pointer on the way fails the term.
-			var fails *jen.Statement
 			for i, n := range t.Chain[:len(t.Chain)-1] {
 				if n.Ptr {
-					nilTest := sel(t.Chain[:i+1]).Op("==").Nil()
-					if fails == nil {
-						fails = nilTest
-					} else {
-						fails = fails.Op("||").Add(nilTest)
-					}
+					skip(sel(t.Chain[:i+1]).Op("==").Nil(), false)
 				}
 			}
-			if test := termFails(t, sel(t.Chain)); fails == nil {
-				fails = test
-			} else {
-				fails = fails.Op("||").Add(test)
-			}
-			skip(fails, false)
+			skip(termFails(t, sel(t.Chain)), false)
 			continue
 		}
 		skip(termFails(t, exprOf(t.Node)), elem != nil && t.Node.Parent == elem)
