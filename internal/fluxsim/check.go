@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // objKey identifies an object in a cluster: two objects with one key are

@@ -13,9 +13,9 @@ import (
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // Repo is a git repository the simulation can read offline.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -172,12 +173,7 @@ func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
 					policies = append(policies, obj)
 				case "Secret":
 					at := str(obj, "metadata", "namespace") + "/" + str(obj, "metadata", "name")
-					for _, field := range []string{"data", "stringData"} {
-						m, _ := obj[field].(map[string]any)
-						for k := range m {
-							secrets[at] = append(secrets[at], k)
-						}
-					}
+					secrets[at] = append(secrets[at], secretKeys(obj)...)
 				}
 			}
 		}
@@ -189,7 +185,7 @@ func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
 			ns, name := str(r, "metadata", "namespace"), str(r, "metadata", "name")
 			var guards []map[string]any
 			for _, sp := range policies {
-				refs, _ := sp["spec"].(map[string]any)["targetRefs"].([]any)
+				refs, _ := field(sp, "spec", "targetRefs").([]any)
 				for _, ref := range refs {
 					m := ref.(map[string]any)
 					if str(sp, "metadata", "namespace") == ns && str(m, "group") == "gateway.networking.k8s.io" && str(m, "kind") == "HTTPRoute" && str(m, "name") == name {
@@ -251,10 +247,10 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 				if ports := parentPorts(r); !slices.Equal(ports, []string{"443"}) {
 					t.Errorf("%s: route %s attaches to ports %v, not 443 alone", p.Config, name, ports)
 				}
-				hosts := fmt.Sprint(r["spec"].(map[string]any)["hostnames"])
+				hosts := fmt.Sprint(field(r, "spec", "hostnames"))
 				redirected := slices.ContainsFunc(routes, func(o map[string]any) bool {
-					rules, _ := o["spec"].(map[string]any)["rules"].([]any)
-					return slices.Equal(parentPorts(o), []string{"80"}) && fmt.Sprint(o["spec"].(map[string]any)["hostnames"]) == hosts &&
+					rules, _ := field(o, "spec", "rules").([]any)
+					return slices.Equal(parentPorts(o), []string{"80"}) && fmt.Sprint(field(o, "spec", "hostnames")) == hosts &&
 						len(rules) == 1 && fmt.Sprint(rules[0]) == "map[filters:[map[requestRedirect:map[scheme:https statusCode:301] type:RequestRedirect]]]"
 				})
 				if !redirected {
@@ -272,7 +268,7 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 // for none: every port).
 func parentPorts(route map[string]any) []string {
 	var out []string
-	parents, _ := route["spec"].(map[string]any)["parentRefs"].([]any)
+	parents, _ := field(route, "spec", "parentRefs").([]any)
 	for _, pr := range parents {
 		out = append(out, fmt.Sprint(pr.(map[string]any)["port"]))
 	}
@@ -281,16 +277,7 @@ func parentPorts(route map[string]any) []string {
 
 // routesTo reports whether an HTTPRoute sends requests to the Service svc.
 func routesTo(route map[string]any, svc string) bool {
-	rules, _ := route["spec"].(map[string]any)["rules"].([]any)
-	for _, r := range rules {
-		refs, _ := r.(map[string]any)["backendRefs"].([]any)
-		for _, ref := range refs {
-			if str(ref.(map[string]any), "name") == svc {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(routeRefs(route), func(r serviceRef) bool { return strings.HasPrefix(r.service, svc+":") })
 }
 
 // TestAlertmanagerLoginsWithoutGateway: with no cluster Gateway nothing

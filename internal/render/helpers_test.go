@@ -138,6 +138,18 @@ var (
 	str   = fluxbuild.String
 )
 
+// secretKeys returns the keys of a decoded Secret's data and stringData.
+func secretKeys(secret map[string]any) []string {
+	var out []string
+	for _, f := range []string{"data", "stringData"} {
+		m, _ := secret[f].(map[string]any)
+		for k := range m {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // checkWithTools checks a plan as Flux, kustomize and the API server would
 // see it: every Flux, MetalLB, cert-manager, Gateway API and Envoy Gateway
 // object validates against its CRD (schema, unknown fields, CEL); every dependsOn and

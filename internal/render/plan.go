@@ -12,6 +12,7 @@ import (
 
 	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
 	"github.com/fluxcd/pkg/apis/meta"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -19,7 +20,6 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/escape"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/zz_generated"
-	"k8s.io/apimachinery/pkg/types"
 )
 
 // OverlayDir is where a cluster's overlay lives in the GitOps repository.

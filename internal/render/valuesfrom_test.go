@@ -130,12 +130,7 @@ func TestValuesFromSecretsExist(t *testing.T) {
 				switch {
 				case str(obj, "apiVersion") == "v1" && str(obj, "kind") == "Secret":
 					at := types.NamespacedName{Namespace: str(obj, "metadata", "namespace"), Name: str(obj, "metadata", "name")}
-					for _, field := range []string{"data", "stringData"} {
-						m, _ := obj[field].(map[string]any)
-						for k := range m {
-							keys[at] = append(keys[at], k)
-						}
-					}
+					keys[at] = append(keys[at], secretKeys(obj)...)
 				case strings.HasPrefix(str(obj, "apiVersion"), "kustomize.toolkit.fluxcd.io/"):
 					units = append(units, obj)
 				}
