@@ -2084,7 +2084,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.headlamp.hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "hostname is the UI's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "hostname is the UI's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since its login takes a token or OIDC; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Headlamp == nil {
@@ -2799,7 +2799,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "grafana_hostname is Grafana's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "grafana_hostname is Grafana's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -2812,7 +2812,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "alertmanager_hostname is Alertmanager's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "alertmanager_hostname is Alertmanager's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.KubePrometheusStack == nil {
@@ -5628,7 +5628,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.weave-gitops.hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
-		Doc:    "hostname is the dashboard's external DNS name; empty keeps it cluster-internal.",
+		Doc:    "hostname is the dashboard's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since it asks for a login; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.WeaveGitOps == nil {

@@ -663,9 +663,54 @@ func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *catalog.Info) 
 	return b, nil
 }
 
+// renderGatewayHttpsRedirectYaml renders gateway/https-redirect.yaml.tpl.
+func renderGatewayHttpsRedirectYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 580)
+	svc := c.OpenCenter.Services.Gateway
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.gateway")
+	}
+	{
+		w1 := svc.HTTPSRedirect()
+		if w1 != nil {
+			b = append(b, "# Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,\n# Headlamp, Weave GitOps) is sent to HTTPS before any login is typed: their\n# routes attach to port 443 alone.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: "...)
+			b = escape.Scalar(b, svc.Name+"-https-redirect")
+			b = append(b, "\n  namespace: "...)
+			b = escape.Scalar(b, u.Namespace)
+			b = append(b, "\nspec:\n  parentRefs:"...)
+			{
+				r2 := w1.Ports
+				for i3 := range r2 {
+					e4 := r2[i3]
+					b = append(b, "\n    - name: "...)
+					b = escape.Scalar(b, svc.Name)
+					b = append(b, "\n      port: "...)
+					b = strconv.AppendInt(b, int64(e4), 10)
+				}
+			}
+			b = append(b, "\n  hostnames:"...)
+			{
+				r5 := w1.Hostnames
+				for i6 := range r5 {
+					e7 := r5[i6]
+					b = append(b, "\n    - "...)
+					b = escape.Scalar(b, e7)
+				}
+			}
+			b = append(b, "\n  rules:\n    - filters:\n        - type: RequestRedirect\n          requestRedirect:\n            scheme: https\n            statusCode: 301"...)
+		}
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderGatewayKustomizationYaml renders gateway/kustomization.yaml.tpl.
 func renderGatewayKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 232)
+	b = slices.Grow(b, 256)
+	svc := c.OpenCenter.Services.Gateway
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.gateway")
+	}
 	b = append(b, "# The cluster Gateway of opencenter.services.gateway, served by Envoy Gateway.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:"...)
 	{
 		w1 := c.OpenCenter.Services.GatewayAPI
@@ -675,7 +720,11 @@ func renderGatewayKustomizationYaml(b []byte, c *config.Config, u *catalog.Info)
 			}
 		}
 	}
-	b = append(b, "\n  - gatewayclass.yaml\n  - envoyproxy.yaml\n  - gateway.yaml\n"...)
+	b = append(b, "\n  - gatewayclass.yaml\n  - envoyproxy.yaml\n  - gateway.yaml"...)
+	if svc.HTTPSRedirect() != nil {
+		b = append(b, "\n  - https-redirect.yaml"...)
+	}
+	b = append(b, "\n"...)
 	return b, nil
 }
 
@@ -965,7 +1014,7 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 
 // renderHeadlampHeadlampHttprouteYaml renders headlamp/headlamp-httproute.yaml.tpl.
 func renderHeadlampHeadlampHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 396)
+	b = slices.Grow(b, 551)
 	svc := c.OpenCenter.Services.Headlamp
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.headlamp")
@@ -976,11 +1025,11 @@ func renderHeadlampHeadlampHttprouteYaml(b []byte, c *config.Config, u *catalog.
 			if w1.Enabled {
 				b = append(b, "# Publishes Headlamp at opencenter.services.headlamp.hostname through the cluster Gateway.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: headlamp\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text\n    # (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n  hostnames:\n    - "...)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.Hostname)
 				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: headlamp\n          port: 80"...)
 			}
@@ -1485,7 +1534,7 @@ func renderKubePrometheusStackAlertmanagerBasicAuthYaml(b []byte, c *config.Conf
 
 // renderKubePrometheusStackAlertmanagerHttprouteYaml renders kube-prometheus-stack/alertmanager-httproute.yaml.tpl.
 func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1722)
+	b = slices.Grow(b, 1299)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1496,7 +1545,7 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 			if w1.Enabled {
 				b = append(b, "# Publishes Alertmanager at opencenter.services.kube-prometheus-stack.alertmanager_hostname through the cluster Gateway.\n# The Service is named after the Helm release, which helm-controller names observability-kube-prometheus-stack\n# (<targetNamespace>-<name>: the base's HelmRelease has no releaseName), cut to 26 characters by the chart.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text.\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text\n    # (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
@@ -1519,15 +1568,6 @@ func renderKubePrometheusStackAlertmanagerHttprouteYaml(b []byte, c *config.Conf
 					}
 					b = escape.Scalar(b, d3)
 				}
-				b = append(b, "\n---\n# Plain HTTP to the same name is sent to HTTPS before any login is typed.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: alertmanager-https-redirect\n  namespace: "...)
-				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
-				b = escape.Scalar(b, w1.Name)
-				b = append(b, "\n      namespace: "...)
-				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n      port: 80\n  hostnames:\n    - "...)
-				b = escape.Scalar(b, svc.AlertmanagerHostname)
-				b = append(b, "\n  rules:\n    - filters:\n        - type: RequestRedirect\n          requestRedirect:\n            scheme: https\n            statusCode: 301"...)
 			}
 		}
 	}
@@ -1552,7 +1592,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
 func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1231)
+	b = slices.Grow(b, 813)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1563,21 +1603,13 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 			if w1.Enabled {
 				b = append(b, "# Publishes Grafana at opencenter.services.kube-prometheus-stack.grafana_hostname through the cluster Gateway.\n# The Service is the grafana subchart's, named after the Helm release, which helm-controller names\n# observability-kube-prometheus-stack (<targetNamespace>-<name>: the base's HelmRelease has no releaseName).\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text.\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text\n    # (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.GrafanaHostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80\n---\n# Plain HTTP to the same name is sent to HTTPS before any login is typed.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: grafana-https-redirect\n  namespace: "...)
-				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
-				b = escape.Scalar(b, w1.Name)
-				b = append(b, "\n      namespace: "...)
-				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n      port: 80\n  hostnames:\n    - "...)
-				b = escape.Scalar(b, svc.GrafanaHostname)
-				b = append(b, "\n  rules:\n    - filters:\n        - type: RequestRedirect\n          requestRedirect:\n            scheme: https\n            statusCode: 301"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80"...)
 			}
 		}
 	}
@@ -2863,7 +2895,7 @@ func renderWeaveGitopsKustomizationYaml(b []byte, c *config.Config, u *catalog.I
 
 // renderWeaveGitopsWeaveGitopsHttprouteYaml renders weave-gitops/weave-gitops-httproute.yaml.tpl.
 func renderWeaveGitopsWeaveGitopsHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 415)
+	b = slices.Grow(b, 570)
 	svc := c.OpenCenter.Services.WeaveGitOps
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.weave-gitops")
@@ -2874,11 +2906,11 @@ func renderWeaveGitopsWeaveGitopsHttprouteYaml(b []byte, c *config.Config, u *ca
 			if w1.Enabled {
 				b = append(b, "# Publishes the dashboard at opencenter.services.weave-gitops.hostname through the cluster Gateway.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: weave-gitops\n  namespace: "...)
 				b = escape.Scalar(b, u.Namespace)
-				b = append(b, "\nspec:\n  parentRefs:\n    - name: "...)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text\n    # (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
 				b = escape.Scalar(b, w1.Name)
 				b = append(b, "\n      namespace: "...)
 				b = escape.Scalar(b, w1.Namespace)
-				b = append(b, "\n  hostnames:\n    - "...)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.Hostname)
 				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: weave-gitops\n          port: 9001"...)
 			}

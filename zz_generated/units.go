@@ -583,7 +583,7 @@ var Units = []catalog.Unit{
 		Name:        "gateway",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/gateway.yaml",
-		Description: "The cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway, from the typed config (no base directory).",
+		Description: "The cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway, and the redirect of plain HTTP to the login pages it publishes, from the typed config (no base directory).",
 		Service:     "gateway",
 		Namespace:   "envoy-gateway-system",
 		Gate: catalog.Cond{
@@ -641,6 +641,13 @@ var Units = []catalog.Unit{
 				Template:    "gateway/gateway.yaml.tpl",
 				IsTemplate:  true,
 				Render:      renderGatewayGatewayYaml,
+			},
+			{
+				Path:        "https-redirect.yaml",
+				OverlayPath: "services/gateway/https-redirect.yaml",
+				Template:    "gateway/https-redirect.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderGatewayHttpsRedirectYaml,
 			},
 		},
 		Common: func(c *config.Config) *config.ServiceCommon {

@@ -1,11 +1,14 @@
 package config
 
+import "slices"
+
 // applyDerivedDefaults fills the defaults that depend on other fields. It
 // runs after the catalog's ApplyDefaults has applied the `default` struct tags:
 //   - cert-manager's issuer_name, after its issuer;
 //   - the issuer of the gateway and of harbor's Certificate: the cluster's
 //     ClusterIssuer, when cert-manager has one;
-//   - the gateway's listeners, from cluster.base_domain.
+//   - the gateway's listeners, from cluster.base_domain;
+//   - the gateway's redirect of plain HTTP to the login pages it publishes.
 func applyDerivedDefaults(c *Config) {
 	s := &c.OpenCenter.Services
 	var issuer string // the cluster's ClusterIssuer, "" for none
@@ -27,7 +30,53 @@ func applyDerivedDefaults(c *Config) {
 		if len(g.Listeners) == 0 {
 			g.Listeners, g.derivedListeners = defaultListeners(g, c.OpenCenter.Cluster.BaseDomain), true
 		}
+		g.httpsRedirect = httpsRedirect(g, loginHostnames(s))
 	}
+}
+
+// loginHostnames are the names of the enabled services whose pages ask
+// for a login and that the cluster Gateway publishes: Grafana,
+// Alertmanager (its logins are the Gateway's own), Headlamp (a token or
+// OIDC) and the Weave GitOps dashboard.
+func loginHostnames(s *Services) []string {
+	var names []string
+	if k := s.KubePrometheusStack; k != nil && k.Enabled {
+		names = append(names, k.GrafanaHostname, k.AlertmanagerHostname)
+	}
+	if h := s.Headlamp; h != nil && h.Enabled {
+		names = append(names, h.Hostname)
+	}
+	if w := s.WeaveGitOps; w != nil && w.Enabled {
+		names = append(names, w.Hostname)
+	}
+	return names
+}
+
+// httpsRedirect is the redirect to HTTPS of plain HTTP to names: the
+// names that an HTTP listener of g matches, once each and sorted, and
+// those listeners' ports. It is nil when no HTTP listener matches a name,
+// never a route for every name.
+func httpsRedirect(g *Gateway, names []string) *HTTPSRedirect {
+	r := &HTTPSRedirect{}
+	for _, host := range names {
+		for _, l := range g.Listeners {
+			if host == "" || l.Protocol != ListenerHTTP || !listenerMatches(l.Hostname, host) {
+				continue
+			}
+			if !slices.Contains(r.Hostnames, host) {
+				r.Hostnames = append(r.Hostnames, host)
+			}
+			if !slices.Contains(r.Ports, l.Port) {
+				r.Ports = append(r.Ports, l.Port)
+			}
+		}
+	}
+	if len(r.Hostnames) == 0 {
+		return nil
+	}
+	slices.Sort(r.Hostnames)
+	slices.Sort(r.Ports)
+	return r
 }
 
 // defaultIssuerNames name the ClusterIssuer of each kind of issuer.

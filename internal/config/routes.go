@@ -7,12 +7,14 @@ import (
 )
 
 // published is a service published on its hostname through the cluster
-// Gateway: who it is, for messages, and whether it is given the address
-// https://<hostname><urlPath> (Grafana's root_url, an OIDC callback).
+// Gateway: who it is, for messages, whether it is given the address
+// https://<hostname><urlPath> (Grafana's root_url, an OIDC callback), and
+// whether it asks for a login, which its route takes over HTTPS alone.
 type published struct {
 	svc     string
 	https   bool
 	urlPath string
+	login   bool
 }
 
 // routeHostname checks the hostname at key of the mapping at path, which
@@ -52,12 +54,16 @@ func (v *Validator) routeHostname(path, key, host string, pub published, c *Conf
 	switch {
 	case !matched:
 		v.Errorf(p(), "%q matches no listener of the cluster Gateway (%s): the Gateway would not accept the HTTPRoute for it (NoMatchingListenerHostname); use a name the listeners serve, or add a listener for it to opencenter.services.gateway.listeners", host, g.describeListeners())
-	case pub.https && served == nil:
+	case (pub.https || pub.login) && served == nil:
 		fix := "add an HTTPS listener on port 443 for it to opencenter.services.gateway.listeners"
 		if g.derivedListeners {
 			fix = "set opencenter.cluster.base_domain and give the gateway a certificate (issuer or tls_secret_name) for the default HTTPS listener, or list the listeners, with an HTTPS one on port 443 for it, in opencenter.services.gateway.listeners"
 		}
-		v.Errorf(p(), "%q is served by no HTTPS listener on port 443 of the cluster Gateway (%s), but %s is given the address https://%s%s: %s", host, g.describeListeners(), pub.svc, host, pub.urlPath, fix)
+		why := fmt.Sprintf("%s is given the address https://%s%s", pub.svc, host, pub.urlPath)
+		if !pub.https {
+			why = pub.svc + " asks for a login there, so its route takes HTTPS alone"
+		}
+		v.Errorf(p(), "%q is served by no HTTPS listener on port 443 of the cluster Gateway (%s), but %s: %s", host, g.describeListeners(), why, fix)
 	case served != nil && g.Issuer != "":
 		names := g.certificateNames(served.TLSSecretName)
 		for _, n := range names {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"crypto/x509"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -86,5 +87,34 @@ func TestCertificateNames(t *testing.T) {
 	}}
 	if got := strings.Join(g.certificateNames("shared"), " "); got != "*.a.example b.example" {
 		t.Errorf("names of Secret shared: %s", got)
+	}
+}
+
+// TestHTTPSRedirect: plain HTTP is redirected for each login page's name
+// that an HTTP listener matches, on those listeners' ports, each once and
+// sorted; with no such listener there is no redirect at all, since a route
+// without hostnames would redirect every name.
+func TestHTTPSRedirect(t *testing.T) {
+	http := func(host string, port int) GatewayListener {
+		return GatewayListener{Name: "h", Hostname: host, Port: port, Protocol: ListenerHTTP}
+	}
+	https := GatewayListener{Name: "s", Hostname: "*.a.example", Port: 443, Protocol: ListenerHTTPS, TLSSecretName: "t"}
+	for _, c := range []struct {
+		name      string
+		listeners []GatewayListener
+		hosts     []string
+		want      string
+	}{
+		{"one port", []GatewayListener{http("*.a.example", 80), https}, []string{"g.a.example", "", "b.a.example", "g.a.example"}, "&{[80] [b.a.example g.a.example]}"},
+		{"names another listener matches", []GatewayListener{http("*.b.example", 80), http("g.a.example", 8080), https}, []string{"g.a.example", "x.a.example"}, "&{[8080] [g.a.example]}"},
+		{"every name", []GatewayListener{http("", 8080), http("", 80)}, []string{"x.example"}, "&{[80 8080] [x.example]}"},
+		{"HTTPS alone", []GatewayListener{https}, []string{"g.a.example"}, "<nil>"},
+		{"no HTTP listener matches", []GatewayListener{http("*.b.example", 80), https}, []string{"g.a.example"}, "<nil>"},
+		{"no login page", []GatewayListener{http("", 80)}, []string{"", ""}, "<nil>"},
+	} {
+		got := httpsRedirect(&Gateway{Listeners: c.listeners}, c.hosts)
+		if s := fmt.Sprint(got); s != c.want {
+			t.Errorf("%s: %s, want %s", c.name, s, c.want)
+		}
 	}
 }

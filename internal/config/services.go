@@ -271,7 +271,25 @@ type Gateway struct {
 
 	// derivedListeners records that Listeners are the defaults, for messages.
 	derivedListeners bool
+	// httpsRedirect is derived from the listeners and the login pages published.
+	httpsRedirect *HTTPSRedirect
 }
+
+// HTTPSRedirect is where the Gateway answers plain HTTP to the login pages
+// it publishes with a redirect to HTTPS, so that no login is typed into a
+// page served in clear text: the login pages' routes attach to port 443
+// alone.
+type HTTPSRedirect struct {
+	// Ports are the ports of the HTTP listeners that match one of the names, sorted.
+	Ports []int
+	// Hostnames are the login pages' names, sorted, never empty.
+	Hostnames []string
+}
+
+// HTTPSRedirect returns the redirect to HTTPS of plain HTTP to the login
+// pages published on the Gateway, or nil when no HTTP listener matches
+// one.
+func (s *Gateway) HTTPSRedirect() *HTTPSRedirect { return s.httpsRedirect }
 
 // DerivedListeners reports whether the listeners are the defaults derived
 // from the cluster, not the config's.
@@ -340,7 +358,7 @@ type Harbor struct {
 // Headlamp is the Headlamp Kubernetes web UI.
 type Headlamp struct {
 	Sourced
-	// Hostname is the UI's external DNS name; empty keeps it cluster-internal.
+	// Hostname is the UI's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since its login takes a token or OIDC; empty keeps it cluster-internal.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// OIDCEnabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.
 	OIDCEnabled bool `json:"oidc_enabled,omitempty"`
@@ -424,9 +442,9 @@ const (
 type KubePrometheusStack struct {
 	ServiceCommon
 	observabilityMember
-	// GrafanaHostname is Grafana's external DNS name; empty keeps it cluster-internal.
+	// GrafanaHostname is Grafana's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.
 	GrafanaHostname string `json:"grafana_hostname,omitempty" format:"dns-subdomain"`
-	// AlertmanagerHostname is Alertmanager's external DNS name; empty keeps it cluster-internal.
+	// AlertmanagerHostname is Alertmanager's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.
 	AlertmanagerHostname string `json:"alertmanager_hostname,omitempty" format:"dns-subdomain"`
 	// AlertmanagerAuth is how the cluster Gateway guards the Alertmanager it publishes, which takes no login of its own and lets anyone who reaches it silence alerts or send them: basic (HTTP basic authentication with secrets.services.kube-prometheus-stack.alertmanager_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).
 	AlertmanagerAuth AlertmanagerAuth `json:"alertmanager_auth,omitempty" default:"basic"`
@@ -705,7 +723,7 @@ type VSphereCSI struct {
 type WeaveGitOps struct {
 	ServiceCommon
 	ownOverlay
-	// Hostname is the dashboard's external DNS name; empty keeps it cluster-internal.
+	// Hostname is the dashboard's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since it asks for a login; empty keeps it cluster-internal.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
 	// AdminUser is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.
 	AdminUser string `json:"admin_user,omitempty" default:"admin"`

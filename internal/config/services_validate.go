@@ -611,8 +611,8 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.alertmanagerAuth(path, s, sec)
 	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 	// The values give Grafana its root_url and Alertmanager its externalUrl as https://<hostname>.
-	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true}, c)
-	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true}, c)
+	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true, login: true}, c)
+	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true, login: true}, c)
 }
 
 // alertmanagerAuth checks the logins of the Alertmanager the cluster
@@ -692,7 +692,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
 	}
 	v.chartUnquoted(path, "admin_user", s.AdminUser, "weave-gitops")
-	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the dashboard"}, c)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the Weave GitOps dashboard", login: true}, c)
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
@@ -701,7 +701,11 @@ const weaveGitOpsLogin = "cluster-user-auth"
 // Validate checks that the cluster Gateway serves Headlamp's hostname, and
 // where its OIDC client comes from.
 func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
-	v.routeHostname(path, "hostname", s.Hostname, published{svc: "Headlamp (OIDC callback)", https: s.OIDCEnabled, urlPath: "/oidc-callback"}, c)
+	pub := published{svc: "Headlamp", login: true} // a token's login, or OIDC's
+	if s.OIDCEnabled {
+		pub.svc, pub.https, pub.urlPath = "Headlamp (OIDC callback)", true, "/oidc-callback"
+	}
+	v.routeHostname(path, "hostname", s.Hostname, pub, c)
 	if s.OIDCExistingSecret == "" {
 		return
 	}

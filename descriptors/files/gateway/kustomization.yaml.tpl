@@ -8,3 +8,6 @@ resources:
   - gatewayclass.yaml
   - envoyproxy.yaml
   - gateway.yaml
+  {{- if .Service.HTTPSRedirect }}
+  - https-redirect.yaml
+  {{- end }}

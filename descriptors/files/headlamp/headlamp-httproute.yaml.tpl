@@ -7,8 +7,11 @@ metadata:
   namespace: {{ $.Unit.Namespace }}
 spec:
   parentRefs:
+    # HTTPS only: the login sent here must not cross the network in clear text
+    # (the gateway unit redirects plain HTTP to this name).
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
+      port: 443
   hostnames:
     - {{ $.Service.Hostname }}
   rules:

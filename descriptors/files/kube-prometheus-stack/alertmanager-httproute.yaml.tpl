@@ -9,7 +9,8 @@ metadata:
   namespace: {{ $.Unit.Namespace }}
 spec:
   parentRefs:
-    # HTTPS only: the login sent here must not cross the network in clear text.
+    # HTTPS only: the login sent here must not cross the network in clear text
+    # (the gateway unit redirects plain HTTP to this name).
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
       port: 443
@@ -37,24 +38,4 @@ spec:
     users:
       name: {{ default "alertmanager-basic-auth" $.Service.AlertmanagerHtpasswdExistingSecret }}
 {{- end }}
----
-# Plain HTTP to the same name is sent to HTTPS before any login is typed.
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: alertmanager-https-redirect
-  namespace: {{ $.Unit.Namespace }}
-spec:
-  parentRefs:
-    - name: {{ .Name }}
-      namespace: {{ .Namespace }}
-      port: 80
-  hostnames:
-    - {{ $.Service.AlertmanagerHostname }}
-  rules:
-    - filters:
-        - type: RequestRedirect
-          requestRedirect:
-            scheme: https
-            statusCode: 301
 {{- end }}{{ end }}

@@ -9,7 +9,8 @@ metadata:
   namespace: {{ $.Unit.Namespace }}
 spec:
   parentRefs:
-    # HTTPS only: the login sent here must not cross the network in clear text.
+    # HTTPS only: the login sent here must not cross the network in clear text
+    # (the gateway unit redirects plain HTTP to this name).
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
       port: 443
@@ -19,24 +20,4 @@ spec:
     - backendRefs:
         - name: observability-kube-prometheus-stack-grafana
           port: 80
----
-# Plain HTTP to the same name is sent to HTTPS before any login is typed.
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata:
-  name: grafana-https-redirect
-  namespace: {{ $.Unit.Namespace }}
-spec:
-  parentRefs:
-    - name: {{ .Name }}
-      namespace: {{ .Namespace }}
-      port: 80
-  hostnames:
-    - {{ $.Service.GrafanaHostname }}
-  rules:
-    - filters:
-        - type: RequestRedirect
-          requestRedirect:
-            scheme: https
-            statusCode: 301
 {{- end }}{{ end }}
