@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -63,6 +66,10 @@ Findings, one per line as "cluster: flux unit: file: message":
     kustomize-controller refuses
   - a GitRepository URL Flux refuses (scp-style), or ssh without spec.secretRef
   - an object whose metadata the API server refuses (name, namespace, labels, annotations)
+  - an HTTPRoute its Gateway would not accept (no listener of the parentRef's port or name, none
+    taking routes from its namespace, none matching its hostnames), or whose backend in another
+    namespace no ReferenceGrant permits; an Envoy Gateway SecurityPolicy whose target or basic
+    authentication Secret no build produces (a Gateway no build produces is info)
 
 Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
 charts and their values, controllers), postBuild substitution and images set on Flux
@@ -131,6 +138,31 @@ func providers() map[string][]string {
 	return m
 }
 
+// existingSecrets are the Secrets outside the repository that config c
+// names for the plan's active units: the plan's values Secrets, and every
+// *existing_secret field of the units' services, in the unit's namespace
+// (where each of those fields' docs puts its Secret).
+func existingSecrets(plan *render.Plan, c *config.Config) []types.NamespacedName {
+	out := slices.Clone(plan.ExistingSecrets)
+	for _, st := range plan.Units {
+		if !st.Active || st.Unit.Service == "" {
+			continue
+		}
+		prefix := st.Unit.ServicePath() + "."
+		for _, f := range zz_generated.Fields {
+			key, ok := strings.CutPrefix(f.Path, prefix)
+			if !ok || strings.Contains(key, ".") || !strings.HasSuffix(key, "existing_secret") {
+				continue
+			}
+			v, _ := f.Get(c)
+			if name, _ := v.(string); name != "" {
+				out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: name})
+			}
+		}
+	}
+	return out
+}
+
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *sops.Keyring, name string, r *result) {
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
@@ -176,7 +208,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 		},
 		Providers:       tables.providers,
 		ClusterScoped:   catalog.ClusterScoped,
-		ExistingSecrets: plan.ExistingSecrets,
+		ExistingSecrets: existingSecrets(plan, f.Config),
 	})
 	var b strings.Builder
 	for _, x := range rep.Findings {

@@ -130,6 +130,17 @@ func (u *Unit) SourceOverride(c *config.Config) *config.SourceOverride {
 	return nil
 }
 
+// NamespaceOf is the unit's namespace for config c: the service's
+// namespace override, else the descriptor's.
+func (u *Unit) NamespaceOf(c *config.Config) string {
+	if u.Common != nil {
+		if sc := u.Common(c); sc != nil && sc.Namespace != "" {
+			return sc.Namespace
+		}
+	}
+	return u.Namespace
+}
+
 // ServicePath is the YAML path of the unit's service:
 // opencenter.services.<key> or opencenter.managed_services.<key>.
 func (u *Unit) ServicePath() string {

@@ -476,14 +476,7 @@ func (b *builder) errorf(u *catalog.Unit, format string, args ...any) {
 }
 
 // namespace is the unit's namespace after the config's override.
-func (b *builder) namespace(u *catalog.Unit) string {
-	if u.Common != nil {
-		if c := u.Common(b.c); c != nil && c.Namespace != "" {
-			return c.Namespace
-		}
-	}
-	return u.Namespace
-}
+func (b *builder) namespace(u *catalog.Unit) string { return u.NamespaceOf(b.c) }
 
 func (b *builder) expand(u *catalog.Unit, s string) string {
 	return b.expandAfter("", u, s)
