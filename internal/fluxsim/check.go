@@ -49,6 +49,7 @@ func (s *sim) check() {
 	s.checkSecrets()
 	s.checkMetadata()
 	s.checkSubscriptions()
+	s.checkRoutes(index)
 }
 
 // checkOwners reports objects applied by two Flux units: each would

@@ -14,14 +14,18 @@
 // them), dependency cycles, CRD and namespace
 // ordering (the namespace a HelmRelease installs into too), objects with two
 // owners, SOPS-encrypted Secret manifests applied without decryption, source
-// URLs Flux refuses or cannot fetch (ssh without credentials), and object
-// metadata the API server refuses (MetadataProblems).
+// URLs Flux refuses or cannot fetch (ssh without credentials), object
+// metadata the API server refuses (MetadataProblems), and HTTPRoutes and
+// Envoy Gateway SecurityPolicies that would not take effect (a route its
+// Gateway does not accept, a backend without its ReferenceGrant, a policy
+// without its target or Secret).
 //
 // Info, never failures: repositories the simulation has no copy of, and
 // remote kustomize resources (not checked); values helm-controller ignores
 // (all but the first YAML document of a values key); OLM Subscriptions with
 // Manual approval; plaintext Secret manifests; a checkout whose ref is not at
-// the commit opencenter's index of it holds.
+// the commit opencenter's index of it holds; an HTTPRoute whose Gateway no
+// build produces.
 //
 // The package knows nothing of cluster configs or the renderer: it takes
 // trees and git checkouts, and returns findings.

@@ -1,0 +1,322 @@
+package fluxsim
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// API groups of the Gateway API and of Envoy Gateway's policies.
+const (
+	gatewayGroup = "gateway.networking.k8s.io"
+	envoyGroup   = "gateway.envoyproxy.io"
+)
+
+// The parts of the Gateway API's objects the route checks read. Pointers
+// stand for fields whose absence means a default, not "".
+type (
+	httpRouteSpec struct {
+		ParentRefs []parentRef `json:"parentRefs"`
+		Hostnames  []string    `json:"hostnames"`
+		Rules      []struct {
+			BackendRefs []objectRef `json:"backendRefs"`
+		} `json:"rules"`
+	}
+	parentRef struct {
+		Group       *string `json:"group"`
+		Kind        *string `json:"kind"`
+		Namespace   string  `json:"namespace"`
+		Name        string  `json:"name"`
+		SectionName string  `json:"sectionName"`
+		Port        int     `json:"port"`
+	}
+	objectRef struct {
+		Group     *string `json:"group"`
+		Kind      *string `json:"kind"`
+		Namespace string  `json:"namespace"`
+		Name      string  `json:"name"`
+	}
+	gatewaySpec struct {
+		Listeners []listener `json:"listeners"`
+	}
+	listener struct {
+		Name          string `json:"name"`
+		Hostname      string `json:"hostname"`
+		Port          int    `json:"port"`
+		Protocol      string `json:"protocol"`
+		AllowedRoutes *struct {
+			Namespaces *struct {
+				From     string                `json:"from"`
+				Selector *metav1.LabelSelector `json:"selector"`
+			} `json:"namespaces"`
+			Kinds []objectRef `json:"kinds"`
+		} `json:"allowedRoutes"`
+	}
+	referenceGrantSpec struct {
+		From []objectRef `json:"from"`
+		To   []objectRef `json:"to"`
+	}
+	securityPolicySpec struct {
+		TargetRef  *objectRef  `json:"targetRef"`
+		TargetRefs []objectRef `json:"targetRefs"`
+		BasicAuth  *struct {
+			Users objectRef `json:"users"`
+		} `json:"basicAuth"`
+	}
+)
+
+// or returns *p, or def when p is nil: the API server's default.
+func or(p *string, def string) string {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// checkRoutes reports what Envoy Gateway would not serve as the objects
+// say, following the Gateway API's rules for attaching an HTTPRoute to
+// its Gateway (HTTPRoute status reasons NoMatchingParent,
+// NotAllowedByListeners, NoMatchingListenerHostname, RefNotPermitted) and
+// Envoy Gateway's for a SecurityPolicy, whose missing target leaves the
+// route it was meant to guard open. A Gateway no build produces is info:
+// it may be managed outside the repository.
+func (s *sim) checkRoutes(index map[objKey][]*applied) {
+	for _, a := range s.objects {
+		switch {
+		case a.Group() == gatewayGroup && a.Kind == "HTTPRoute":
+			var spec httpRouteSpec
+			if err := decode(a.Body, &spec); err != nil {
+				s.finding(s.owner(a), a.File, "HTTPRoute %s: %v", a.key, err)
+				continue
+			}
+			for i, p := range spec.ParentRefs {
+				s.checkParent(a, i, p, spec.Hostnames, index)
+			}
+			for _, r := range spec.Rules {
+				for _, b := range r.BackendRefs {
+					s.checkBackend(a, b)
+				}
+			}
+		case a.Group() == envoyGroup && a.Kind == "SecurityPolicy":
+			s.checkSecurityPolicy(a, index)
+		}
+	}
+}
+
+// checkParent reports a parentRef of route a that its Gateway would not
+// accept: no listener the reference selects (by sectionName and port)
+// takes HTTPRoutes from the route's namespace for one of its hostnames.
+func (s *sim) checkParent(a *applied, i int, p parentRef, hosts []string, index map[objKey][]*applied) {
+	if or(p.Group, gatewayGroup) != gatewayGroup || or(p.Kind, "Gateway") != "Gateway" {
+		return
+	}
+	k := objKey{gatewayGroup, "Gateway", cmpOr(p.Namespace, a.ns), p.Name}
+	at := fmt.Sprintf("HTTPRoute %s: parentRefs[%d] %s", a.key, i, k)
+	found := index[k]
+	if len(found) == 0 {
+		s.info(s.owner(a), a.File, "%s: no build produces the Gateway; whether it accepts the route is not checked%s", at, s.elsewhere(k))
+		return
+	}
+	var gw gatewaySpec
+	if err := decode(found[0].Body, &gw); err != nil {
+		return // reported where the Gateway is
+	}
+	var selected, allowed []listener
+	for _, l := range gw.Listeners {
+		if (p.SectionName == "" || p.SectionName == l.Name) && (p.Port == 0 || p.Port == l.Port) {
+			selected = append(selected, l)
+		}
+	}
+	for _, l := range selected {
+		if s.listenerAllows(l, a.ns, found[0].ns) {
+			allowed = append(allowed, l)
+		}
+	}
+	var why string
+	switch {
+	case len(selected) == 0:
+		why = "NoMatchingParent: no listener has " + selector(p)
+	case len(allowed) == 0:
+		why = "NotAllowedByListeners: no listener with " + selector(p) + " takes HTTPRoutes from namespace " + a.ns
+	case !slices.ContainsFunc(allowed, func(l listener) bool { return servesAName(l, gw.Listeners, hosts) }):
+		why = "NoMatchingListenerHostname: no listener with " + selector(p) + " matches " + strings.Join(hosts, ", ")
+	default:
+		return
+	}
+	s.finding(s.owner(a), a.File, "%s does not accept the route (%s; its listeners: %s): Envoy Gateway serves nothing for it there", at, why, describe(gw.Listeners))
+}
+
+// selector says which listeners a parentRef selects, for a message.
+func selector(p parentRef) string {
+	var by []string
+	if p.SectionName != "" {
+		by = append(by, "name "+p.SectionName)
+	}
+	if p.Port != 0 {
+		by = append(by, "port "+strconv.Itoa(p.Port))
+	}
+	if len(by) == 0 {
+		return "any name or port"
+	}
+	return strings.Join(by, " and ")
+}
+
+// describe lists listeners for a message.
+func describe(ls []listener) string {
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, fmt.Sprintf("%s %s on %d for %s", l.Name, l.Protocol, l.Port, cmpOr(l.Hostname, "any name")))
+	}
+	return strings.Join(out, ", ")
+}
+
+// listenerAllows reports whether listener l takes HTTPRoutes from
+// namespace ns, its Gateway being in gwNS: the kinds it allows (by
+// default those of its protocol, HTTPRoute for HTTP and HTTPS) and the
+// namespaces (by default its Gateway's alone). A namespace selector is
+// matched against the labels of the Namespace the builds produce, with
+// kubernetes.io/metadata.name, which the API server sets.
+func (s *sim) listenerAllows(l listener, ns, gwNS string) bool {
+	kinds := l.AllowedRoutes != nil && len(l.AllowedRoutes.Kinds) > 0
+	switch {
+	case kinds && !slices.ContainsFunc(l.AllowedRoutes.Kinds, func(k objectRef) bool {
+		return or(k.Group, gatewayGroup) == gatewayGroup && or(k.Kind, "") == "HTTPRoute"
+	}):
+		return false
+	case !kinds && l.Protocol != "HTTP" && l.Protocol != "HTTPS":
+		return false
+	}
+	from := "Same"
+	var sel *metav1.LabelSelector
+	if l.AllowedRoutes != nil && l.AllowedRoutes.Namespaces != nil {
+		from, sel = cmpOr(l.AllowedRoutes.Namespaces.From, "Same"), l.AllowedRoutes.Namespaces.Selector
+	}
+	switch from {
+	case "All":
+		return true
+	case "Same":
+		return ns == gwNS
+	case "Selector":
+		selector, err := metav1.LabelSelectorAsSelector(sel)
+		if err != nil || sel == nil {
+			return false
+		}
+		set := labels.Set{"kubernetes.io/metadata.name": ns}
+		for _, n := range s.objects {
+			if n.Group() != "" || n.Kind != "Namespace" || n.Name != ns {
+				continue
+			}
+			meta, _ := n.Body["metadata"].(map[string]any)
+			ls, _ := meta["labels"].(map[string]any)
+			for k, v := range ls {
+				set[k] = fmt.Sprint(v)
+			}
+		}
+		return selector.Matches(set)
+	}
+	return false // None
+}
+
+// servesAName reports whether listener l, one of its Gateway's listeners
+// ls, serves one of a route's hosts, as Envoy Gateway 1.9 computes it
+// (internal/gatewayapi, computeHosts): with either side empty, yes;
+// otherwise a name is in both when the two are equal or one is a wildcard
+// *.d and the other ends in .d with at least one label before it (a
+// wildcard too), the narrower being the name served. A name that another
+// listener on l's port has as its own hostname is that listener's alone.
+func servesAName(l listener, ls []listener, hosts []string) bool {
+	if len(hosts) == 0 {
+		return true
+	}
+	under := func(w, n string) bool {
+		suffix, ok := strings.CutPrefix(w, "*")
+		return ok && len(n) > len(suffix) && strings.HasSuffix(n, suffix)
+	}
+	taken := func(n string) bool {
+		return slices.ContainsFunc(ls, func(m listener) bool { return m.Name != l.Name && m.Port == l.Port && m.Hostname == n })
+	}
+	for _, h := range hosts {
+		var n string
+		switch {
+		case l.Hostname == "" || l.Hostname == h || under(l.Hostname, h):
+			n = h
+		case under(h, l.Hostname):
+			n = l.Hostname
+		default:
+			continue
+		}
+		if !taken(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBackend reports a backend of route a in another namespace that no
+// ReferenceGrant there lets HTTPRoutes of a's namespace reach: Envoy
+// Gateway refuses the reference (RefNotPermitted) and answers with 500.
+func (s *sim) checkBackend(a *applied, b objectRef) {
+	group, kind := or(b.Group, ""), or(b.Kind, "Service")
+	if b.Namespace == "" || b.Namespace == a.ns {
+		return
+	}
+	for _, g := range s.objects {
+		if g.Group() != gatewayGroup || g.Kind != "ReferenceGrant" || g.ns != b.Namespace {
+			continue
+		}
+		var spec referenceGrantSpec
+		if decode(g.Body, &spec) != nil {
+			continue
+		}
+		from := slices.ContainsFunc(spec.From, func(f objectRef) bool {
+			return or(f.Group, "") == gatewayGroup && or(f.Kind, "") == "HTTPRoute" && f.Namespace == a.ns
+		})
+		to := slices.ContainsFunc(spec.To, func(t objectRef) bool {
+			return or(t.Group, "") == group && or(t.Kind, "") == kind && (t.Name == "" || t.Name == b.Name)
+		})
+		if from && to {
+			return
+		}
+	}
+	s.finding(s.owner(a), a.File, "HTTPRoute %s: backendRef %s %s/%s: no ReferenceGrant in namespace %s lets HTTPRoutes of namespace %s reach it (RefNotPermitted): Envoy Gateway answers its requests with 500",
+		a.key, kind, b.Namespace, b.Name, b.Namespace, a.ns)
+}
+
+// checkSecurityPolicy reports a SecurityPolicy whose target, a route or
+// Gateway in its namespace, no build produces: it guards nothing, and the
+// target, if it comes some other way, is served without it. Its basic
+// authentication's Secret must be there too, or be one the config names
+// as existing: without it Envoy Gateway refuses the policy, and the
+// route answers every request with 500.
+func (s *sim) checkSecurityPolicy(a *applied, index map[objKey][]*applied) {
+	var spec securityPolicySpec
+	if err := decode(a.Body, &spec); err != nil {
+		s.finding(s.owner(a), a.File, "SecurityPolicy %s: %v", a.key, err)
+		return
+	}
+	targets := spec.TargetRefs
+	if spec.TargetRef != nil {
+		targets = append(targets, *spec.TargetRef)
+	}
+	for _, t := range targets {
+		k := objKey{or(t.Group, ""), or(t.Kind, ""), a.ns, t.Name}
+		if k.group == gatewayGroup && len(index[k]) == 0 {
+			s.finding(s.owner(a), a.File, "SecurityPolicy %s: target %s: no build produces it in namespace %s%s: the policy guards nothing", a.key, k, a.ns, s.elsewhere(k))
+		}
+	}
+	if spec.BasicAuth == nil {
+		return
+	}
+	u := spec.BasicAuth.Users
+	ns := cmpOr(u.Namespace, a.ns)
+	k := objKey{"", "Secret", ns, u.Name}
+	if len(index[k]) == 0 && !slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: ns, Name: u.Name}) {
+		s.finding(s.owner(a), a.File, "SecurityPolicy %s: basicAuth users Secret %s/%s: no build produces it, and the config names no such existing Secret: Envoy Gateway refuses the policy and answers the route's requests with 500%s",
+			a.key, ns, u.Name, s.elsewhere(k))
+	}
+}

@@ -1,0 +1,255 @@
+package fluxsim
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+)
+
+// edge is a unit with a Gateway in namespace edge and, in namespace app, a
+// route to it guarded by a SecurityPolicy: every piece attaches as the
+// Gateway API and Envoy Gateway say. The cases of TestRoutes edit it.
+var edge = map[string]string{
+	"kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - namespace.yaml
+  - gateway.yaml
+  - route.yaml
+  - policy.yaml
+  - logins.yaml
+`,
+	"namespace.yaml": `apiVersion: v1
+kind: Namespace
+metadata:
+  name: edge
+`,
+	"gateway.yaml": `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: edge
+spec:
+  gatewayClassName: envoy
+  listeners:
+    - name: http
+      protocol: HTTP
+      port: 80
+      hostname: "*.a.example"
+      allowedRoutes:
+        namespaces:
+          from: All
+    - name: https
+      protocol: HTTPS
+      port: 443
+      hostname: "*.a.example"
+      tls:
+        certificateRefs: [{name: a-tls}]
+      allowedRoutes:
+        namespaces:
+          from: All
+`,
+	"route.yaml": `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: web
+  namespace: app
+spec:
+  parentRefs:
+    - name: gw
+      namespace: edge
+      port: 443
+  hostnames:
+    - web.a.example
+  rules:
+    - backendRefs:
+        - name: web
+          port: 80
+`,
+	"policy.yaml": `apiVersion: gateway.envoyproxy.io/v1alpha1
+kind: SecurityPolicy
+metadata:
+  name: web-login
+  namespace: app
+spec:
+  targetRefs:
+    - group: gateway.networking.k8s.io
+      kind: HTTPRoute
+      name: web
+  basicAuth:
+    users:
+      name: web-logins
+`,
+	"logins.yaml": `apiVersion: v1
+kind: Secret
+metadata:
+  name: web-logins
+  namespace: app
+stringData:
+  .htpasswd: "web:{SHA}qX4tq0yvQ0XSAU8Me62Uzf3gy4c="
+`,
+}
+
+// TestRoutes: an HTTPRoute its Gateway would not accept, a backend in
+// another namespace without a ReferenceGrant, and a SecurityPolicy without
+// its target or its Secret are findings; a Gateway no build produces is
+// info.
+func TestRoutes(t *testing.T) {
+	base := baseRepo(t)
+	const route, gateway = "clusters/dev/edge/route.yaml", "clusters/dev/edge/gateway.yaml"
+	const listeners = "its listeners: http HTTP on 80 for *.a.example, https HTTPS on 443 for *.a.example"
+	for _, tc := range []struct {
+		name     string
+		edit     func(t *testing.T, tree fluxbuild.Tree)
+		existing []types.NamespacedName
+		want     []string
+		info     string
+	}{{
+		name: "accepted",
+	}, {
+		name: "a route for every name, on every listener",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "      port: 443\n  hostnames:\n    - web.a.example\n", "")
+		},
+	}, {
+		name: "wildcard route names under the listener's",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "- web.a.example", "- \"*.x.a.example\"\n    - \"*.a.example\"")
+		},
+	}, {
+		name: "no listener on the port",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "port: 443", "port: 8443")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingParent: no listener has port 8443; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "no listener of the name",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "port: 443", "sectionName: http\n      port: 443")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingParent: no listener has name http and port 443; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "routes of the Gateway's namespace alone (the default)",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "namespaces by a label no Namespace has",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {edge-routes: \"true\"}\n")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "namespaces by a label the Namespace has",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {edge-routes: \"true\"}\n")
+			replace(t, tree, "clusters/dev/app/namespace.yaml", "  name: app\n", "  name: app\n  labels:\n    edge-routes: \"true\"\n")
+		},
+	}, {
+		name: "namespaces by the name label the API server sets",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {kubernetes.io/metadata.name: app}\n")
+		},
+	}, {
+		name: "a listener for other kinds",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "a-tls}]\n      allowedRoutes:\n", "a-tls}]\n      allowedRoutes:\n        kinds: [{kind: GRPCRoute}]\n")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "a listener of a protocol without HTTPRoutes",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "protocol: HTTPS", "protocol: TLS")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; its listeners: http HTTP on 80 for *.a.example, https TLS on 443 for *.a.example): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "a name no listener matches",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "- web.a.example", "- web.b.example\n    - a.example")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingListenerHostname: no listener with port 443 matches web.b.example, a.example; " + listeners + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		// Envoy Gateway gives a name to the listener that has it as its own.
+		name: "a name another listener on the port has as its own",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "  listeners:\n", "  listeners:\n    - name: web\n      protocol: HTTPS\n      port: 443\n      hostname: web.a.example\n      tls:\n        certificateRefs: [{name: web-tls}]\n")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingListenerHostname: no listener with port 443 matches web.a.example; its listeners: web HTTPS on 443 for web.a.example, " + strings.TrimPrefix(listeners, "its listeners: ") + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "a Gateway no build produces",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "name: gw\n", "name: gw2\n")
+		},
+		info: "dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw2: no build produces the Gateway; whether it accepts the route is not checked",
+	}, {
+		name: "a backend in another namespace",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "- name: web\n", "- name: web\n          namespace: edge\n")
+		},
+		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: backendRef Service edge/web: no ReferenceGrant in namespace edge lets HTTPRoutes of namespace app reach it (RefNotPermitted): Envoy Gateway answers its requests with 500"},
+	}, {
+		name: "a backend in another namespace with a ReferenceGrant",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, route, "- name: web\n", "- name: web\n          namespace: edge\n")
+			replace(t, tree, route, "", `apiVersion: gateway.networking.k8s.io/v1beta1
+kind: ReferenceGrant
+metadata:
+  name: app-routes
+  namespace: edge
+spec:
+  from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: app}]
+  to: [{group: "", kind: Service}]
+---
+`)
+		},
+	}, {
+		name: "a policy whose route nothing applies",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, "clusters/dev/edge/policy.yaml", "name: web\n", "name: wbe\n")
+		},
+		want: []string{"dev: edge: clusters/dev/edge/policy.yaml: SecurityPolicy app/web-login: target HTTPRoute app/wbe: no build produces it in namespace app: the policy guards nothing"},
+	}, {
+		name: "a policy without its logins",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, "clusters/dev/edge/kustomization.yaml", "  - logins.yaml\n", "")
+		},
+		want: []string{"dev: edge: clusters/dev/edge/policy.yaml: SecurityPolicy app/web-login: basicAuth users Secret app/web-logins: no build produces it, and the config names no such existing Secret: Envoy Gateway refuses the policy and answers the route's requests with 500"},
+	}, {
+		name: "a policy whose logins exist outside the repository",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, "clusters/dev/edge/kustomization.yaml", "  - logins.yaml\n", "")
+		},
+		existing: []types.NamespacedName{{Namespace: "app", Name: "web-logins"}},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tree := clusterTree(t)
+			for name, body := range edge {
+				tree["clusters/dev/edge/"+name] = []byte(body)
+			}
+			addUnit(tree, "edge", "  path: ./clusters/dev/edge\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n  dependsOn:\n    - name: app-override\n")
+			if tc.edit != nil {
+				tc.edit(t, tree)
+			}
+			var s Simulator
+			r := s.Run(Cluster{
+				Name: "dev", URL: clusterURL, Path: overlay,
+				Repos: []Repo{
+					{URL: "git@example.com:org/cluster", Tree: tree},
+					{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
+				},
+				ExistingSecrets: tc.existing,
+			})
+			if got := lines(r.Findings); !slices.Equal(got, append([]string{}, tc.want...)) {
+				t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if tc.info != "" && !slices.Contains(lines(r.Info), tc.info) {
+				t.Errorf("info:\n%s\nwant among them\n%s", strings.Join(lines(r.Info), "\n"), tc.info)
+			}
+		})
+	}
+}
