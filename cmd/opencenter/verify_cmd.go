@@ -4,10 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -138,31 +135,6 @@ func providers() map[string][]string {
 	return m
 }
 
-// existingSecrets are the Secrets outside the repository that config c
-// names for the plan's active units: the plan's values Secrets, and every
-// *existing_secret field of the units' services, in the unit's namespace
-// (where each of those fields' docs puts its Secret).
-func existingSecrets(plan *render.Plan, c *config.Config) []types.NamespacedName {
-	out := slices.Clone(plan.ExistingSecrets)
-	for _, st := range plan.Units {
-		if !st.Active || st.Unit.Service == "" {
-			continue
-		}
-		prefix := st.Unit.ServicePath() + "."
-		for _, f := range zz_generated.Fields {
-			key, ok := strings.CutPrefix(f.Path, prefix)
-			if !ok || strings.Contains(key, ".") || !strings.HasSuffix(key, "existing_secret") {
-				continue
-			}
-			v, _ := f.Get(c)
-			if name, _ := v.(string); name != "" {
-				out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: name})
-			}
-		}
-	}
-	return out
-}
-
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *sops.Keyring, name string, r *result) {
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
@@ -208,7 +180,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 		},
 		Providers:       tables.providers,
 		ClusterScoped:   catalog.ClusterScoped,
-		ExistingSecrets: existingSecrets(plan, f.Config),
+		ExistingSecrets: render.ExistingSecrets(plan, f.Config),
 	})
 	var b strings.Builder
 	for _, x := range rep.Findings {

@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
 // API groups of the Gateway API and of Envoy Gateway's policies.
@@ -76,6 +78,25 @@ func or(p *string, def string) string {
 		return def
 	}
 	return *p
+}
+
+// RouteProblems returns what the route checks of a simulation report for
+// objs applied together, as "file: message" lines: a render's objects,
+// checked before any build. A reference to a Secret in existing is met.
+func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []string {
+	s := &sim{r: &Report{}, c: Cluster{ExistingSecrets: existing}}
+	index := map[objKey][]*applied{}
+	for _, o := range objs {
+		a := &applied{Object: o, key: o.Namespace + "/" + o.Name, ns: o.Namespace}
+		s.objects = append(s.objects, a)
+		index[keyOf(a)] = append(index[keyOf(a)], a)
+	}
+	s.checkRoutes(index)
+	out := make([]string, 0, len(s.r.Findings))
+	for _, f := range s.r.Findings {
+		out = append(out, f.File+": "+f.Message)
+	}
+	return out
 }
 
 // checkRoutes reports what Envoy Gateway would not serve as the objects

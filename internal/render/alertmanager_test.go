@@ -235,11 +235,16 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 		var routes []map[string]any
 		var redirected []any // the names a route on port 80 redirects to HTTPS
 		var plain []string   // the hostnames of the Gateway's HTTP listeners on port 80
+		var ports []string   // the ports of its HTTP listeners
 		for _, pf := range p.Files {
 			for _, obj := range documents(t, pf.Path, pf.Data) {
 				if str(obj, "kind") == "Gateway" {
 					for _, l := range field(obj, "spec", "listeners").([]any) {
-						if l := l.(map[string]any); l["protocol"] == "HTTP" && fmt.Sprint(l["port"]) == "80" {
+						l := l.(map[string]any)
+						if l["protocol"] == "HTTP" {
+							ports = append(ports, fmt.Sprint(l["port"]))
+						}
+						if l["protocol"] == "HTTP" && fmt.Sprint(l["port"]) == "80" {
 							plain = append(plain, str(l, "hostname"))
 						}
 					}
@@ -254,6 +259,12 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 				hosts, _ := field(obj, "spec", "hostnames").([]any)
 				if len(hosts) == 0 {
 					t.Errorf("%s: %s redirects every name to HTTPS", p.Config, pf.Path)
+				}
+				// On an HTTPS listener it would send HTTPS to itself, forever.
+				for _, port := range parentPorts(obj) {
+					if !slices.Contains(ports, port) {
+						t.Errorf("%s: %s redirects on port %s, which has no HTTP listener (HTTP listeners' ports: %v)", p.Config, pf.Path, port, ports)
+					}
 				}
 				if slices.Contains(parentPorts(obj), "80") {
 					redirected = append(redirected, hosts...)

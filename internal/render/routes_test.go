@@ -12,6 +12,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 )
 
 // serviceMaker is the maker of a Service something we render names (an
@@ -234,4 +235,37 @@ func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []basein
 		return []string{"nothing: no release or resource of " + cmpOr(b.chart, b.kind) + " is installed in " + r.namespace}
 	}
 	return slices.Compact(want)
+}
+
+// TestRoutesAttach: every HTTPRoute the corpus renders is accepted by the
+// Gateway it names, as Envoy Gateway attaches routes (listener port and
+// name, namespaces, hostnames), its backends in other namespaces are
+// granted, and every SecurityPolicy has its target and its logins Secret
+// (rendered, or named as existing).
+func TestRoutesAttach(t *testing.T) {
+	routes := 0
+	for _, ct := range corpusTargets(t) {
+		f := checkedDoc(t, ct.name, ct.doc)
+		p, err := Build(f, Options{AllowPlaintextSecrets: true})
+		if err != nil {
+			t.Fatalf("planning %s:\n%v", ct.name, err)
+		}
+		var objs []fluxbuild.Object
+		for _, pf := range p.Files {
+			for _, m := range documents(t, pf.Path, pf.Data) {
+				o := fluxbuild.Object{APIVersion: str(m, "apiVersion"), Kind: str(m, "kind"), Name: str(m, "metadata", "name"), Namespace: str(m, "metadata", "namespace"), Body: m, File: pf.Path}
+				if o.Kind == "HTTPRoute" {
+					routes++
+				}
+				objs = append(objs, o)
+			}
+		}
+		for _, e := range fluxsim.RouteProblems(objs, ExistingSecrets(p, f.Config)) {
+			t.Errorf("%s: %s", ct.name, e)
+		}
+	}
+	t.Logf("%d routes", routes)
+	if routes == 0 {
+		t.Error("the corpus renders no HTTPRoute")
+	}
 }
