@@ -665,7 +665,7 @@ func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *catalog.Info) 
 
 // renderGatewayHttpsRedirectYaml renders gateway/https-redirect.yaml.tpl.
 func renderGatewayHttpsRedirectYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 580)
+	b = slices.Grow(b, 590)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.gateway")
@@ -673,7 +673,7 @@ func renderGatewayHttpsRedirectYaml(b []byte, c *config.Config, u *catalog.Info)
 	{
 		w1 := svc.HTTPSRedirect()
 		if w1 != nil {
-			b = append(b, "# Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,\n# Headlamp, Weave GitOps) is sent to HTTPS before any login is typed: their\n# routes attach to port 443 alone.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: "...)
+			b = append(b, "# Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,\n# Headlamp, Weave GitOps, Keycloak) is sent to HTTPS before any login is\n# typed: their routes attach to port 443 alone.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, svc.Name+"-https-redirect")
 			b = append(b, "\n  namespace: "...)
 			b = escape.Scalar(b, u.Namespace)
@@ -1422,7 +1422,7 @@ func renderKeycloak20KeycloakKeycloakHpaYaml(b []byte, c *config.Config, u *cata
 
 // renderKeycloak20KeycloakKeycloakHttprouteYaml renders keycloak/20-keycloak/keycloak-httproute.yaml.tpl.
 func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 410)
+	b = slices.Grow(b, 426)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1437,6 +1437,9 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 			b = escape.Scalar(b, w1.Name)
 			b = append(b, "\n      namespace: "...)
 			b = escape.Scalar(b, w1.Namespace)
+			if svc.HTTPSOnly() {
+				b = append(b, "\n      port: 443"...)
+			}
 		}
 	}
 	b = append(b, "\n  hostnames:\n    - "...)

@@ -37,7 +37,8 @@ func applyDerivedDefaults(c *Config) {
 // loginHostnames are the names of the enabled services whose pages ask
 // for a login and that the cluster Gateway publishes: Grafana,
 // Alertmanager (its logins are the Gateway's own), Headlamp (a token or
-// OIDC) and the Weave GitOps dashboard.
+// OIDC), the Weave GitOps dashboard, and Keycloak where its address is
+// https on its hostname.
 func loginHostnames(s *Services) []string {
 	var names []string
 	if k := s.KubePrometheusStack; k != nil && k.Enabled {
@@ -48,6 +49,9 @@ func loginHostnames(s *Services) []string {
 	}
 	if w := s.WeaveGitOps; w != nil && w.Enabled {
 		names = append(names, w.Hostname)
+	}
+	if k := s.Keycloak; k != nil && k.Enabled && k.GatewayRoute && k.HTTPSOnly() {
+		names = append(names, k.Hostname)
 	}
 	return names
 }

@@ -469,16 +469,32 @@ func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".gateway_route", "the HTTPRoute attaches to the cluster Gateway: enable opencenter.services.gateway, or set gateway_route to false")
 	}
 	if s.GatewayRoute {
-		// Keycloak's frontend URL is https://<hostname> unless frontend_url moves it.
-		pub := published{svc: "Keycloak (its frontend URL)", https: s.FrontendURL == ""}
-		if s.FrontendURL != "" {
-			u, err := url.Parse(s.FrontendURL)
-			if err == nil && u.Scheme == "https" && u.Host == s.Hostname {
-				pub.https, pub.urlPath = true, u.EscapedPath()
-			}
-		}
-		v.routeHostname(path, "hostname", s.Hostname, pub, c)
+		https, urlPath := s.frontendHTTPS()
+		v.routeHostname(path, "hostname", s.Hostname, published{svc: "Keycloak (its frontend URL)", https: https, urlPath: urlPath, login: https}, c)
 	}
+}
+
+// frontendHTTPS reports whether Keycloak's frontend URL is https on its
+// hostname (https://<hostname> unless frontend_url moves it), with the
+// URL's path.
+func (s *Keycloak) frontendHTTPS() (bool, string) {
+	if s.FrontendURL == "" {
+		return true, ""
+	}
+	u, err := url.Parse(s.FrontendURL)
+	if err != nil || u.Scheme != "https" || u.Host != s.Hostname {
+		return false, ""
+	}
+	return true, u.EscapedPath()
+}
+
+// HTTPSOnly reports whether Keycloak's route takes HTTPS alone, plain HTTP
+// to its name being redirected, as for the other login pages: when its
+// frontend URL is https on its hostname. A frontend URL elsewhere (a proxy
+// in front) or over http leaves the route on every listener.
+func (s *Keycloak) HTTPSOnly() bool {
+	https, _ := s.frontendHTTPS()
+	return https
 }
 
 // Validate checks MetalLB's address pools.

@@ -143,6 +143,8 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.mimir.values_existing_secret":            "mimir-values-vault",
 			"opencenter.services.kube-prometheus-stack.alertmanager_auth": "none",
 			"opencenter.services.calico.encapsulation":                    "IPIP",
+			// Keycloak behind a proxy of its own: its route stays on every listener.
+			"opencenter.services.keycloak.frontend_url": "https://sso.northwind.example",
 		},
 		bools: map[string]bool{
 			"opencenter.gitops.flux.prune":                                      false,

@@ -1,7 +1,7 @@
 {{- with .Service.HTTPSRedirect -}}
 # Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,
-# Headlamp, Weave GitOps) is sent to HTTPS before any login is typed: their
-# routes attach to port 443 alone.
+# Headlamp, Weave GitOps, Keycloak) is sent to HTTPS before any login is
+# typed: their routes attach to port 443 alone.
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata:

@@ -9,6 +9,10 @@ spec:
   parentRefs:
     - name: {{ .Name }}
       namespace: {{ .Namespace }}
+      {{- if $.Service.HTTPSOnly }}
+      {{- /* Its address is https: logins take HTTPS alone, and the gateway unit redirects plain HTTP. */}}
+      port: 443
+      {{- end }}
   {{- end }}
   hostnames:
     - {{ .Service.Hostname }}
