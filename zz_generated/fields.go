@@ -2723,7 +2723,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.keycloak.gateway_route",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
-		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443; Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.",
+		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443 (alone, plain HTTP redirected, unless frontend_url is elsewhere); Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false

@@ -418,7 +418,7 @@ type Keycloak struct {
 	BackupSchedule string `json:"backup_schedule,omitempty" default:"0 2 * * *" format:"cron"`
 	// OperatorManualApproval keeps the base's installPlanApproval Manual on the Keycloak operator's OLM Subscription: OLM then installs the operator (the base's startingCSV, keycloak-operator.v26.4.2 at 2026.01), and each upgrade, only once someone approves its InstallPlan, and Keycloak waits until then. Unset, the overlay sets Automatic: OLM installs the starting version, then follows the Subscription's channel.
 	OperatorManualApproval bool `json:"operator_manual_approval,omitempty"`
-	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443; Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.
+	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443 (alone, plain HTTP redirected, unless frontend_url is elsewhere); Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.
 	GatewayRoute bool `json:"gateway_route,omitempty"`
 	// OIDCClientID names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`
