@@ -1629,7 +1629,7 @@ var Fields = []catalog.Field{
 		Path:         "opencenter.services.harbor.hostname",
 		Kind:         catalog.KindString,
 		GoType:       "string",
-		Doc:          "hostname is the registry's external DNS name, such as harbor.dev.example.com.",
+		Doc:          "hostname is the registry's external DNS name, such as harbor.dev.example.com (its externalURL is https://<hostname>). With the cluster Gateway enabled Harbor is published there, over HTTPS alone (plain HTTP redirected) and with TLS at the Gateway; without it the name is yours to publish.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.harbor is enabled",
 		RequiredBy:   "opencenter.services.harbor.enabled",
@@ -1659,7 +1659,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.harbor.emit_certificate",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
-		Doc:    "emit_certificate renders a cert-manager Certificate for hostname.",
+		Doc:    "emit_certificate renders a cert-manager Certificate for hostname, with which Harbor terminates TLS itself; only without the cluster Gateway, which otherwise terminates TLS for Harbor.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Harbor == nil {
 				return nil, false

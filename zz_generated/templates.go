@@ -778,6 +778,33 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *catalog.In
 	return b, nil
 }
 
+// renderHarborHarborHttprouteYaml renders harbor/harbor-httproute.yaml.tpl.
+func renderHarborHarborHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 955)
+	svc := c.OpenCenter.Services.Harbor
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.harbor")
+	}
+	{
+		w1 := c.OpenCenter.Services.Gateway
+		if w1 != nil {
+			if w1.Enabled {
+				b = append(b, "# Publishes Harbor at opencenter.services.harbor.hostname, its externalURL, through the cluster\n# Gateway, which terminates TLS. Behind it Harbor's nginx serves HTTP on the Service the chart\n# names after expose.clusterIP.name (harbor in the base), and takes the scheme from X-Forwarded-Proto.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: harbor\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the portal's and docker login's passwords must not cross the network in\n    # clear text (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
+				b = escape.Scalar(b, w1.Name)
+				b = append(b, "\n      namespace: "...)
+				b = escape.Scalar(b, w1.Namespace)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
+				b = escape.Scalar(b, svc.Hostname)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: harbor\n          port: 80\n      # No limit on a whole request's time: an image layer is pushed in one request,\n      # which Envoy's default route timeout (15 s) would cut.\n      timeouts:\n        request: 0s"...)
+			}
+		}
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderHarborHarborInternalNetworkPolicyYaml renders harbor/harbor-internal-network-policy.yaml.tpl.
 func renderHarborHarborInternalNetworkPolicyYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
 	b = slices.Grow(b, 824)
@@ -879,7 +906,7 @@ func renderHarborHarborValuesSecretYaml(b []byte, c *config.Config, u *catalog.I
 
 // renderHarborHelmValuesOverrideValuesYaml renders harbor/helm-values/override-values.yaml.tpl.
 func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 2134)
+	b = slices.Grow(b, 2245)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
@@ -896,31 +923,36 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 			objectStore4 := d3
 			b = append(b, "\nexternalURL: "...)
 			b = escape.Scalar(b, "https://"+w1.Hostname)
-			b = append(b, "\nexpose:"...)
-			if w1.EmitCertificate {
-				b = append(b, "\n  tls:\n    # Harbor terminates TLS itself with the cert-manager Certificate harbor-tls.\n    enabled: true\n    certSource: secret\n    secret:\n      secretName: harbor-tls"...)
-			}
-			b = append(b, "\n  ingress:\n    hosts:\n      core: "...)
-			b = escape.Scalar(b, w1.Hostname)
 			{
-				w5 := w1.AdminExistingSecret
-				if w5 != "" {
+				w5 := c.OpenCenter.Services.Gateway
+				if w5 != nil {
+					if w5.Enabled {
+						b = append(b, "\n# The cluster Gateway publishes Harbor and terminates TLS (harbor-httproute.yaml): Harbor\n# serves HTTP behind it, as the base's expose.tls.enabled false has it."...)
+					}
+				}
+			}
+			if w1.EmitCertificate {
+				b = append(b, "\nexpose:\n  tls:\n    # Harbor terminates TLS itself with the cert-manager Certificate harbor-tls.\n    enabled: true\n    certSource: secret\n    secret:\n      secretName: harbor-tls"...)
+			}
+			{
+				w6 := w1.AdminExistingSecret
+				if w6 != "" {
 					b = append(b, "\n# The admin password is in the existing Secret "...)
-					b = escape.Comment(b, w5)
+					b = escape.Comment(b, w6)
 					b = append(b, " (admin_existing_secret).\nexistingSecretAdminPassword: "...)
-					b = escape.Scalar(b, w5)
+					b = escape.Scalar(b, w6)
 				} else {
 					b = append(b, "\n# The admin password is in the Secret harbor-admin (secrets.services.harbor).\nexistingSecretAdminPassword: harbor-admin"...)
 				}
 			}
 			b = append(b, "\nexistingSecretAdminPasswordKey: HARBOR_ADMIN_PASSWORD"...)
 			{
-				w6 := w1.SecretKeyExistingSecret
-				if w6 != "" {
+				w7 := w1.SecretKeyExistingSecret
+				if w7 != "" {
 					b = append(b, "\n# The key Harbor encrypts stored credentials with is in the existing Secret "...)
-					b = escape.Comment(b, w6)
+					b = escape.Comment(b, w7)
 					b = append(b, " (secret_key_existing_secret).\nexistingSecretSecretKey: "...)
-					b = escape.Scalar(b, w6)
+					b = escape.Scalar(b, w7)
 				} else {
 					b = append(b, "\n# The key Harbor encrypts stored credentials with is in the Secret harbor-secret-key (secrets.services.harbor).\nexistingSecretSecretKey: harbor-secret-key"...)
 				}
@@ -931,26 +963,26 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 				if storage2 == "filesystem" {
 					b = append(b, "\n    # The chart makes the registry's volume only with storage filesystem.\n    registry:"...)
 					{
-						w7 := w1.StorageClass
-						if w7 != "" {
+						w8 := w1.StorageClass
+						if w8 != "" {
 							b = append(b, "\n      storageClass: "...)
-							b = escape.Scalar(b, w7)
+							b = escape.Scalar(b, w8)
 						}
 					}
 					b = append(b, "\n      size: "...)
 					b = escape.Scalar(b, w1.StorageSize)
 				}
 				{
-					w8 := w1.StorageClass
-					if w8 != "" {
+					w9 := w1.StorageClass
+					if w9 != "" {
 						b = append(b, "\n    jobservice:\n      jobLog:\n        storageClass: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w9)
 						b = append(b, "\n    database:\n      storageClass: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w9)
 						b = append(b, "\n    redis:\n      storageClass: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w9)
 						b = append(b, "\n    trivy:\n      storageClass: "...)
-						b = escape.Scalar(b, w8)
+						b = escape.Scalar(b, w9)
 					}
 				}
 			}
@@ -969,10 +1001,10 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 				b = append(b, "\n      region: "...)
 				b = escape.Scalar(b, w1.Region)
 				{
-					w9 := w1.Endpoint
-					if w9 != "" {
+					w10 := w1.Endpoint
+					if w10 != "" {
 						b = append(b, "\n      regionendpoint: "...)
-						b = escape.Scalar(b, w9)
+						b = escape.Scalar(b, w10)
 					}
 				}
 			} else {
@@ -988,10 +1020,10 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 					b = append(b, "\n      container: "...)
 					b = escape.Scalar(b, w1.Bucket)
 					{
-						w10 := w1.Region
-						if w10 != "" {
+						w11 := w1.Region
+						if w11 != "" {
 							b = append(b, "\n      region: "...)
-							b = escape.Scalar(b, w10)
+							b = escape.Scalar(b, w11)
 						}
 					}
 					b = append(b, "\n      # REGISTRY_STORAGE_SWIFT_PASSWORD comes from the Secret "...)
@@ -1001,11 +1033,11 @@ func renderHarborHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cat
 				}
 			}
 			b = append(b, "\ntrivy:\n  enabled: "...)
-			var d11 bool = false
-			if p12 := w1.TrivyEnabled; p12 != nil && *p12 {
-				d11 = *p12
+			var d12 bool = false
+			if p13 := w1.TrivyEnabled; p13 != nil && *p13 {
+				d12 = *p13
 			}
-			b = strconv.AppendBool(b, d11)
+			b = strconv.AppendBool(b, d12)
 		}
 	}
 	b = append(b, "\n"...)

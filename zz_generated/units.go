@@ -746,7 +746,7 @@ var Units = []catalog.Unit{
 		Name:        "harbor",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/harbor.yaml",
-		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, a NetworkPolicy around its database, Redis and Trivy adapter, and optionally its cert-manager Certificate.",
+		Description: "The Harbor container registry, its admin password, encryption key, internal passwords and object store credentials, a NetworkPolicy around its database, Redis and Trivy adapter, its HTTPRoute through the cluster Gateway, or else optionally its cert-manager Certificate.",
 		Service:     "harbor",
 		Namespace:   "harbor",
 		Gate: catalog.Cond{
@@ -915,6 +915,13 @@ var Units = []catalog.Unit{
 						return c.OpenCenter.Services.Harbor.EmitCertificate
 					},
 				},
+			},
+			{
+				Path:        "harbor-httproute.yaml",
+				OverlayPath: "services/harbor/harbor-httproute.yaml",
+				Template:    "harbor/harbor-httproute.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderHarborHarborHttprouteYaml,
 			},
 			{
 				Path:        "kustomization.yaml",

@@ -37,8 +37,8 @@ func applyDerivedDefaults(c *Config) {
 // loginHostnames are the names of the enabled services whose pages ask
 // for a login and that the cluster Gateway publishes: Grafana,
 // Alertmanager (its logins are the Gateway's own), Headlamp (a token or
-// OIDC), the Weave GitOps dashboard, and Keycloak where its address is
-// https on its hostname.
+// OIDC), the Weave GitOps dashboard, Harbor (its portal and registry),
+// and Keycloak where its address is https on its hostname.
 func loginHostnames(s *Services) []string {
 	var names []string
 	if k := s.KubePrometheusStack; k != nil && k.Enabled {
@@ -49,6 +49,9 @@ func loginHostnames(s *Services) []string {
 	}
 	if w := s.WeaveGitOps; w != nil && w.Enabled {
 		names = append(names, w.Hostname)
+	}
+	if h := s.Harbor; h != nil && h.Enabled {
+		names = append(names, h.Hostname)
 	}
 	if k := s.Keycloak; k != nil && k.Enabled && k.GatewayRoute && k.HTTPSOnly() {
 		names = append(names, k.Hostname)

@@ -317,9 +317,9 @@ type GatewayAPI struct {
 // Harbor is the Harbor container registry.
 type Harbor struct {
 	Sourced
-	// Hostname is the registry's external DNS name, such as harbor.dev.example.com.
+	// Hostname is the registry's external DNS name, such as harbor.dev.example.com (its externalURL is https://<hostname>). With the cluster Gateway enabled Harbor is published there, over HTTPS alone (plain HTTP redirected) and with TLS at the Gateway; without it the name is yours to publish.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"enabled"`
-	// EmitCertificate renders a cert-manager Certificate for hostname.
+	// EmitCertificate renders a cert-manager Certificate for hostname, with which Harbor terminates TLS itself; only without the cluster Gateway, which otherwise terminates TLS for Harbor.
 	EmitCertificate bool `json:"emit_certificate,omitempty"`
 	// Issuer is the cert-manager ClusterIssuer of that Certificate; empty means cert-manager's issuer.
 	Issuer string `json:"issuer,omitempty" format:"dns-label"`

@@ -189,13 +189,17 @@ func (s *Tempo) Validate(v *Validator, path string, c *Config) {
 	v.s3HostRegion(path, "Tempo", storage, s.Endpoint, s.Region)
 }
 
-// Validate checks Harbor's certificate and where its credentials come from.
+// Validate checks Harbor's certificate, that the cluster Gateway serves its
+// hostname, and where its credentials come from.
 func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 	sec := c.Secrets.Services.Harbor
 	if sec == nil {
 		sec = &HarborSecrets{}
 	}
-	if s.EmitCertificate {
+	switch {
+	case s.EmitCertificate && gatewayEnabled(c):
+		v.Errorf(path+".emit_certificate", "has no effect: the cluster Gateway publishes Harbor at %q and terminates TLS with its HTTPS listener's certificate, and Harbor serves HTTP behind it; set emit_certificate to false", s.Hostname)
+	case s.EmitCertificate:
 		if certManagerOf(c) == nil {
 			v.Errorf(path+".emit_certificate", "needs cert-manager: enable opencenter.services.cert-manager, or set emit_certificate to false")
 		} else if s.Issuer == "" {
@@ -218,6 +222,7 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 		v.chartUnquoted(path, f.key, f.value, "harbor")
 	}
 	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "Harbor (externalURL)", https: true, login: true}, c)
 }
 
 // harborSecretValues checks the form Harbor's components need of its key

@@ -186,6 +186,15 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
 			"opencenter.services.gateway.tls_secret_name":     "wildcard-dev-northwind-example-tls",
 		}},
+	// No cluster Gateway: no route is rendered, and Harbor, which nothing
+	// publishes then, terminates TLS itself with its own Certificate.
+	{name: "without the cluster Gateway", config: dev, paths: []string{"opencenter.services.harbor.issuer"},
+		set: map[string]string{"opencenter.services.harbor.issuer": "letsencrypt"},
+		bools: map[string]bool{
+			"opencenter.services.gateway.enabled":         false,
+			"opencenter.services.keycloak.gateway_route":  false,
+			"opencenter.services.harbor.emit_certificate": true,
+		}},
 }
 
 // providerVariant is the dev config on another provider: without the
@@ -197,7 +206,7 @@ func providerVariant(provider, encapsulation string) corpusVariant {
 			"secrets.services.openstack-ccm", "secrets.services.openstack-csi",
 			"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
 			"opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region",
-			"secrets.services.cert-manager", "opencenter.services.harbor.issuer", "opencenter.services.harbor.emit_certificate"},
+			"secrets.services.cert-manager"},
 		set: map[string]string{
 			"opencenter.infrastructure.provider":       provider,
 			"opencenter.services.calico.encapsulation": encapsulation,

@@ -117,9 +117,16 @@ func TestObservabilityGroup(t *testing.T) {
 func TestHarborCertificate(t *testing.T) {
 	f := devConfig(t)
 	const cert, kust = "services/harbor/harbor-certificate.yaml", "services/harbor/kustomization.yaml"
+	// Harbor terminates TLS itself where no cluster Gateway publishes it.
+	s := &f.Config.OpenCenter.Services
+	s.Gateway.Enabled, s.Keycloak.GatewayRoute = false, false
+	s.Harbor.EmitCertificate, s.Harbor.Issuer = true, "letsencrypt"
 	p := build(t, f)
 	if !hasFile(p, cert) || !listed(t, p, kust, "harbor-certificate.yaml") {
-		t.Fatal("dev emits the harbor Certificate")
+		t.Fatal("dev without the Gateway emits the harbor Certificate")
+	}
+	if hasFile(p, "services/harbor/harbor-httproute.yaml") {
+		t.Error("without the Gateway Harbor has no route")
 	}
 	if !strings.Contains(fileText(t, p, cert), f.Config.OpenCenter.Services.Harbor.Hostname) {
 		t.Error("the Certificate names harbor's hostname")

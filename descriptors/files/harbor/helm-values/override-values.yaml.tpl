@@ -3,18 +3,19 @@
 {{- $storage := print .Storage }}
 {{- $objectStore := default "harbor-object-store" .ObjectStoreExistingSecret }}
 externalURL: {{ print "https://" .Hostname }}
+{{- with $.OpenCenter.Services.Gateway }}{{ if .Enabled }}
+# The cluster Gateway publishes Harbor and terminates TLS (harbor-httproute.yaml): Harbor
+# serves HTTP behind it, as the base's expose.tls.enabled false has it.
+{{- end }}{{ end }}
+{{- if .EmitCertificate }}
 expose:
-  {{- if .EmitCertificate }}
   tls:
     # Harbor terminates TLS itself with the cert-manager Certificate harbor-tls.
     enabled: true
     certSource: secret
     secret:
       secretName: harbor-tls
-  {{- end }}
-  ingress:
-    hosts:
-      core: {{ .Hostname }}
+{{- end }}
 {{- with .AdminExistingSecret }}
 # The admin password is in the existing Secret {{ . }} (admin_existing_secret).
 existingSecretAdminPassword: {{ . }}
