@@ -780,7 +780,7 @@ func renderHarborHarborCertificateYaml(b []byte, c *config.Config, u *catalog.In
 
 // renderHarborHarborHttprouteYaml renders harbor/harbor-httproute.yaml.tpl.
 func renderHarborHarborHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 955)
+	b = slices.Grow(b, 1015)
 	svc := c.OpenCenter.Services.Harbor
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.harbor")
@@ -797,7 +797,7 @@ func renderHarborHarborHttprouteYaml(b []byte, c *config.Config, u *catalog.Info
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.Hostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: harbor\n          port: 80\n      # No limit on a whole request's time: an image layer is pushed in one request,\n      # which Envoy's default route timeout (15 s) would cut.\n      timeouts:\n        request: 0s"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: harbor\n          port: 80\n      # No limit on a request's time: Envoy's default route timeout (15 s, from the end\n      # of the request to the end of the response) would cut a large layer's pull, and\n      # the commit of its push.\n      timeouts:\n        request: 0s"...)
 			}
 		}
 	}
@@ -1627,7 +1627,7 @@ func renderKubePrometheusStackGrafanaAdminSecretYaml(b []byte, c *config.Config,
 
 // renderKubePrometheusStackGrafanaHttprouteYaml renders kube-prometheus-stack/grafana-httproute.yaml.tpl.
 func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 813)
+	b = slices.Grow(b, 1019)
 	svc := c.OpenCenter.Services.KubePrometheusStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kube-prometheus-stack")
@@ -1644,7 +1644,7 @@ func renderKubePrometheusStackGrafanaHttprouteYaml(b []byte, c *config.Config, u
 				b = escape.Scalar(b, w1.Namespace)
 				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
 				b = escape.Scalar(b, svc.GrafanaHostname)
-				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80"...)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: observability-kube-prometheus-stack-grafana\n          port: 80\n      # Grafana limits its data source queries itself (dataproxy.timeout, 30 s by\n      # default); Envoy's default route timeout (15 s) would cut the slower ones first.\n      timeouts:\n        request: 0s"...)
 			}
 		}
 	}

@@ -20,8 +20,9 @@ spec:
     - backendRefs:
         - name: harbor
           port: 80
-      # No limit on a whole request's time: an image layer is pushed in one request,
-      # which Envoy's default route timeout (15 s) would cut.
+      # No limit on a request's time: Envoy's default route timeout (15 s, from the end
+      # of the request to the end of the response) would cut a large layer's pull, and
+      # the commit of its push.
       timeouts:
         request: 0s
 {{- end }}{{ end }}

@@ -20,4 +20,8 @@ spec:
     - backendRefs:
         - name: observability-kube-prometheus-stack-grafana
           port: 80
+      # Grafana limits its data source queries itself (dataproxy.timeout, 30 s by
+      # default); Envoy's default route timeout (15 s) would cut the slower ones first.
+      timeouts:
+        request: 0s
 {{- end }}{{ end }}
