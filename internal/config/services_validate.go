@@ -522,6 +522,25 @@ func (s *MetalLB) Validate(v *Validator, path string, c *Config) {
 
 // addressRange checks a MetalLB address: a CIDR or a range of two IPs of one
 // family, start <= end. It returns what is wrong, or "".
+// pooled reports whether ip is in one of MetalLB's pools: in a CIDR, or
+// between a range's two addresses (both included).
+func (s *MetalLB) pooled(ip netip.Addr) bool {
+	for _, pool := range s.IPPools {
+		for _, a := range pool.Addresses {
+			if from, to, ok := strings.Cut(a, "-"); ok {
+				start, err1 := netip.ParseAddr(strings.TrimSpace(from))
+				end, err2 := netip.ParseAddr(strings.TrimSpace(to))
+				if err1 == nil && err2 == nil && start.Is4() == ip.Is4() && !ip.Less(start) && !end.Less(ip) {
+					return true
+				}
+			} else if p, err := netip.ParsePrefix(a); err == nil && p.Contains(ip) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func addressRange(a string) string {
 	const want = "expected a CIDR such as 10.0.0.0/28 or a range such as 10.0.0.10-10.0.0.20"
 	if from, to, ok := strings.Cut(a, "-"); ok {
@@ -554,6 +573,10 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	if s.LoadBalancerIP != "" {
 		if ip, err := netip.ParseAddr(s.LoadBalancerIP); err != nil || !ip.Is4() {
 			v.Errorf(path+".load_balancer_ip", "%q is not an IPv4 address", s.LoadBalancerIP)
+		} else if m := c.OpenCenter.Services.MetalLB; m != nil && m.Enabled && len(m.IPPools) > 0 && !m.pooled(ip) {
+			// MetalLB allocates a requested address only from a pool: the
+			// Service stays pending ("... is not allowed in config").
+			v.Errorf(path+".load_balancer_ip", "%s is in no pool of opencenter.services.metallb.ip_pools, and MetalLB assigns a requested address only from one: the Gateway's LoadBalancer Service would stay without an address; choose an address in a pool, or add it to one", s.LoadBalancerIP)
 		}
 	}
 	// HTTP-01 cannot prove control of a wildcard name.
