@@ -81,17 +81,22 @@ func replace(t *testing.T, tree fluxbuild.Tree, p, old, new string) {
 
 func simulate(t *testing.T, base string, tree fluxbuild.Tree, providers map[string][]string) *Report {
 	t.Helper()
+	return simulateCluster(t, base, tree, Cluster{Providers: providers})
+}
+
+// simulateCluster runs the simulation of cluster dev, its repository tree
+// and the base checkout, with the rest of c.
+func simulateCluster(t *testing.T, base string, tree fluxbuild.Tree, c Cluster) *Report {
+	t.Helper()
+	c.Name, c.URL, c.Path = "dev", clusterURL, overlay
+	// The scp form of the cluster URL and a base URL without .git must
+	// match what the GitRepositories say.
+	c.Repos = []Repo{
+		{URL: "git@example.com:org/cluster", Tree: tree},
+		{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
+	}
 	var s Simulator
-	return s.Run(Cluster{
-		Name: "dev", URL: clusterURL, Path: overlay,
-		// The scp form of the cluster URL and a base URL without .git
-		// must match what the GitRepositories say.
-		Repos: []Repo{
-			{URL: "git@example.com:org/cluster", Tree: tree},
-			{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
-		},
-		Providers: providers,
-	})
+	return s.Run(c)
 }
 
 func lines(fs []Finding) []string {
@@ -681,15 +686,7 @@ func TestExistingSecrets(t *testing.T) {
 		{types.NamespacedName{Namespace: "app", Name: "broken-values-base"}, 0},
 		{types.NamespacedName{Namespace: "elsewhere", Name: "broken-values-base"}, 1},
 	} {
-		var s Simulator
-		r := s.Run(Cluster{
-			Name: "dev", URL: clusterURL, Path: overlay,
-			Repos: []Repo{
-				{URL: "git@example.com:org/cluster", Tree: tree},
-				{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
-			},
-			ExistingSecrets: []types.NamespacedName{tc.existing},
-		})
+		r := simulateCluster(t, base, tree, Cluster{ExistingSecrets: []types.NamespacedName{tc.existing}})
 		if len(r.Findings) != tc.findings {
 			t.Errorf("existing %s: findings %v, want %d", tc.existing, lines(r.Findings), tc.findings)
 		}

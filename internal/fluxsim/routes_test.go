@@ -102,6 +102,19 @@ func TestRoutes(t *testing.T) {
 	base := baseRepo(t)
 	const route, gateway = "clusters/dev/edge/route.yaml", "clusters/dev/edge/gateway.yaml"
 	const listeners = "its listeners: http HTTP on 80 for *.a.example, https HTTPS on 443 for *.a.example"
+	// refused is the finding of a route the Gateway does not accept, and why.
+	refused := func(why, listeners string) []string {
+		return []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (" + why + "; " + listeners + "): Envoy Gateway serves nothing for it there"}
+	}
+	// namespaces sets which namespaces the https listener takes routes
+	// from: those with matchLabels, or its own ("", the default).
+	namespaces := func(t *testing.T, tree fluxbuild.Tree, matchLabels string) {
+		allowed := ""
+		if matchLabels != "" {
+			allowed = "      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: " + matchLabels + "\n"
+		}
+		replace(t, tree, gateway, "a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "a-tls}]\n"+allowed)
+	}
 	for _, tc := range []struct {
 		name     string
 		edit     func(t *testing.T, tree fluxbuild.Tree)
@@ -125,54 +138,54 @@ func TestRoutes(t *testing.T) {
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, route, "port: 443", "port: 8443")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingParent: no listener has port 8443; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NoMatchingParent: no listener has port 8443", listeners),
 	}, {
 		name: "no listener of the name",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, route, "port: 443", "sectionName: http\n      port: 443")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingParent: no listener has name http and port 443; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NoMatchingParent: no listener has name http and port 443", listeners),
 	}, {
 		name: "routes of the Gateway's namespace alone (the default)",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n")
+			namespaces(t, tree, "")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app", listeners),
 	}, {
 		name: "namespaces by a label no Namespace has",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {edge-routes: \"true\"}\n")
+			namespaces(t, tree, `{edge-routes: "true"}`)
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app", listeners),
 	}, {
 		name: "namespaces by a label the Namespace has",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {edge-routes: \"true\"}\n")
+			namespaces(t, tree, `{edge-routes: "true"}`)
 			replace(t, tree, "clusters/dev/app/namespace.yaml", "  name: app\n", "  name: app\n  labels:\n    edge-routes: \"true\"\n")
 		},
 	}, {
 		name: "namespaces by the name label the API server sets",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
-			replace(t, tree, gateway, "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: All\n", "tls:\n        certificateRefs: [{name: a-tls}]\n      allowedRoutes:\n        namespaces:\n          from: Selector\n          selector:\n            matchLabels: {kubernetes.io/metadata.name: app}\n")
+			namespaces(t, tree, "{kubernetes.io/metadata.name: app}")
 		},
 	}, {
 		name: "a listener for other kinds",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, gateway, "a-tls}]\n      allowedRoutes:\n", "a-tls}]\n      allowedRoutes:\n        kinds: [{kind: GRPCRoute}]\n")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app", listeners),
 	}, {
 		name: "a listener of a protocol without HTTPRoutes",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, gateway, "protocol: HTTPS", "protocol: TLS")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app; its listeners: http HTTP on 80 for *.a.example, https TLS on 443 for *.a.example): Envoy Gateway serves nothing for it there"},
+		want: refused("NotAllowedByListeners: no listener with port 443 takes HTTPRoutes from namespace app", "its listeners: http HTTP on 80 for *.a.example, https TLS on 443 for *.a.example"),
 	}, {
 		name: "a name no listener matches",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, route, "- web.a.example", "- web.b.example\n    - a.example")
 		},
-		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingListenerHostname: no listener with port 443 matches web.b.example, a.example; " + listeners + "): Envoy Gateway serves nothing for it there"},
+		want: refused("NoMatchingListenerHostname: no listener with port 443 matches web.b.example, a.example", listeners),
 	}, {
 		// Envoy Gateway gives a name to the listener that has it as its own.
 		name: "a name another listener on the port has as its own",
@@ -235,15 +248,7 @@ spec:
 			if tc.edit != nil {
 				tc.edit(t, tree)
 			}
-			var s Simulator
-			r := s.Run(Cluster{
-				Name: "dev", URL: clusterURL, Path: overlay,
-				Repos: []Repo{
-					{URL: "git@example.com:org/cluster", Tree: tree},
-					{URL: strings.TrimSuffix(baseURL, ".git"), Dir: base},
-				},
-				ExistingSecrets: tc.existing,
-			})
+			r := simulateCluster(t, base, tree, Cluster{ExistingSecrets: tc.existing})
 			if got := lines(r.Findings); !slices.Equal(got, append([]string{}, tc.want...)) {
 				t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
