@@ -18,7 +18,7 @@
 // metadata the API server refuses (MetadataProblems), and HTTPRoutes and
 // Envoy Gateway SecurityPolicies that would not take effect (a route its
 // Gateway does not accept, a backend without its ReferenceGrant, a policy
-// without its target or Secret).
+// without its target or Secret, an HTTPS listener without its certificate).
 //
 // Info, never failures: repositories the simulation has no copy of, and
 // remote kustomize resources (not checked); values helm-controller ignores

@@ -47,10 +47,14 @@ type (
 		Listeners []listener `json:"listeners"`
 	}
 	listener struct {
-		Name          string `json:"name"`
-		Hostname      string `json:"hostname"`
-		Port          int    `json:"port"`
-		Protocol      string `json:"protocol"`
+		Name     string `json:"name"`
+		Hostname string `json:"hostname"`
+		Port     int    `json:"port"`
+		Protocol string `json:"protocol"`
+		TLS      *struct {
+			Mode            string      `json:"mode"`
+			CertificateRefs []objectRef `json:"certificateRefs"`
+		} `json:"tls"`
 		AllowedRoutes *struct {
 			Namespaces *struct {
 				From     string                `json:"from"`
@@ -104,8 +108,9 @@ func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []s
 // its Gateway (HTTPRoute status reasons NoMatchingParent,
 // NotAllowedByListeners, NoMatchingListenerHostname, RefNotPermitted) and
 // Envoy Gateway's for a SecurityPolicy, whose missing target leaves the
-// route it was meant to guard open. A Gateway no build produces is info:
-// it may be managed outside the repository.
+// route it was meant to guard open; and a Gateway's HTTPS listener
+// without its certificate. A Gateway no build produces is info: it may be
+// managed outside the repository.
 func (s *sim) checkRoutes(index map[objKey][]*applied) {
 	for _, a := range s.objects {
 		switch {
@@ -125,6 +130,8 @@ func (s *sim) checkRoutes(index map[objKey][]*applied) {
 			}
 		case a.Group() == envoyGroup && a.Kind == "SecurityPolicy":
 			s.checkSecurityPolicy(a, index)
+		case a.Group() == gatewayGroup && a.Kind == "Gateway":
+			s.checkGatewayTLS(a, index)
 		}
 	}
 }
@@ -340,4 +347,83 @@ func (s *sim) checkSecurityPolicy(a *applied, index map[objKey][]*applied) {
 		s.finding(s.owner(a), a.File, "SecurityPolicy %s: basicAuth users Secret %s/%s: no build produces it, and the config names no such existing Secret: Envoy Gateway refuses the policy and answers the route's requests with 500%s",
 			a.key, ns, u.Name, s.elsewhere(k))
 	}
+}
+
+// cert-manager's annotations asking it to issue a Gateway's listener
+// certificates (its gateway-shim), and the API group of its issuers.
+const (
+	certManagerGroup        = "cert-manager.io"
+	clusterIssuerAnnotation = "cert-manager.io/cluster-issuer"
+	issuerAnnotation        = "cert-manager.io/issuer"
+)
+
+// checkGatewayTLS reports a terminating listener of Gateway a whose
+// certificate Secret nothing provides: no build produces the Secret, nor a
+// cert-manager Certificate writing it; cert-manager's gateway-shim does not
+// issue it (the Gateway names no issuer a build produces, or the listener
+// has no hostname, or the Secret is in another namespace, which the shim
+// does not write); and the config does not name it as existing. Envoy
+// Gateway then serves no HTTPS on the listener (InvalidCertificateRef). An
+// issuer the annotation names that no build produces is a finding of its own.
+func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
+	var gw gatewaySpec
+	if err := decode(a.Body, &gw); err != nil {
+		s.finding(s.owner(a), a.File, "Gateway %s: %v", a.key, err)
+		return
+	}
+	meta, _ := a.Body["metadata"].(map[string]any)
+	notes, _ := meta["annotations"].(map[string]any)
+	shim := false // cert-manager issues the listeners' certificates
+	for _, k := range []objKey{
+		{certManagerGroup, "ClusterIssuer", "", fmt.Sprint(notes[clusterIssuerAnnotation])},
+		{certManagerGroup, "Issuer", a.ns, fmt.Sprint(notes[issuerAnnotation])},
+	} {
+		if k.name == "<nil>" {
+			continue
+		}
+		if !s.built(k) {
+			s.finding(s.owner(a), a.File, "Gateway %s: its cert-manager annotation names %s, which no build produces: cert-manager issues none of its listeners' certificates", a.key, k)
+			continue
+		}
+		shim = true
+	}
+	for _, l := range gw.Listeners {
+		if l.TLS == nil || l.Protocol != "HTTPS" && (l.Protocol != "TLS" || l.TLS.Mode == "Passthrough") {
+			continue
+		}
+		for _, ref := range l.TLS.CertificateRefs {
+			if or(ref.Group, "") != "" || or(ref.Kind, "Secret") != "Secret" {
+				continue
+			}
+			ns := cmpOr(ref.Namespace, a.ns)
+			k := objKey{"", "Secret", ns, ref.Name}
+			switch {
+			case len(index[k]) > 0, shim && l.Hostname != "" && ns == a.ns, s.certificateWrites(ns, ref.Name),
+				slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: ns, Name: ref.Name}):
+				continue
+			}
+			s.finding(s.owner(a), a.File, "Gateway %s: listener %s: certificate Secret %s/%s: no build produces it or a Certificate writing it, cert-manager's gateway-shim does not issue it, and the config names no such existing Secret: Envoy Gateway serves no HTTPS there", a.key, l.Name, ns, ref.Name)
+		}
+	}
+}
+
+// built reports whether a build produces the object of key k; a
+// cluster-scoped kind is found whatever namespace a build gave it, which
+// the API server ignores.
+func (s *sim) built(k objKey) bool {
+	return slices.ContainsFunc(s.objects, func(o *applied) bool {
+		return o.Group() == k.group && o.Kind == k.kind && o.Name == k.name && (k.ns == "" || o.ns == k.ns)
+	})
+}
+
+// certificateWrites reports whether a cert-manager Certificate a build
+// produces writes its certificate into Secret ns/name.
+func (s *sim) certificateWrites(ns, name string) bool {
+	return slices.ContainsFunc(s.objects, func(o *applied) bool {
+		if o.Group() != certManagerGroup || o.Kind != "Certificate" || o.ns != ns {
+			return false
+		}
+		spec, _ := o.Body["spec"].(map[string]any)
+		return spec["secretName"] == name
+	})
 }

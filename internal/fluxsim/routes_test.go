@@ -18,6 +18,7 @@ var edge = map[string]string{
 kind: Kustomization
 resources:
   - namespace.yaml
+  - issuer.yaml
   - gateway.yaml
   - route.yaml
   - policy.yaml
@@ -28,11 +29,21 @@ kind: Namespace
 metadata:
   name: edge
 `,
+	"issuer.yaml": `apiVersion: cert-manager.io/v1
+kind: ClusterIssuer
+metadata:
+  name: ca
+spec:
+  ca:
+    secretName: edge-ca
+`,
 	"gateway.yaml": `apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata:
   name: gw
   namespace: edge
+  annotations:
+    cert-manager.io/cluster-issuer: ca
 spec:
   gatewayClassName: envoy
   listeners:
@@ -95,13 +106,14 @@ stringData:
 }
 
 // TestRoutes: an HTTPRoute its Gateway would not accept, a backend in
-// another namespace without a ReferenceGrant, and a SecurityPolicy without
-// its target or its Secret are findings; a Gateway no build produces is
-// info.
+// another namespace without a ReferenceGrant, a SecurityPolicy without its
+// target or its Secret, and an HTTPS listener without its certificate are
+// findings; a Gateway no build produces is info.
 func TestRoutes(t *testing.T) {
 	base := baseRepo(t)
 	const route, gateway = "clusters/dev/edge/route.yaml", "clusters/dev/edge/gateway.yaml"
 	const listeners = "its listeners: http HTTP on 80 for *.a.example, https HTTPS on 443 for *.a.example"
+	const noCertificate = "dev: edge: " + gateway + ": Gateway edge/gw: listener https: certificate Secret edge/a-tls: no build produces it or a Certificate writing it, cert-manager's gateway-shim does not issue it, and the config names no such existing Secret: Envoy Gateway serves no HTTPS there"
 	// refused is the finding of a route the Gateway does not accept, and why.
 	refused := func(why, listeners string) []string {
 		return []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (" + why + "; " + listeners + "): Envoy Gateway serves nothing for it there"}
@@ -193,6 +205,40 @@ func TestRoutes(t *testing.T) {
 			replace(t, tree, gateway, "  listeners:\n", "  listeners:\n    - name: web\n      protocol: HTTPS\n      port: 443\n      hostname: web.a.example\n      tls:\n        certificateRefs: [{name: web-tls}]\n")
 		},
 		want: []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (NoMatchingListenerHostname: no listener with port 443 matches web.a.example; its listeners: web HTTPS on 443 for web.a.example, " + strings.TrimPrefix(listeners, "its listeners: ") + "): Envoy Gateway serves nothing for it there"},
+	}, {
+		name: "a listener's certificate nothing provides",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "  annotations:\n    cert-manager.io/cluster-issuer: ca\n", "")
+		},
+		want: []string{noCertificate},
+	}, {
+		name: "a listener's certificate a Certificate writes",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "  annotations:\n    cert-manager.io/cluster-issuer: ca\n", "")
+			replace(t, tree, gateway, "", "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata:\n  name: a\n  namespace: edge\nspec:\n  secretName: a-tls\n  dnsNames: [\"*.a.example\"]\n  issuerRef: {kind: ClusterIssuer, name: ca}\n---\n")
+		},
+	}, {
+		name: "a listener's certificate in an existing Secret",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "  annotations:\n    cert-manager.io/cluster-issuer: ca\n", "")
+		},
+		existing: []types.NamespacedName{{Namespace: "edge", Name: "a-tls"}},
+	}, {
+		// cert-manager's gateway-shim issues only for a listener's hostname.
+		name: "a listener without a hostname",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "      port: 443\n      hostname: \"*.a.example\"\n", "      port: 443\n")
+		},
+		want: []string{noCertificate},
+	}, {
+		name: "an issuer no build produces",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, gateway, "cluster-issuer: ca", "cluster-issuer: letsencrypt")
+		},
+		want: []string{
+			"dev: edge: " + gateway + ": Gateway edge/gw: its cert-manager annotation names ClusterIssuer letsencrypt, which no build produces: cert-manager issues none of its listeners' certificates",
+			noCertificate,
+		},
 	}, {
 		name: "a Gateway no build produces",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {

@@ -11,15 +11,23 @@ import (
 )
 
 // ExistingSecrets are the Secrets outside the repository that config c
-// names for the plan's active units: the plan's values Secrets, and every
-// *existing_secret field of the units' services, in the unit's namespace
-// (where each of those fields' docs puts its Secret): what verify's
-// simulation takes a reference to as met.
+// names for the plan's active units: the plan's values Secrets, every
+// *existing_secret field of the units' services, and the certificates of
+// the gateway's HTTPS listeners when it has no issuer (you provide them),
+// in the unit's namespace (where each of those fields' docs puts its
+// Secret): what verify's simulation takes a reference to as met.
 func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
 	out := slices.Clone(plan.ExistingSecrets)
 	for _, st := range plan.Units {
 		if !st.Active || st.Unit.Service == "" {
 			continue
+		}
+		if g := c.OpenCenter.Services.Gateway; st.Unit.Service == "gateway" && g.Issuer == "" {
+			for _, l := range g.Listeners {
+				if l.TLSSecretName != "" {
+					out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: l.TLSSecretName})
+				}
+			}
 		}
 		prefix := st.Unit.ServicePath() + "."
 		for _, f := range zz_generated.Fields {
