@@ -223,13 +223,14 @@ func TestPublishedAlertmanagerAsksForLogin(t *testing.T) {
 
 // TestLoginRoutesServeHTTPSOnly: the routes to the pages that ask for a
 // login (Grafana's own, the Gateway's basic authentication before
-// Alertmanager, Headlamp's token or OIDC, Weave GitOps' admin) attach only
+// Alertmanager, Headlamp's token or OIDC, Weave GitOps' admin, Harbor's
+// portal and registry, Keycloak where its address is https) attach only
 // to the Gateway's listeners on port 443, which validation holds to HTTPS:
 // no login crosses port 80 in clear text. On port 80 their names are
 // redirected to HTTPS, and a redirect never names no host (every name).
 func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 	const redirect = "map[filters:[map[requestRedirect:map[scheme:https statusCode:301] type:RequestRedirect]]]"
-	logins := []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana", "headlamp", "weave-gitops", "keycloak-service"}
+	logins := []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana", "headlamp", "weave-gitops", "harbor", "keycloak-service"}
 	seen := map[string]int{}
 	for _, p := range corpusPlans(t) {
 		var routes []map[string]any
