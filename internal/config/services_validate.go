@@ -522,25 +522,6 @@ func (s *MetalLB) Validate(v *Validator, path string, c *Config) {
 
 // addressRange checks a MetalLB address: a CIDR or a range of two IPs of one
 // family, start <= end. It returns what is wrong, or "".
-// pooled reports whether ip is in one of MetalLB's pools: in a CIDR, or
-// between a range's two addresses (both included).
-func (s *MetalLB) pooled(ip netip.Addr) bool {
-	for _, pool := range s.IPPools {
-		for _, a := range pool.Addresses {
-			if from, to, ok := strings.Cut(a, "-"); ok {
-				start, err1 := netip.ParseAddr(strings.TrimSpace(from))
-				end, err2 := netip.ParseAddr(strings.TrimSpace(to))
-				if err1 == nil && err2 == nil && start.Is4() == ip.Is4() && !ip.Less(start) && !end.Less(ip) {
-					return true
-				}
-			} else if p, err := netip.ParsePrefix(a); err == nil && p.Contains(ip) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func addressRange(a string) string {
 	const want = "expected a CIDR such as 10.0.0.0/28 or a range such as 10.0.0.10-10.0.0.20"
 	if from, to, ok := strings.Cut(a, "-"); ok {
@@ -562,8 +543,28 @@ func addressRange(a string) string {
 	return ""
 }
 
-// Validate checks the Gateway's names, issuer and listeners, and that
-// cert-manager can issue the certificates of its HTTPS listeners.
+// pooled reports whether ip is in one of MetalLB's pools: in a CIDR, or
+// between a range's two addresses (both included).
+func (s *MetalLB) pooled(ip netip.Addr) bool {
+	for _, pool := range s.IPPools {
+		for _, a := range pool.Addresses {
+			if from, to, ok := strings.Cut(a, "-"); ok {
+				start, err1 := netip.ParseAddr(strings.TrimSpace(from))
+				end, err2 := netip.ParseAddr(strings.TrimSpace(to))
+				if err1 == nil && err2 == nil && start.Is4() == ip.Is4() && !ip.Less(start) && !end.Less(ip) {
+					return true
+				}
+			} else if p, err := netip.ParsePrefix(a); err == nil && p.Contains(ip) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Validate checks the Gateway's names, issuer and listeners, that
+// cert-manager can issue the certificates of its HTTPS listeners, and that
+// MetalLB can give it its load_balancer_ip.
 func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	v.label(path+".name", s.Name, "the name of the Gateway")
 	v.label(path+".gateway_class_name", s.GatewayClassName, "the name of the GatewayClass")
