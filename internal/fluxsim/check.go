@@ -49,7 +49,7 @@ func (s *sim) check() {
 	s.checkSecrets()
 	s.checkMetadata()
 	s.checkSubscriptions()
-	s.checkRoutes(index)
+	s.checkGatewayAPI(index)
 }
 
 // checkOwners reports objects applied by two Flux units: each would

@@ -243,8 +243,9 @@ func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []basein
 // TestRoutesAttach: every HTTPRoute the corpus renders is accepted by the
 // Gateway it names, as Envoy Gateway attaches routes (listener port and
 // name, namespaces, hostnames), its backends in other namespaces are
-// granted, and every SecurityPolicy has its target and its logins Secret
-// (rendered, or named as existing).
+// granted, every SecurityPolicy has its target and its logins Secret
+// (rendered, or named as existing), and every HTTPS listener its
+// certificate.
 func TestRoutesAttach(t *testing.T) {
 	routes := 0
 	for _, ct := range corpusTargets(t) {
@@ -263,7 +264,7 @@ func TestRoutesAttach(t *testing.T) {
 				objs = append(objs, o)
 			}
 		}
-		for _, e := range fluxsim.RouteProblems(objs, ExistingSecrets(p, f.Config)) {
+		for _, e := range fluxsim.GatewayProblems(objs, ExistingSecrets(p, f.Config)) {
 			t.Errorf("%s: %s", ct.name, e)
 		}
 	}

@@ -19,7 +19,7 @@ const (
 	envoyGroup   = "gateway.envoyproxy.io"
 )
 
-// The parts of the Gateway API's objects the route checks read. Pointers
+// The parts of the Gateway API's objects the checks read. Pointers
 // stand for fields whose absence means a default, not "".
 type (
 	httpRouteSpec struct {
@@ -84,10 +84,10 @@ func or(p *string, def string) string {
 	return *p
 }
 
-// RouteProblems returns what the route checks of a simulation report for
+// GatewayProblems returns what the Gateway API checks of a simulation report for
 // objs applied together, as "file: message" lines: a render's objects,
 // checked before any build. A reference to a Secret in existing is met.
-func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []string {
+func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []string {
 	s := &sim{r: &Report{}, c: Cluster{ExistingSecrets: existing}}
 	index := map[objKey][]*applied{}
 	for _, o := range objs {
@@ -95,7 +95,7 @@ func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []s
 		s.objects = append(s.objects, a)
 		index[keyOf(a)] = append(index[keyOf(a)], a)
 	}
-	s.checkRoutes(index)
+	s.checkGatewayAPI(index)
 	out := make([]string, 0, len(s.r.Findings))
 	for _, f := range s.r.Findings {
 		out = append(out, f.File+": "+f.Message)
@@ -103,7 +103,7 @@ func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []s
 	return out
 }
 
-// checkRoutes reports what Envoy Gateway would not serve as the objects
+// checkGatewayAPI reports what Envoy Gateway would not serve as the objects
 // say, following the Gateway API's rules for attaching an HTTPRoute to
 // its Gateway (HTTPRoute status reasons NoMatchingParent,
 // NotAllowedByListeners, NoMatchingListenerHostname, RefNotPermitted) and
@@ -111,7 +111,7 @@ func RouteProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []s
 // route it was meant to guard open; and a Gateway's HTTPS listener
 // without its certificate. A Gateway no build produces is info: it may be
 // managed outside the repository.
-func (s *sim) checkRoutes(index map[objKey][]*applied) {
+func (s *sim) checkGatewayAPI(index map[objKey][]*applied) {
 	for _, a := range s.objects {
 		switch {
 		case a.Group() == gatewayGroup && a.Kind == "HTTPRoute":

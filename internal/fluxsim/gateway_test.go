@@ -12,7 +12,7 @@ import (
 
 // edge is a unit with a Gateway in namespace edge and, in namespace app, a
 // route to it guarded by a SecurityPolicy: every piece attaches as the
-// Gateway API and Envoy Gateway say. The cases of TestRoutes edit it.
+// Gateway API and Envoy Gateway say. The cases of TestGatewayAPI edit it.
 var edge = map[string]string{
 	"kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
@@ -105,11 +105,11 @@ stringData:
 `,
 }
 
-// TestRoutes: an HTTPRoute its Gateway would not accept, a backend in
+// TestGatewayAPI: an HTTPRoute its Gateway would not accept, a backend in
 // another namespace without a ReferenceGrant, a SecurityPolicy without its
 // target or its Secret, and an HTTPS listener without its certificate are
 // findings; a Gateway no build produces is info.
-func TestRoutes(t *testing.T) {
+func TestGatewayAPI(t *testing.T) {
 	base := baseRepo(t)
 	const route, gateway = "clusters/dev/edge/route.yaml", "clusters/dev/edge/gateway.yaml"
 	const listeners = "its listeners: http HTTP on 80 for *.a.example, https HTTPS on 443 for *.a.example"
