@@ -665,7 +665,7 @@ func renderGatewayGatewayclassYaml(b []byte, c *config.Config, u *catalog.Info) 
 
 // renderGatewayHttpsRedirectYaml renders gateway/https-redirect.yaml.tpl.
 func renderGatewayHttpsRedirectYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 705)
+	b = slices.Grow(b, 713)
 	svc := c.OpenCenter.Services.Gateway
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.gateway")
@@ -673,7 +673,7 @@ func renderGatewayHttpsRedirectYaml(b []byte, c *config.Config, u *catalog.Info)
 	{
 		w1 := svc.HTTPSRedirect()
 		if w1 != nil {
-			b = append(b, "# Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,\n# Headlamp, Weave GitOps, Keycloak) is sent to HTTPS before any login is\n# typed: their routes attach to port 443 alone. cert-manager's HTTP-01 challenge\n# routes match an exact path, which Envoy Gateway orders before this route's \"/\".\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: "...)
+			b = append(b, "# Plain HTTP to the login pages published on the Gateway (Grafana, Alertmanager,\n# Headlamp, Weave GitOps, Harbor, Keycloak) is sent to HTTPS before any login is\n# typed: their routes attach to port 443 alone. cert-manager's HTTP-01 challenge\n# routes match an exact path, which Envoy Gateway orders before this route's \"/\".\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, svc.Name+"-https-redirect")
 			b = append(b, "\n  namespace: "...)
 			b = escape.Scalar(b, u.Namespace)
