@@ -163,7 +163,7 @@ func renderCalicoNamespaceYaml(b []byte, c *config.Config, u *catalog.Info) ([]b
 
 // renderCertManagerHelmValuesOverrideValuesYaml renders cert-manager/helm-values/override-values.yaml.tpl.
 func renderCertManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 574)
+	b = slices.Grow(b, 734)
 	svc := c.OpenCenter.Services.CertManager
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.cert-manager")
@@ -184,6 +184,9 @@ func renderCertManagerHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u
 				b = append(b, "\n# The cluster Gateway's listeners get certificates from its cert-manager.io/cluster-issuer\n# annotation, and HTTP-01 challenges are answered through it.\nconfig:\n  apiVersion: controller.config.cert-manager.io/v1alpha1\n  kind: ControllerConfiguration\n  enableGatewayAPI: true"...)
 			}
 		}
+	}
+	if !(c.OpenCenter.Services.GatewayAPICRDs()) {
+		b = append(b, "\n# No Gateway API CRDs here (gateway-api is off): the base's enableGatewayAPI would stop\n# cert-manager's controller at start.\nconfig:\n  enableGatewayAPI: false"...)
 	}
 	b = append(b, "\n"...)
 	return b, nil

@@ -211,6 +211,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "cert-manager-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "cert-manager", Namespace: "{namespace}"}},
 				Provides:        []string{"cert-manager.io", "acme.cert-manager.io"},
+				Wants:           []string{"gateway.networking.k8s.io"},
 			},
 			{
 				Name:            "cert-manager-override",

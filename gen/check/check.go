@@ -392,6 +392,9 @@ func mergeFlux(p FluxUnit, own FluxUnit) FluxUnit {
 	if o.Needs != nil {
 		m.Needs = o.Needs
 	}
+	if o.Wants != nil {
+		m.Wants = o.Wants
+	}
 	if o.Only != nil {
 		m.Only = o.Only
 	}

@@ -91,9 +91,14 @@ func (c *checker) crossUnit() {
 					c.errorf(u.D, fmt.Sprintf("%s.depends_on[%d]", at, j), "flux unit %s depends on %q, which no unit emits%s", f.Name, dep, diag.Suggest(dep, names(flux)))
 				}
 			}
-			for j, g := range f.Needs {
-				if _, ok := provides[g]; !ok {
-					c.errorf(u.D, fmt.Sprintf("%s.needs[%d]", at, j), "flux unit %s needs API group %q, which no flux unit provides%s", f.Name, g, diag.Suggest(g, names(provides)))
+			for _, list := range [...]struct {
+				field  string
+				groups []string
+			}{{"needs", f.Needs}, {"wants", f.Wants}} {
+				for j, g := range list.groups {
+					if _, ok := provides[g]; !ok {
+						c.errorf(u.D, fmt.Sprintf("%s.%s[%d]", at, list.field, j), "flux unit %s %s API group %q, which no flux unit provides%s", f.Name, list.field, g, diag.Suggest(g, names(provides)))
+					}
 				}
 			}
 			// A unit applying a path's Namespaces before the rest is the one

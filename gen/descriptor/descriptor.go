@@ -110,6 +110,10 @@ type FluxUnit struct {
 	// without a manifest its build shows: its HelmRelease's chart, with the
 	// base's values. The unit is ordered after their provider.
 	Needs []string `json:"needs,omitempty"`
+	// Wants lists API groups whose CRDs the Flux unit's HelmRelease's
+	// chart looks for when it starts, if the cluster has them: the unit is
+	// ordered after their provider when one is active, and not otherwise.
+	Wants []string `json:"wants,omitempty"`
 	// Only lists the kinds of the path's objects the Flux unit applies; the
 	// render takes the others out of its build with Flux patches, and the
 	// Flux unit that applies the rest of the path leaves these to it. Empty

@@ -176,6 +176,9 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	if len(fu.Needs) > 0 {
 		ff = append(ff, jen.Id("Needs").Op(":").Add(strs(fu.Needs)))
 	}
+	if len(fu.Wants) > 0 {
+		ff = append(ff, jen.Id("Wants").Op(":").Add(strs(fu.Wants)))
+	}
 	if len(fu.Only) > 0 {
 		ff = append(ff, jen.Id("Only").Op(":").Add(strs(fu.Only)))
 	}

@@ -227,6 +227,10 @@ type FluxUnit struct {
 	// creates without a manifest its build shows (its HelmRelease's chart):
 	// it is ordered after their provider, which must be active.
 	Needs []string
+	// Wants lists the API groups whose CRDs this Flux unit's chart looks
+	// for at start when the cluster has them: it is ordered after their
+	// provider when one is active.
+	Wants []string
 	// Only lists the kinds of its path's objects this Flux unit applies,
 	// empty for all: the render takes the others out of its build with
 	// Flux patches, and another Flux unit building the same path leaves

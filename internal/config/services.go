@@ -61,6 +61,10 @@ type Services struct {
 	WeaveGitOps *WeaveGitOps `json:"weave-gitops,omitempty"`
 }
 
+// GatewayAPICRDs reports whether the cluster gets the Gateway API CRDs:
+// whether gateway-api, Envoy Gateway's chart, which bundles them, is on.
+func (s *Services) GatewayAPICRDs() bool { return s.GatewayAPI != nil && s.GatewayAPI.Enabled }
+
 // ManagedServices turns provider-managed services on and configures them.
 type ManagedServices struct {
 	// AlertProxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.

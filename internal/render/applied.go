@@ -625,6 +625,9 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 					fp.fu.Name, g, providerService(g))
 			}
 		}
+		for _, g := range fp.fu.Wants {
+			after(fp, before, g) // without a provider, the chart does without
+		}
 		slices.Sort(fp.extraDeps)
 		for _, o := range fp.applied.objects {
 			if o.kind == "CustomResourceDefinition" {

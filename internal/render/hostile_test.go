@@ -186,12 +186,14 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
 			"opencenter.services.gateway.tls_secret_name":     "wildcard-dev-northwind-example-tls",
 		}},
-	// No cluster Gateway: no route is rendered, and Harbor, which nothing
-	// publishes then, terminates TLS itself with its own Certificate.
+	// No cluster Gateway nor Gateway API: no route is rendered, Harbor,
+	// which nothing publishes then, terminates TLS itself with its own
+	// Certificate, and cert-manager runs without Gateway API support.
 	{name: "without the cluster Gateway", config: dev, paths: []string{"opencenter.services.harbor.issuer"},
 		set: map[string]string{"opencenter.services.harbor.issuer": "letsencrypt"},
 		bools: map[string]bool{
 			"opencenter.services.gateway.enabled":         false,
+			"opencenter.services.gateway-api.enabled":     false,
 			"opencenter.services.keycloak.gateway_route":  false,
 			"opencenter.services.harbor.emit_certificate": true,
 		}},

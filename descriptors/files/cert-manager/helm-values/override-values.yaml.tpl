@@ -17,3 +17,9 @@ config:
   kind: ControllerConfiguration
   enableGatewayAPI: true
 {{- end }}{{ end }}
+{{- if not .OpenCenter.Services.GatewayAPICRDs }}
+# No Gateway API CRDs here (gateway-api is off): the base's enableGatewayAPI would stop
+# cert-manager's controller at start.
+config:
+  enableGatewayAPI: false
+{{- end }}

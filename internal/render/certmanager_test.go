@@ -1,0 +1,61 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// baseEnablesGatewayAPI is cert-manager's Gateway API support as the
+// base's values set it: openCenter-gitops-base 2026.01,
+// applications/base/services/cert-manager/helm-values/values-v1.18.2.yaml,
+// config.enableGatewayAPI true (line 224, the file's one document).
+const baseEnablesGatewayAPI = true
+
+// TestCertManagerFindsGatewayAPICRDs: cert-manager 1.18.2's controller,
+// with its Gateway API support on, stops at start unless the Gateway API
+// CRDs are there (pkg/controller/context.go: "the Gateway API CRDs do not
+// seem to be present ... Please install the gateway-api CRDs", and the pod
+// crash-loops), so a HelmRelease waiting for it would not get ready. Over
+// the corpus: where the support is on, as the base's values and the
+// overlay's merge, cert-manager-base follows gateway-api-base (Envoy
+// Gateway's chart, which bundles those CRDs: charts/gateway-helm/charts/crds);
+// elsewhere the overlay turns it off.
+func TestCertManagerFindsGatewayAPICRDs(t *testing.T) {
+	seen := map[bool]int{}
+	for _, p := range corpusPlans(t) {
+		values, ok := p.File("services/cert-manager/helm-values/override-values.yaml")
+		if !ok {
+			continue
+		}
+		var v struct {
+			Config struct {
+				EnableGatewayAPI *bool `json:"enableGatewayAPI"`
+			} `json:"config"`
+		}
+		if err := sigsyaml.Unmarshal(values.Data, &v); err != nil {
+			t.Fatalf("%s: cert-manager's values: %v", p.Config, err)
+		}
+		on := baseEnablesGatewayAPI
+		if v.Config.EnableGatewayAPI != nil {
+			on = *v.Config.EnableGatewayAPI
+		}
+		seen[on]++
+		units := map[string]map[string]any{}
+		for _, f := range p.Files {
+			if strings.HasPrefix(f.Path, "services/fluxcd/") {
+				for _, obj := range documents(t, f.Path, f.Data) {
+					units[str(obj, "metadata", "name")] = obj
+				}
+			}
+		}
+		if on && (units["gateway-api-base"] == nil || !closure(units, "cert-manager-base")["gateway-api-base"]) {
+			t.Errorf("%s: cert-manager runs with Gateway API support, but cert-manager-base does not follow gateway-api-base, which installs the Gateway API CRDs", p.Config)
+		}
+	}
+	t.Logf("cert-manager's Gateway API support on/off: %d/%d", seen[true], seen[false])
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Errorf("cert-manager's Gateway API support on/off: %d/%d plans; the corpus should hold both", seen[true], seen[false])
+	}
+}
