@@ -273,3 +273,111 @@ func TestRoutesAttach(t *testing.T) {
 		t.Error("the corpus renders no HTTPRoute")
 	}
 }
+
+// TestLoginRoutesServeHTTPSOnly: the routes to the pages that ask for a
+// login (Grafana's own, the Gateway's basic authentication before
+// Alertmanager, Headlamp's token or OIDC, Weave GitOps' admin, Harbor's
+// portal and registry, Keycloak where its address is https) attach only
+// to the Gateway's listeners on port 443, which validation holds to HTTPS:
+// no login crosses port 80 in clear text. On port 80 their names are
+// redirected to HTTPS, and a redirect never names no host (every name).
+func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
+	const redirect = "map[filters:[map[requestRedirect:map[scheme:https statusCode:301] type:RequestRedirect]]]"
+	logins := []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana", "headlamp", "weave-gitops", "harbor", "keycloak-service"}
+	seen := map[string]int{}
+	for _, p := range corpusPlans(t) {
+		var routes []map[string]any
+		var redirected []any // the names a route on port 80 redirects to HTTPS
+		var plain []string   // the hostnames of the Gateway's HTTP listeners on port 80
+		var ports []string   // the ports of its HTTP listeners
+		for _, pf := range p.Files {
+			for _, obj := range documents(t, pf.Path, pf.Data) {
+				if str(obj, "kind") == "Gateway" {
+					for _, l := range field(obj, "spec", "listeners").([]any) {
+						l := l.(map[string]any)
+						if l["protocol"] == "HTTP" {
+							ports = append(ports, fmt.Sprint(l["port"]))
+						}
+						if l["protocol"] == "HTTP" && fmt.Sprint(l["port"]) == "80" {
+							plain = append(plain, str(l, "hostname"))
+						}
+					}
+				}
+				if str(obj, "kind") != "HTTPRoute" {
+					continue
+				}
+				routes = append(routes, obj)
+				if rules, _ := field(obj, "spec", "rules").([]any); len(rules) != 1 || fmt.Sprint(rules[0]) != redirect {
+					continue
+				}
+				hosts, _ := field(obj, "spec", "hostnames").([]any)
+				if len(hosts) == 0 {
+					t.Errorf("%s: %s redirects every name to HTTPS", p.Config, pf.Path)
+				}
+				// On an HTTPS listener it would send HTTPS to itself, forever.
+				for _, port := range parentPorts(obj) {
+					if !slices.Contains(ports, port) {
+						t.Errorf("%s: %s redirects on port %s, which has no HTTP listener (HTTP listeners' ports: %v)", p.Config, pf.Path, port, ports)
+					}
+				}
+				if slices.Contains(parentPorts(obj), "80") {
+					redirected = append(redirected, hosts...)
+				}
+			}
+		}
+		// Keycloak's login is its own only where its address is https on
+		// the route's name: behind a proxy of its own, the proxy's.
+		kc, _ := p.File("services/keycloak/20-keycloak/kustomization.yaml")
+		keycloak := string(kc.Data)
+		for _, r := range routes {
+			for _, svc := range logins {
+				if !routesTo(r, svc) {
+					continue
+				}
+				name := str(r, "metadata", "name")
+				if hosts, _ := field(r, "spec", "hostnames").([]any); svc == "keycloak-service" && !strings.Contains(keycloak, fmt.Sprintf("hostname: https://%s\n", hosts[0])) {
+					if ports := parentPorts(r); !slices.Equal(ports, []string{"<nil>"}) {
+						t.Errorf("%s: route %s, to a Keycloak whose address is elsewhere, attaches to ports %v, not every listener", p.Config, name, ports)
+					}
+					seen["keycloak-service behind a proxy"]++
+					continue
+				}
+				seen[svc]++
+				if ports := parentPorts(r); !slices.Equal(ports, []string{"443"}) {
+					t.Errorf("%s: route %s attaches to ports %v, not 443 alone", p.Config, name, ports)
+				}
+				hosts, _ := field(r, "spec", "hostnames").([]any)
+				for _, h := range hosts {
+					// Plain HTTP reaches the name when a listener on port 80 matches it.
+					served := slices.ContainsFunc(plain, func(l string) bool {
+						suffix, wild := strings.CutPrefix(l, "*")
+						return l == "" || l == h || wild && strings.HasSuffix(h.(string), suffix)
+					})
+					if served != slices.Contains(redirected, h) {
+						t.Errorf("%s: port 80 serves %s (route %s's name): %v, but redirects it to HTTPS: %v", p.Config, h, name, served, !served)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("login routes: %v", seen)
+	if len(seen) != len(logins)+1 {
+		t.Errorf("login routes seen: %v; the corpus should publish all of %v", seen, logins)
+	}
+}
+
+// parentPorts returns the ports an HTTPRoute's parentRefs name ("<nil>"
+// for none: every port).
+func parentPorts(route map[string]any) []string {
+	var out []string
+	parents, _ := field(route, "spec", "parentRefs").([]any)
+	for _, pr := range parents {
+		out = append(out, fmt.Sprint(pr.(map[string]any)["port"]))
+	}
+	return out
+}
+
+// routesTo reports whether an HTTPRoute sends requests to the Service svc.
+func routesTo(route map[string]any, svc string) bool {
+	return slices.ContainsFunc(routeRefs(route), func(r serviceRef) bool { return strings.HasPrefix(r.service, svc+":") })
+}
