@@ -69,7 +69,8 @@ Findings, one per line as "cluster: flux unit: file: message":
     authentication Secret no build produces (a Gateway no build produces is info); an HTTPS
     listener whose certificate Secret nothing provides (a build, a cert-manager Certificate, the
     cert-manager annotation for a listener with a hostname, or an existing Secret the config
-    names), or a cert-manager annotation naming an issuer no build produces
+    names) or, in another namespace, no ReferenceGrant permits; a cert-manager annotation
+    naming an issuer no build produces
 
 Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
 charts and their values, controllers), postBuild substitution and images set on Flux

@@ -290,11 +290,19 @@ func servesAName(l listener, ls []listener, hosts []string) bool {
 // Gateway refuses the reference (RefNotPermitted) and answers with 500.
 func (s *sim) checkBackend(a *applied, b objectRef) {
 	group, kind := or(b.Group, ""), or(b.Kind, "Service")
-	if b.Namespace == "" || b.Namespace == a.ns {
+	if b.Namespace == "" || b.Namespace == a.ns || s.granted(a, group, kind, b.Namespace, b.Name) {
 		return
 	}
+	s.finding(s.owner(a), a.File, "HTTPRoute %s: backendRef %s %s/%s: no ReferenceGrant in namespace %s lets HTTPRoutes of namespace %s reach it (RefNotPermitted): Envoy Gateway answers its requests with 500",
+		a.key, kind, b.Namespace, b.Name, b.Namespace, a.ns)
+}
+
+// granted reports whether a ReferenceGrant that a build produces in
+// namespace ns lets objects of a's kind and namespace refer to the object
+// of group, kind and name there (a grant without a name covers them all).
+func (s *sim) granted(a *applied, group, kind, ns, name string) bool {
 	for _, g := range s.objects {
-		if g.Group() != gatewayGroup || g.Kind != "ReferenceGrant" || g.ns != b.Namespace {
+		if g.Group() != gatewayGroup || g.Kind != "ReferenceGrant" || g.ns != ns {
 			continue
 		}
 		var spec referenceGrantSpec
@@ -302,17 +310,16 @@ func (s *sim) checkBackend(a *applied, b objectRef) {
 			continue
 		}
 		from := slices.ContainsFunc(spec.From, func(f objectRef) bool {
-			return or(f.Group, "") == gatewayGroup && or(f.Kind, "") == "HTTPRoute" && f.Namespace == a.ns
+			return or(f.Group, "") == a.Group() && or(f.Kind, "") == a.Kind && f.Namespace == a.ns
 		})
 		to := slices.ContainsFunc(spec.To, func(t objectRef) bool {
-			return or(t.Group, "") == group && or(t.Kind, "") == kind && (t.Name == "" || t.Name == b.Name)
+			return or(t.Group, "") == group && or(t.Kind, "") == kind && (t.Name == "" || t.Name == name)
 		})
 		if from && to {
-			return
+			return true
 		}
 	}
-	s.finding(s.owner(a), a.File, "HTTPRoute %s: backendRef %s %s/%s: no ReferenceGrant in namespace %s lets HTTPRoutes of namespace %s reach it (RefNotPermitted): Envoy Gateway answers its requests with 500",
-		a.key, kind, b.Namespace, b.Name, b.Namespace, a.ns)
+	return false
 }
 
 // checkSecurityPolicy reports a SecurityPolicy whose target, a route or
@@ -363,8 +370,9 @@ const (
 // issue it (the Gateway names no issuer a build produces, or the listener
 // has no hostname, or the Secret is in another namespace, which the shim
 // does not write); and the config does not name it as existing. Envoy
-// Gateway then serves no HTTPS on the listener (InvalidCertificateRef). An
-// issuer the annotation names that no build produces is a finding of its own.
+// Gateway then serves no HTTPS on the listener (InvalidCertificateRef); a
+// Secret in another namespace needs a ReferenceGrant there too. An issuer
+// the annotation names that no build produces is a finding of its own.
 func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
 	var gw gatewaySpec
 	if err := decode(a.Body, &gw); err != nil {
@@ -396,6 +404,10 @@ func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
 				continue
 			}
 			ns := cmpOr(ref.Namespace, a.ns)
+			if ns != a.ns && !s.granted(a, "", "Secret", ns, ref.Name) {
+				s.finding(s.owner(a), a.File, "Gateway %s: listener %s: certificate Secret %s/%s: no ReferenceGrant in namespace %s lets Gateways of namespace %s read it (RefNotPermitted): Envoy Gateway serves no HTTPS there", a.key, l.Name, ns, ref.Name, ns, a.ns)
+				continue
+			}
 			k := objKey{"", "Secret", ns, ref.Name}
 			switch {
 			case len(index[k]) > 0, shim && l.Hostname != "" && ns == a.ns, s.certificateWrites(ns, ref.Name),

@@ -114,6 +114,14 @@ func TestGatewayAPI(t *testing.T) {
 	const route, gateway = "clusters/dev/edge/route.yaml", "clusters/dev/edge/gateway.yaml"
 	const listeners = "its listeners: http HTTP on 80 for *.a.example, https HTTPS on 443 for *.a.example"
 	const noCertificate = "dev: edge: " + gateway + ": Gateway edge/gw: listener https: certificate Secret edge/a-tls: no build produces it or a Certificate writing it, cert-manager's gateway-shim does not issue it, and the config names no such existing Secret: Envoy Gateway serves no HTTPS there"
+	// elsewhere moves the https listener's certificate to namespace app,
+	// with a ReferenceGrant there for the Secret granted, if any.
+	elsewhere := func(t *testing.T, tree fluxbuild.Tree, granted string) {
+		replace(t, tree, gateway, "certificateRefs: [{name: a-tls}]", "certificateRefs: [{name: a-tls, namespace: app}]")
+		if granted != "" {
+			replace(t, tree, gateway, "", "apiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata:\n  name: edge-certificates\n  namespace: app\nspec:\n  from: [{group: gateway.networking.k8s.io, kind: Gateway, namespace: edge}]\n  to: [{group: \"\", kind: Secret, name: "+granted+"}]\n---\n")
+		}
+	}
 	// refused is the finding of a route the Gateway does not accept, and why.
 	refused := func(why, listeners string) []string {
 		return []string{"dev: edge: " + route + ": HTTPRoute app/web: parentRefs[0] Gateway edge/gw does not accept the route (" + why + "; " + listeners + "): Envoy Gateway serves nothing for it there"}
@@ -230,6 +238,26 @@ func TestGatewayAPI(t *testing.T) {
 			replace(t, tree, gateway, "      port: 443\n      hostname: \"*.a.example\"\n", "      port: 443\n")
 		},
 		want: []string{noCertificate},
+	}, {
+		name: "a certificate in another namespace",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			elsewhere(t, tree, "")
+		},
+		existing: []types.NamespacedName{{Namespace: "app", Name: "a-tls"}},
+		want:     []string{"dev: edge: " + gateway + ": Gateway edge/gw: listener https: certificate Secret app/a-tls: no ReferenceGrant in namespace app lets Gateways of namespace edge read it (RefNotPermitted): Envoy Gateway serves no HTTPS there"},
+	}, {
+		name: "a certificate in another namespace with a ReferenceGrant",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			elsewhere(t, tree, "a-tls")
+		},
+		existing: []types.NamespacedName{{Namespace: "app", Name: "a-tls"}},
+	}, {
+		name: "a certificate in another namespace, granted another Secret",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			elsewhere(t, tree, "b-tls")
+		},
+		existing: []types.NamespacedName{{Namespace: "app", Name: "a-tls"}},
+		want:     []string{"dev: edge: " + gateway + ": Gateway edge/gw: listener https: certificate Secret app/a-tls: no ReferenceGrant in namespace app lets Gateways of namespace edge read it (RefNotPermitted): Envoy Gateway serves no HTTPS there"},
 	}, {
 		name: "an issuer no build produces",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
