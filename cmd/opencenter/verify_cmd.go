@@ -66,7 +66,8 @@ Findings, one per line as "cluster: flux unit: file: message":
   - an HTTPRoute its Gateway would not accept (no listener of the parentRef's port or name, none
     taking routes from its namespace, none matching its hostnames), or whose backend in another
     namespace no ReferenceGrant permits; an Envoy Gateway SecurityPolicy whose target or basic
-    authentication Secret no build produces (a Gateway no build produces is info); an HTTPS
+    authentication Secret no build produces, or whose Secret in another namespace no
+    ReferenceGrant permits (a Gateway no build produces is info); an HTTPS
     listener whose certificate Secret nothing provides (a build, a cert-manager Certificate, the
     cert-manager annotation for a listener with a hostname, or an existing Secret the config
     names) or, in another namespace, no ReferenceGrant permits; a cert-manager annotation

@@ -326,8 +326,9 @@ func (s *sim) granted(a *applied, group, kind, ns, name string) bool {
 // Gateway in its namespace, no build produces: it guards nothing, and the
 // target, if it comes some other way, is served without it. Its basic
 // authentication's Secret must be there too, or be one the config names
-// as existing: without it Envoy Gateway refuses the policy, and the
-// route answers every request with 500.
+// as existing, with a ReferenceGrant when it is in another namespace:
+// without it Envoy Gateway refuses the policy, and the route answers every
+// request with 500.
 func (s *sim) checkSecurityPolicy(a *applied, index map[objKey][]*applied) {
 	var spec securityPolicySpec
 	if err := decode(a.Body, &spec); err != nil {
@@ -350,9 +351,13 @@ func (s *sim) checkSecurityPolicy(a *applied, index map[objKey][]*applied) {
 	u := spec.BasicAuth.Users
 	ns := cmpOr(u.Namespace, a.ns)
 	k := objKey{"", "Secret", ns, u.Name}
-	if len(index[k]) == 0 && !slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: ns, Name: u.Name}) {
+	switch {
+	case len(index[k]) == 0 && !slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: ns, Name: u.Name}):
 		s.finding(s.owner(a), a.File, "SecurityPolicy %s: basicAuth users Secret %s/%s: no build produces it, and the config names no such existing Secret: Envoy Gateway refuses the policy and answers the route's requests with 500%s",
 			a.key, ns, u.Name, s.elsewhere(k))
+	case ns != a.ns && !s.granted(a, "", "Secret", ns, u.Name):
+		s.finding(s.owner(a), a.File, "SecurityPolicy %s: basicAuth users Secret %s/%s: no ReferenceGrant in namespace %s lets SecurityPolicies of namespace %s read it: Envoy Gateway refuses the policy and answers the route's requests with 500",
+			a.key, ns, u.Name, ns, a.ns)
 	}
 }
 

@@ -307,6 +307,13 @@ spec:
 		},
 		want: []string{"dev: edge: clusters/dev/edge/policy.yaml: SecurityPolicy app/web-login: basicAuth users Secret app/web-logins: no build produces it, and the config names no such existing Secret: Envoy Gateway refuses the policy and answers the route's requests with 500"},
 	}, {
+		name: "a policy whose logins are in another namespace",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			replace(t, tree, "clusters/dev/edge/policy.yaml", "      name: web-logins\n", "      name: web-logins\n      namespace: edge\n")
+			replace(t, tree, "clusters/dev/edge/logins.yaml", "namespace: app", "namespace: edge")
+		},
+		want: []string{"dev: edge: clusters/dev/edge/policy.yaml: SecurityPolicy app/web-login: basicAuth users Secret edge/web-logins: no ReferenceGrant in namespace edge lets SecurityPolicies of namespace app read it: Envoy Gateway refuses the policy and answers the route's requests with 500"},
+	}, {
 		name: "a policy whose logins exist outside the repository",
 		edit: func(t *testing.T, tree fluxbuild.Tree) {
 			replace(t, tree, "clusters/dev/edge/kustomization.yaml", "  - logins.yaml\n", "")
