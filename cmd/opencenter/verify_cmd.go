@@ -65,13 +65,13 @@ Findings, one per line as "cluster: flux unit: file: message":
   - an object whose metadata the API server refuses (name, namespace, labels, annotations)
   - an HTTPRoute its Gateway would not accept (no listener of the parentRef's port or name, none
     taking routes from its namespace, none matching its hostnames), or whose backend in another
-    namespace no ReferenceGrant permits; an Envoy Gateway SecurityPolicy whose target or basic
-    authentication Secret no build produces, or whose Secret in another namespace no
-    ReferenceGrant permits (a Gateway no build produces is info); an HTTPS
-    listener whose certificate Secret nothing provides (a build, a cert-manager Certificate, the
-    cert-manager annotation for a listener with a hostname, or an existing Secret the config
-    names) or, in another namespace, no ReferenceGrant permits; a cert-manager annotation
-    naming an issuer no build produces
+    namespace no ReferenceGrant permits (a Gateway no build produces is info)
+  - an Envoy Gateway SecurityPolicy whose target or basic authentication Secret no build
+    produces, or whose Secret in another namespace no ReferenceGrant permits
+  - an HTTPS listener whose certificate Secret nothing provides (a build, a cert-manager
+    Certificate, the cert-manager annotation for a listener with a hostname, or an existing
+    Secret the config names) or, in another namespace, no ReferenceGrant permits; a
+    cert-manager annotation naming an issuer no build produces
 
 Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
 charts and their values, controllers), postBuild substitution and images set on Flux
