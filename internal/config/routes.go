@@ -7,14 +7,12 @@ import (
 )
 
 // published is a service published on its hostname through the cluster
-// Gateway: who it is, for messages, whether it is given the address
-// https://<hostname><urlPath> (Grafana's root_url, an OIDC callback), and
-// whether it asks for a login, which its route takes over HTTPS alone.
+// Gateway: who it is, for messages, and whether it is given the address
+// https://<hostname><urlPath> (Grafana's root_url, an OIDC callback).
 type published struct {
 	svc     string
 	https   bool
 	urlPath string
-	login   bool
 }
 
 // routeHostname checks the hostname at key of the mapping at path, which
@@ -23,7 +21,8 @@ type published struct {
 //   - Envoy Gateway attaches a route only to listeners whose hostname
 //     intersects the route's (Gateway API; otherwise the route is not
 //     Accepted, NoMatchingListenerHostname), so the name must match one;
-//   - when the service is given an https address on that name, a
+//   - when the service is given an https address on that name, or asks
+//     for a login there (loginHostnames: its route takes HTTPS alone), a
 //     listener on port 443 must serve the name over HTTPS;
 //   - that listener's certificate, when cert-manager issues it (the
 //     Gateway has an issuer), names the hostnames of the listeners that
@@ -54,7 +53,7 @@ func (v *Validator) routeHostname(path, key, host string, pub published, c *Conf
 	switch {
 	case !matched:
 		v.Errorf(p(), "%q matches no listener of the cluster Gateway (%s): the Gateway would not accept the HTTPRoute for it (NoMatchingListenerHostname); use a name the listeners serve, or add a listener for it to opencenter.services.gateway.listeners", host, g.describeListeners())
-	case (pub.https || pub.login) && served == nil:
+	case served == nil && (pub.https || slices.Contains(loginHostnames(&c.OpenCenter.Services), host)):
 		fix := "add an HTTPS listener on port 443 for it to opencenter.services.gateway.listeners"
 		if g.derivedListeners {
 			fix = "set opencenter.cluster.base_domain and give the gateway a certificate (issuer or tls_secret_name) for the default HTTPS listener, or list the listeners, with an HTTPS one on port 443 for it, in opencenter.services.gateway.listeners"

@@ -222,7 +222,7 @@ func (s *Harbor) Validate(v *Validator, path string, c *Config) {
 		v.chartUnquoted(path, f.key, f.value, "harbor")
 	}
 	v.s3HostRegion(path, "Harbor", s.Storage, s.Endpoint, s.Region)
-	v.routeHostname(path, "hostname", s.Hostname, published{svc: "Harbor (externalURL)", https: true, login: true}, c)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "Harbor (externalURL)", https: true}, c)
 }
 
 // harborSecretValues checks the form Harbor's components need of its key
@@ -475,7 +475,7 @@ func (s *Keycloak) Validate(v *Validator, path string, c *Config) {
 	}
 	if s.GatewayRoute {
 		https, urlPath := s.frontendHTTPS()
-		v.routeHostname(path, "hostname", s.Hostname, published{svc: "Keycloak (its frontend URL)", https: https, urlPath: urlPath, login: https}, c)
+		v.routeHostname(path, "hostname", s.Hostname, published{svc: "Keycloak (its frontend URL)", https: https, urlPath: urlPath}, c)
 	}
 }
 
@@ -656,8 +656,8 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 	v.alertmanagerAuth(path, s, sec)
 	v.untemplated(path, "remote_write_url", s.RemoteWriteURL, "kube-prometheus-stack")
 	// The values give Grafana its root_url and Alertmanager its externalUrl as https://<hostname>.
-	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true, login: true}, c)
-	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true, login: true}, c)
+	v.routeHostname(path, "grafana_hostname", s.GrafanaHostname, published{svc: "Grafana (root_url)", https: true}, c)
+	v.routeHostname(path, "alertmanager_hostname", s.AlertmanagerHostname, published{svc: "Alertmanager (externalUrl)", https: true}, c)
 }
 
 // alertmanagerAuth checks the logins of the Alertmanager the cluster
@@ -737,7 +737,7 @@ func (s *WeaveGitOps) Validate(v *Validator, path string, c *Config) {
 		v.Errorf(path+".admin_user", "%q holds '/' or '%%': the chart names the role bindings %s-user-read-resources and %s-user-read-resources-cr after the user, and a role binding's name holds neither", s.AdminUser, s.AdminUser, s.AdminUser)
 	}
 	v.chartUnquoted(path, "admin_user", s.AdminUser, "weave-gitops")
-	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the Weave GitOps dashboard", login: true}, c)
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the Weave GitOps dashboard"}, c)
 }
 
 // weaveGitOpsLogin is the Secret the weave-gitops chart reads the admin login from.
@@ -746,7 +746,7 @@ const weaveGitOpsLogin = "cluster-user-auth"
 // Validate checks that the cluster Gateway serves Headlamp's hostname, and
 // where its OIDC client comes from.
 func (s *Headlamp) Validate(v *Validator, path string, c *Config) {
-	pub := published{svc: "Headlamp", login: true} // a token's login, or OIDC's
+	pub := published{svc: "Headlamp"} // a token's login, or OIDC's
 	if s.OIDCEnabled {
 		pub.svc, pub.https, pub.urlPath = "Headlamp (OIDC callback)", true, "/oidc-callback"
 	}
