@@ -33,12 +33,18 @@ func groupOf(apiVersion string) string {
 	return ""
 }
 
-// check runs every check over what the builds applied.
-func (s *sim) check() {
+// index is what the builds applied, by key.
+func (s *sim) index() map[objKey][]*applied {
 	index := map[objKey][]*applied{}
 	for _, a := range s.objects {
 		index[keyOf(a)] = append(index[keyOf(a)], a)
 	}
+	return index
+}
+
+// check runs every check over what the builds applied.
+func (s *sim) check() {
+	index := s.index()
 	s.checkOwners(index)
 	s.checkDependsOn()
 	s.checkCycles()

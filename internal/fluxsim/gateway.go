@@ -89,13 +89,10 @@ func or(p *string, def string) string {
 // checked before any build. A reference to a Secret in existing is met.
 func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []string {
 	s := &sim{r: &Report{}, c: Cluster{ExistingSecrets: existing}}
-	index := map[objKey][]*applied{}
 	for _, o := range objs {
-		a := &applied{Object: o, key: o.Namespace + "/" + o.Name, ns: o.Namespace}
-		s.objects = append(s.objects, a)
-		index[keyOf(a)] = append(index[keyOf(a)], a)
+		s.objects = append(s.objects, &applied{Object: o, key: o.Namespace + "/" + o.Name, ns: o.Namespace})
 	}
-	s.checkGatewayAPI(index)
+	s.checkGatewayAPI(s.index())
 	out := make([]string, 0, len(s.r.Findings))
 	for _, f := range s.r.Findings {
 		out = append(out, f.File+": "+f.Message)
@@ -239,8 +236,7 @@ func (s *sim) listenerAllows(l listener, ns, gwNS string) bool {
 			if n.Group() != "" || n.Kind != "Namespace" || n.Name != ns {
 				continue
 			}
-			meta, _ := n.Body["metadata"].(map[string]any)
-			ls, _ := meta["labels"].(map[string]any)
+			ls, _ := fluxbuild.Field(n.Body, "metadata", "labels").(map[string]any)
 			for k, v := range ls {
 				set[k] = fmt.Sprint(v)
 			}
@@ -384,14 +380,12 @@ func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
 		s.finding(s.owner(a), a.File, "Gateway %s: %v", a.key, err)
 		return
 	}
-	meta, _ := a.Body["metadata"].(map[string]any)
-	notes, _ := meta["annotations"].(map[string]any)
 	shim := false // cert-manager issues the listeners' certificates
 	for _, k := range []objKey{
-		{certManagerGroup, "ClusterIssuer", "", fmt.Sprint(notes[clusterIssuerAnnotation])},
-		{certManagerGroup, "Issuer", a.ns, fmt.Sprint(notes[issuerAnnotation])},
+		{certManagerGroup, "ClusterIssuer", "", fluxbuild.String(a.Body, "metadata", "annotations", clusterIssuerAnnotation)},
+		{certManagerGroup, "Issuer", a.ns, fluxbuild.String(a.Body, "metadata", "annotations", issuerAnnotation)},
 	} {
-		if k.name == "<nil>" {
+		if k.name == "" {
 			continue
 		}
 		if !s.built(k) {
@@ -440,7 +434,6 @@ func (s *sim) certificateWrites(ns, name string) bool {
 		if o.Group() != certManagerGroup || o.Kind != "Certificate" || o.ns != ns {
 			return false
 		}
-		spec, _ := o.Body["spec"].(map[string]any)
-		return spec["secretName"] == name
+		return fluxbuild.String(o.Body, "spec", "secretName") == name
 	})
 }
