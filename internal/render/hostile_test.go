@@ -476,14 +476,31 @@ func corpusTargets(t *testing.T) []corpusConfig {
 func corpusPlans(t *testing.T) []*Plan {
 	t.Helper()
 	var out []*Plan
+	for _, cp := range corpusConfigPlans(t) {
+		out = append(out, cp.plan)
+	}
+	return out
+}
+
+// corpusConfigPlans are corpusPlans with the configs they were built from.
+func corpusConfigPlans(t *testing.T) []configPlan {
+	t.Helper()
+	var out []configPlan
 	for _, ct := range corpusTargets(t) {
-		p, err := Build(checkedDoc(t, ct.name, ct.doc), Options{AllowPlaintextSecrets: true})
+		f := checkedDoc(t, ct.name, ct.doc)
+		p, err := Build(f, Options{AllowPlaintextSecrets: true})
 		if err != nil {
 			t.Fatalf("planning %s:\n%v", ct.name, err)
 		}
-		out = append(out, p)
+		out = append(out, configPlan{f, p})
 	}
 	return out
+}
+
+// configPlan is a plan and the config it was built from.
+type configPlan struct {
+	file *config.File
+	plan *Plan
 }
 
 // TestHostileValuesReachEveryField: the corpus tries every string field,

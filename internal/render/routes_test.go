@@ -248,12 +248,8 @@ func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []basein
 // certificate.
 func TestRoutesAttach(t *testing.T) {
 	routes := 0
-	for _, ct := range corpusTargets(t) {
-		f := checkedDoc(t, ct.name, ct.doc)
-		p, err := Build(f, Options{AllowPlaintextSecrets: true})
-		if err != nil {
-			t.Fatalf("planning %s:\n%v", ct.name, err)
-		}
+	for _, cp := range corpusConfigPlans(t) {
+		p := cp.plan
 		var objs []fluxbuild.Object
 		for _, pf := range p.Files {
 			for _, m := range documents(t, pf.Path, pf.Data) {
@@ -264,8 +260,8 @@ func TestRoutesAttach(t *testing.T) {
 				objs = append(objs, o)
 			}
 		}
-		for _, e := range fluxsim.GatewayProblems(objs, ExistingSecrets(p, f.Config)) {
-			t.Errorf("%s: %s", ct.name, e)
+		for _, e := range fluxsim.GatewayProblems(objs, ExistingSecrets(p, cp.file.Config)) {
+			t.Errorf("%s: %s", p.Config, e)
 		}
 	}
 	t.Logf("%d routes", routes)
