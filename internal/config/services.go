@@ -65,6 +65,10 @@ type Services struct {
 // whether gateway-api, Envoy Gateway's chart, which bundles them, is on.
 func (s *Services) GatewayAPICRDs() bool { return s.GatewayAPI != nil && s.GatewayAPI.Enabled }
 
+// CertManagerCRDs reports whether the cluster gets cert-manager's CRDs
+// (Certificate, Issuer): whether cert-manager is on.
+func (s *Services) CertManagerCRDs() bool { return s.CertManager != nil && s.CertManager.Enabled }
+
 // ManagedServices turns provider-managed services on and configures them.
 type ManagedServices struct {
 	// AlertProxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.

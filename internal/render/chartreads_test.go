@@ -77,7 +77,10 @@ var chartReads = map[string]chartRead{
 		"storageClass.custom", "storageClass.enabled"}},
 	"opentelemetry-kube-stack": {"opentelemetry-kube-stack", "0.11.1", []string{"clusterName", "collectors.daemon.config",
 		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled", "instrumentation.exporter.endpoint",
-		"instrumentation.sampler"}},
+		"instrumentation.sampler",
+		// its subchart opentelemetry-operator 0.97.1: templates/certmanager.yaml and
+		// admission-webhooks/operator-webhook.yaml
+		"opentelemetry-operator.admissionWebhooks.autoGenerateCert.enabled", "opentelemetry-operator.admissionWebhooks.certManager.enabled"}},
 	"postgres-operator": {"postgres-operator", "1.14.0", []string{"configKubernetes.watched_namespace",
 		"configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"}},
 	"sealed-secrets": {"sealed-secrets", "2.17.3", []string{"keyrenewperiod"}},

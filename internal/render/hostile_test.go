@@ -197,6 +197,14 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.keycloak.gateway_route":  false,
 			"opencenter.services.harbor.emit_certificate": true,
 		}},
+	// No cert-manager, nor what needs it (the cluster Gateway, Keycloak):
+	// the OpenTelemetry operator's webhook certificate comes from Helm.
+	{name: "without cert-manager", config: dev,
+		bools: map[string]bool{
+			"opencenter.services.cert-manager.enabled": false,
+			"opencenter.services.gateway.enabled":      false,
+			"opencenter.services.keycloak.enabled":     false,
+		}},
 }
 
 // providerVariant is the dev config on another provider: without the

@@ -1,5 +1,15 @@
 # Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.
 clusterName: {{ .OpenCenter.Cluster.ClusterName }}
+{{- if not .OpenCenter.Services.CertManagerCRDs }}
+# No cert-manager here: the operator's webhook certificate, which the chart
+# asks cert-manager for by default, is made by Helm instead.
+opentelemetry-operator:
+  admissionWebhooks:
+    certManager:
+      enabled: false
+    autoGenerateCert:
+      enabled: true
+{{- end }}
 {{- with .Service }}
 collectors:
   daemon:
