@@ -865,6 +865,9 @@ func (b *builder) validate(active []*catalog.Unit) {
 				case owner == nil:
 					b.errorf(u, "%s depends on %s, which no unit renders", fu.Name, d)
 				case !b.status[owner.Name].Active:
+					if slices.Contains(u.Requires, owner.Name) {
+						continue // selectUnits said so: "requires ..., which is not active"
+					}
 					b.errorf(u, "%s depends on %s, but %s is disabled: enable it or disable %s", fu.Name, d, owner.Name, u.Name)
 				default:
 					b.errorf(u, "%s depends on %s, which %s does not render for this config", fu.Name, d, owner.Name)
