@@ -2438,7 +2438,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "observability-sources", "opentelemetry-kube-stack-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
 				Provides:        []string{"opentelemetry.io"},
-				Wants:           []string{"cert-manager.io"},
+				Wants:           []string{"cert-manager.io", "monitoring.coreos.com"},
 			},
 			{
 				Name:            "opentelemetry-kube-stack-override",

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
@@ -42,14 +41,7 @@ func TestCertManagerFindsGatewayAPICRDs(t *testing.T) {
 			on = *v.Config.EnableGatewayAPI
 		}
 		seen[on]++
-		units := map[string]map[string]any{}
-		for _, f := range p.Files {
-			if strings.HasPrefix(f.Path, "services/fluxcd/") {
-				for _, obj := range documents(t, f.Path, f.Data) {
-					units[str(obj, "metadata", "name")] = obj
-				}
-			}
-		}
+		units := fluxUnits(t, p)
 		if on && (units["gateway-api-base"] == nil || !closure(units, "cert-manager-base")["gateway-api-base"]) {
 			t.Errorf("%s: cert-manager runs with Gateway API support, but cert-manager-base does not follow gateway-api-base, which installs the Gateway API CRDs", p.Config)
 		}

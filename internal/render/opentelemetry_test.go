@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
 	sigsyaml "sigs.k8s.io/yaml"
@@ -50,14 +49,7 @@ func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 			on = *hooks.CertManager.Enabled
 		}
 		seen[on]++
-		units := map[string]map[string]any{}
-		for _, f := range p.Files {
-			if strings.HasPrefix(f.Path, "services/fluxcd/") {
-				for _, obj := range documents(t, f.Path, f.Data) {
-					units[str(obj, "metadata", "name")] = obj
-				}
-			}
-		}
+		units := fluxUnits(t, p)
 		switch {
 		case on && (units["cert-manager-base"] == nil || !closure(units, "opentelemetry-kube-stack-base")["cert-manager-base"]):
 			t.Errorf("%s: the OpenTelemetry operator's chart asks cert-manager for its webhook certificate, but opentelemetry-kube-stack-base does not follow cert-manager-base, which installs cert-manager's CRDs", p.Config)
@@ -69,4 +61,33 @@ func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 	if seen[true] == 0 || seen[false] == 0 {
 		t.Errorf("the OpenTelemetry operator's webhook certificate from cert-manager/Helm: %d/%d plans; the corpus should hold both", seen[true], seen[false])
 	}
+}
+
+// TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack:
+// opentelemetry-kube-stack 0.11.1 installs ServiceMonitor, PodMonitor, Probe
+// and ScrapeConfig CRDs of Prometheus Operator 0.74.0 (its prometheus-crds
+// subchart, on by crds.installPrometheus in the chart's and the base's
+// values), kube-prometheus-stack 77.6.0 those of 0.85.0, and Helm installs a
+// chart's crds/ only where no CRD of the name is there (helm-controller's
+// default policy, Create; upgrades skip CRDs): installed first, the older
+// schemas would stay, and the API server would prune the newer fields
+// (fallbackScrapeProtocol, selectorMechanism ...) from every monitor. Over
+// the corpus: where both are on, opentelemetry-kube-stack-base follows
+// kube-prometheus-stack-base.
+func TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack(t *testing.T) {
+	both := 0
+	for _, p := range corpusPlans(t) {
+		units := fluxUnits(t, p)
+		if units["opentelemetry-kube-stack-base"] == nil || units["kube-prometheus-stack-base"] == nil {
+			continue
+		}
+		both++
+		if !closure(units, "opentelemetry-kube-stack-base")["kube-prometheus-stack-base"] {
+			t.Errorf("%s: opentelemetry-kube-stack-base does not follow kube-prometheus-stack-base, so its Prometheus Operator 0.74 CRDs may be installed first and kept", p.Config)
+		}
+	}
+	if both == 0 {
+		t.Error("no corpus plan has both opentelemetry-kube-stack and kube-prometheus-stack")
+	}
+	t.Logf("%d plans with both", both)
 }

@@ -99,6 +99,20 @@ func TestCRDOrdering(t *testing.T) {
 	}
 }
 
+// fluxUnits are a plan's Flux Kustomizations by name.
+func fluxUnits(t *testing.T, p *Plan) map[string]map[string]any {
+	t.Helper()
+	units := map[string]map[string]any{}
+	for _, f := range p.Files {
+		if strings.HasPrefix(f.Path, "services/fluxcd/") {
+			for _, obj := range documents(t, f.Path, f.Data) {
+				units[str(obj, "metadata", "name")] = obj
+			}
+		}
+	}
+	return units
+}
+
 // closure is every Flux unit name reachable through dependsOn from name.
 func closure(units map[string]map[string]any, name string) map[string]bool {
 	seen := map[string]bool{}
