@@ -597,10 +597,11 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 		}
 		v.label(lp+".name", l.Name, "the listener's name, unique within the Gateway")
 		v.unique(names, lp+".name", l.Name, "listener names are unique within the Gateway")
-		// Envoy Gateway 1.9 (validateConflictedProtocolsListeners) marks
-		// every listener of a port whose listeners differ in protocol
-		// Conflicted (ProtocolConflict), and routes that take a login
-		// attach to port 443 trusting it is HTTPS alone.
+		// Envoy Gateway (v1.5.0, the image the base pins, as 1.9:
+		// validateConflictedProtocolsListeners) marks every listener of a
+		// port whose listeners differ in protocol Conflicted
+		// (ProtocolConflict), and routes that take a login attach to port
+		// 443 trusting it is HTTPS alone.
 		if p, seen := protocols[l.Port]; !seen {
 			protocols[l.Port] = l.Protocol
 		} else if p != l.Protocol {
@@ -688,8 +689,9 @@ func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *K
 
 // htpasswdSHA checks logins in the htpasswd form Envoy Gateway's basic
 // authentication takes, and returns the first line that it or Envoy would
-// refuse and why. Envoy Gateway 1.9 (internal/gatewayapi, validateHtpasswdFormat)
-// takes only user:{SHA}<base64 of a SHA-1>; Envoy's basic_auth filter
+// refuse and why. Envoy Gateway (v1.5.0, the image the base pins, as 1.9:
+// internal/gatewayapi, validateHtpasswdFormat) takes only
+// user:{SHA}<base64 of a SHA-1>; Envoy's basic_auth filter
 // (readHtpasswd) refuses an empty user and a user given twice, and reads
 // a line as it is, spaces and all. Its message names no user and shows no
 // hash.

@@ -247,8 +247,9 @@ func (s *sim) listenerAllows(l listener, ns, gwNS string) bool {
 }
 
 // servesAName reports whether listener l, one of its Gateway's listeners
-// ls, serves one of a route's hosts, as Envoy Gateway 1.9 computes it
-// (internal/gatewayapi, computeHosts): with either side empty, yes;
+// ls, serves one of a route's hosts, as Envoy Gateway computes it
+// (internal/gatewayapi, computeHosts; v1.5.0, the image the base pins, and
+// 1.9 agree for a route's exact names): with either side empty, yes;
 // otherwise a name is in both when the two are equal or one is a wildcard
 // *.d and the other ends in .d with at least one label before it (a
 // wildcard too), the narrower being the name served. A name that another
