@@ -2432,13 +2432,14 @@ func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 
 // renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml renders opentelemetry-kube-stack/helm-values/override-values.yaml.tpl.
 func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1339)
+	b = slices.Grow(b, 1552)
 	svc := c.OpenCenter.Services.OpenTelemetryKubeStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.opentelemetry-kube-stack")
 	}
 	b = append(b, "# Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.\nclusterName: "...)
 	b = escape.Scalar(b, c.OpenCenter.Cluster.ClusterName)
+	b = append(b, "\n# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version:\n# Helm never replaces a CRD that is there, so this chart's older copies (0.74) would stay.\ncrds:\n  installPrometheus: false"...)
 	if !(c.OpenCenter.Services.CertManagerCRDs()) {
 		b = append(b, "\n# No cert-manager here: the operator's webhook certificate, which the chart\n# asks cert-manager for by default, is made by Helm instead.\nopentelemetry-operator:\n  admissionWebhooks:\n    certManager:\n      enabled: false\n    autoGenerateCert:\n      enabled: true"...)
 	}

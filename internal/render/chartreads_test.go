@@ -76,6 +76,7 @@ var chartReads = map[string]chartRead{
 	"openstack-csi": {"openstack-cinder-csi", "2.33.1", []string{"clusterID", "secret.create", "secret.enabled", "secret.name",
 		"storageClass.custom", "storageClass.enabled"}},
 	"opentelemetry-kube-stack": {"opentelemetry-kube-stack", "0.11.1", []string{"clusterName", "collectors.daemon.config",
+		"crds.installPrometheus", // Chart.yaml: prometheus-crds' condition
 		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled", "instrumentation.exporter.endpoint",
 		"instrumentation.sampler",
 		// its subchart opentelemetry-operator 0.97.1: templates/certmanager.yaml and

@@ -65,29 +65,59 @@ func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 
 // TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack:
 // opentelemetry-kube-stack 0.11.1 installs ServiceMonitor, PodMonitor, Probe
-// and ScrapeConfig CRDs of Prometheus Operator 0.74.0 (its prometheus-crds
-// subchart, on by crds.installPrometheus in the chart's and the base's
-// values), kube-prometheus-stack 77.6.0 those of 0.85.0, and Helm installs a
-// chart's crds/ only where no CRD of the name is there (helm-controller's
-// default policy, Create; upgrades skip CRDs): installed first, the older
-// schemas would stay, and the API server would prune the newer fields
-// (fallbackScrapeProtocol, selectorMechanism ...) from every monitor. Over
-// the corpus: where both are on, opentelemetry-kube-stack-base follows
-// kube-prometheus-stack-base.
+// and ScrapeConfig CRDs of Prometheus Operator 0.74.0 when
+// crds.installPrometheus is on (its prometheus-crds subchart; Chart.yaml's
+// condition crds.install,crds.installPrometheus, and values.yaml and the
+// base's values set the second, true), kube-prometheus-stack 77.6.0 those
+// of 0.85.0, and Helm installs a chart's crds/ only where no CRD of the name
+// is there (helm-controller's default policy, Create; upgrades skip CRDs):
+// installed first, the older schemas would stay, and the API server would
+// prune the newer fields (fallbackScrapeProtocol, selectorMechanism ...)
+// from every monitor, even when kube-prometheus-stack is turned on later.
+// So over the corpus the overlay turns installPrometheus off; and where
+// both are on, opentelemetry-kube-stack-base follows
+// kube-prometheus-stack-base, since the operator looks for those CRDs once,
+// at start (opentelemetry-operator v0.136.0 main.go: without them it leaves
+// the Prometheus types out until it restarts).
 func TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack(t *testing.T) {
-	both := 0
+	const chartInstallsPrometheusCRDs = true // chart and base values alike
+	both, plans := 0, 0
 	for _, p := range corpusPlans(t) {
+		values, ok := p.File("services/opentelemetry-kube-stack/helm-values/override-values.yaml")
+		if !ok {
+			continue
+		}
+		plans++
+		var v struct {
+			CRDs struct {
+				Install           *bool `json:"install"`
+				InstallPrometheus *bool `json:"installPrometheus"`
+			} `json:"crds"`
+		}
+		if err := sigsyaml.Unmarshal(values.Data, &v); err != nil {
+			t.Fatalf("%s: opentelemetry-kube-stack's values: %v", p.Config, err)
+		}
+		on := chartInstallsPrometheusCRDs
+		switch { // Helm's condition: the first of the paths that is set
+		case v.CRDs.Install != nil:
+			on = *v.CRDs.Install
+		case v.CRDs.InstallPrometheus != nil:
+			on = *v.CRDs.InstallPrometheus
+		}
+		if on {
+			t.Errorf("%s: opentelemetry-kube-stack installs its Prometheus Operator 0.74 CRDs, which kube-prometheus-stack's would not replace", p.Config)
+		}
 		units := fluxUnits(t, p)
-		if units["opentelemetry-kube-stack-base"] == nil || units["kube-prometheus-stack-base"] == nil {
+		if units["kube-prometheus-stack-base"] == nil {
 			continue
 		}
 		both++
 		if !closure(units, "opentelemetry-kube-stack-base")["kube-prometheus-stack-base"] {
-			t.Errorf("%s: opentelemetry-kube-stack-base does not follow kube-prometheus-stack-base, so its Prometheus Operator 0.74 CRDs may be installed first and kept", p.Config)
+			t.Errorf("%s: opentelemetry-kube-stack-base does not follow kube-prometheus-stack-base, so the OpenTelemetry operator may start before the Prometheus Operator's CRDs are there, and never use them", p.Config)
 		}
 	}
 	if both == 0 {
 		t.Error("no corpus plan has both opentelemetry-kube-stack and kube-prometheus-stack")
 	}
-	t.Logf("%d plans with both", both)
+	t.Logf("%d plans with opentelemetry-kube-stack, %d with kube-prometheus-stack too", plans, both)
 }

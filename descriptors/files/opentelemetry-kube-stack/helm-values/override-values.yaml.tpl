@@ -1,5 +1,9 @@
 # Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.
 clusterName: {{ .OpenCenter.Cluster.ClusterName }}
+# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version:
+# Helm never replaces a CRD that is there, so this chart's older copies (0.74) would stay.
+crds:
+  installPrometheus: false
 {{- if not .OpenCenter.Services.CertManagerCRDs }}
 # No cert-manager here: the operator's webhook certificate, which the chart
 # asks cert-manager for by default, is made by Helm instead.
