@@ -76,12 +76,14 @@ var chartReads = map[string]chartRead{
 	"openstack-csi": {"openstack-cinder-csi", "2.33.1", []string{"clusterID", "secret.create", "secret.enabled", "secret.name",
 		"storageClass.custom", "storageClass.enabled"}},
 	"opentelemetry-kube-stack": {"opentelemetry-kube-stack", "0.11.1", []string{"clusterName", "collectors.daemon.config",
+		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled",
 		"crds.installPrometheus", // Chart.yaml: prometheus-crds' condition
-		"collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "instrumentation.enabled", "instrumentation.exporter.endpoint",
+		"instrumentation.enabled", "instrumentation.exporter.endpoint",
 		"instrumentation.sampler",
 		// its subchart opentelemetry-operator 0.97.1: templates/certmanager.yaml and
 		// admission-webhooks/operator-webhook.yaml
-		"opentelemetry-operator.admissionWebhooks.autoGenerateCert.enabled", "opentelemetry-operator.admissionWebhooks.certManager.enabled"}},
+		"opentelemetry-operator.admissionWebhooks.autoGenerateCert.certPeriodDays", "opentelemetry-operator.admissionWebhooks.autoGenerateCert.enabled",
+		"opentelemetry-operator.admissionWebhooks.certManager.enabled"}},
 	"postgres-operator": {"postgres-operator", "1.14.0", []string{"configKubernetes.watched_namespace",
 		"configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"}},
 	"sealed-secrets": {"sealed-secrets", "2.17.3", []string{"keyrenewperiod"}},

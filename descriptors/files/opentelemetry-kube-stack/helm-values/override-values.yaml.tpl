@@ -6,13 +6,16 @@ crds:
   installPrometheus: false
 {{- if not .OpenCenter.Services.CertManagerCRDs }}
 # No cert-manager here: the operator's webhook certificate, which the chart
-# asks cert-manager for by default, is made by Helm instead.
+# asks cert-manager for by default, is made by Helm instead. Helm makes it anew
+# only when the release is upgraded, and the webhooks fail open: a certificate
+# that expired would silently stop the operator's defaulting and injection.
 opentelemetry-operator:
   admissionWebhooks:
     certManager:
       enabled: false
     autoGenerateCert:
       enabled: true
+      certPeriodDays: 3650
 {{- end }}
 {{- with .Service }}
 collectors:
