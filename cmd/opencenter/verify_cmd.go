@@ -71,10 +71,13 @@ Findings, one per line as "cluster: flux unit: file: message":
   - an HTTPS listener whose certificate Secret nothing provides (a build, a cert-manager
     Certificate, the cert-manager annotation for a listener with a hostname, or an existing
     Secret the config names) or, in another namespace, no ReferenceGrant permits; a
-    cert-manager annotation naming an issuer no build produces
+    cert-manager annotation naming an issuer no build produces, or under a cert-manager whose
+    values (as helm-controller merges them) turn its Gateway API support off
+  - a cert-manager whose Gateway API support is on, not ordered after the unit installing the
+    Gateway API CRDs, without which it stops at start (no such unit is info)
 
 Not checked: what the cluster does with the objects (schemas beyond metadata, admission, Helm
-charts and their values, controllers), postBuild substitution and images set on Flux
+charts and their values beyond cert-manager's Gateway API support, controllers), postBuild substitution and images set on Flux
 Kustomizations.
 
 Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).`

@@ -55,7 +55,9 @@ func (s *sim) check() {
 	s.checkSecrets()
 	s.checkMetadata()
 	s.checkSubscriptions()
-	s.checkGatewayAPI(index)
+	cms := s.certManagers(index)
+	s.checkCertManagerOrder(cms)
+	s.checkGatewayAPI(index, cms)
 }
 
 // checkOwners reports objects applied by two Flux units: each would
@@ -288,26 +290,7 @@ func dataKeys(kind string, body map[string]any) []string {
 // that installs their CRDs can be ready: the provider must be the unit
 // itself or in its dependsOn, directly or transitively.
 func (s *sim) checkCRDOrder() {
-	providers := map[string][]string{} // group -> unit keys
-	addProvider := func(group, key string) {
-		if !slices.Contains(providers[group], key) {
-			providers[group] = append(providers[group], key)
-		}
-	}
-	for group, names := range s.c.Providers {
-		for _, n := range names {
-			if _, ok := s.units["flux-system/"+n]; ok {
-				addProvider(group, "flux-system/"+n)
-			}
-		}
-	}
-	for _, a := range s.objects {
-		if a.unit != nil && a.Group() == "apiextensions.k8s.io" && a.Kind == "CustomResourceDefinition" {
-			if g, _ := fluxbuild.Field(a.Body, "spec", "group").(string); g != "" {
-				addProvider(g, a.unit.obj.key)
-			}
-		}
-	}
+	providers := s.crdProviders()
 	for _, u := range s.units {
 		if u.state != unitBuilt {
 			continue
@@ -330,6 +313,33 @@ func (s *sim) checkCRDOrder() {
 				keyOf(a), g, strings.Join(names, " or "), g)
 		}
 	}
+}
+
+// crdProviders returns, by API group, the keys of the Flux units that
+// install its CRDs: the config's providers (through a chart) that the
+// cluster has, and the units applying a CustomResourceDefinition.
+func (s *sim) crdProviders() map[string][]string {
+	providers := map[string][]string{} // group -> unit keys
+	addProvider := func(group, key string) {
+		if !slices.Contains(providers[group], key) {
+			providers[group] = append(providers[group], key)
+		}
+	}
+	for group, names := range s.c.Providers {
+		for _, n := range names {
+			if _, ok := s.units["flux-system/"+n]; ok {
+				addProvider(group, "flux-system/"+n)
+			}
+		}
+	}
+	for _, a := range s.objects {
+		if a.unit != nil && a.Group() == "apiextensions.k8s.io" && a.Kind == "CustomResourceDefinition" {
+			if g, _ := fluxbuild.Field(a.Body, "spec", "group").(string); g != "" {
+				addProvider(g, a.unit.obj.key)
+			}
+		}
+	}
+	return providers
 }
 
 // dependencies returns the keys of every unit u depends on, transitively.

@@ -18,14 +18,18 @@
 // metadata the API server refuses (MetadataProblems), and HTTPRoutes and
 // Envoy Gateway SecurityPolicies that would not take effect (a route its
 // Gateway does not accept, a backend without its ReferenceGrant, a policy
-// without its target or Secret, an HTTPS listener without its certificate).
+// without its target or Secret, an HTTPS listener without its certificate,
+// cert-manager's gateway-shim off under a Gateway that asks it for one), and
+// a cert-manager with Gateway API support not ordered after the Gateway API
+// CRDs, without which it stops at start.
 //
 // Info, never failures: repositories the simulation has no copy of, and
 // remote kustomize resources (not checked); values helm-controller ignores
 // (all but the first YAML document of a values key); OLM Subscriptions with
 // Manual approval; plaintext Secret manifests; a checkout whose ref is not at
 // the commit opencenter's index of it holds; an HTTPRoute whose Gateway no
-// build produces.
+// build produces; a cert-manager with Gateway API support and no unit
+// installing the Gateway API CRDs.
 //
 // The package knows nothing of cluster configs or the renderer: it takes
 // trees and git checkouts, and returns findings.

@@ -92,7 +92,8 @@ func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName) [
 	for _, o := range objs {
 		s.objects = append(s.objects, &applied{Object: o, key: o.Namespace + "/" + o.Name, ns: o.Namespace})
 	}
-	s.checkGatewayAPI(s.index())
+	index := s.index()
+	s.checkGatewayAPI(index, s.certManagers(index))
 	out := make([]string, 0, len(s.r.Findings))
 	for _, f := range s.r.Findings {
 		out = append(out, f.File+": "+f.Message)
@@ -108,7 +109,7 @@ func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName) [
 // route it was meant to guard open; and a Gateway's HTTPS listener
 // without its certificate. A Gateway no build produces is info: it may be
 // managed outside the repository.
-func (s *sim) checkGatewayAPI(index map[objKey][]*applied) {
+func (s *sim) checkGatewayAPI(index map[objKey][]*applied, cms []certManager) {
 	for _, a := range s.objects {
 		switch {
 		case a.Group() == gatewayGroup && a.Kind == "HTTPRoute":
@@ -128,7 +129,7 @@ func (s *sim) checkGatewayAPI(index map[objKey][]*applied) {
 		case a.Group() == envoyGroup && a.Kind == "SecurityPolicy":
 			s.checkSecurityPolicy(a, index)
 		case a.Group() == gatewayGroup && a.Kind == "Gateway":
-			s.checkGatewayTLS(a, index)
+			s.checkGatewayTLS(a, index, cms)
 		}
 	}
 }
@@ -375,7 +376,7 @@ const (
 // Gateway then serves no HTTPS on the listener (InvalidCertificateRef); a
 // Secret in another namespace needs a ReferenceGrant there too. An issuer
 // the annotation names that no build produces is a finding of its own.
-func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
+func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied, cms []certManager) {
 	var gw gatewaySpec
 	if err := decode(a.Body, &gw); err != nil {
 		s.finding(s.owner(a), a.File, "Gateway %s: %v", a.key, err)
@@ -391,6 +392,11 @@ func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied) {
 		}
 		if !s.built(k) {
 			s.finding(s.owner(a), a.File, "Gateway %s: its cert-manager annotation names %s, which no build produces: cert-manager issues none of its listeners' certificates", a.key, k)
+			continue
+		}
+		if off := shimOff(cms); off != nil {
+			s.finding(s.owner(a), a.File, "Gateway %s: its cert-manager annotation asks cert-manager's gateway-shim for its listeners' certificates, but the values of %s turn cert-manager's Gateway API support off (config.enableGatewayAPI): cert-manager issues none of them",
+				a.key, "HelmRelease "+strings.Join(off, ", HelmRelease "))
 			continue
 		}
 		shim = true
