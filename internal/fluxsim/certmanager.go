@@ -1,9 +1,6 @@
 package fluxsim
 
 import (
-	"slices"
-	"strings"
-
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 	sigsyaml "sigs.k8s.io/yaml"
 )
@@ -119,16 +116,10 @@ func (s *sim) checkCertManagerOrder(cms []certManager) {
 			s.info(u.name(), cm.release.File, "HelmRelease %s: cert-manager's Gateway API support is on (config.enableGatewayAPI), and no Flux unit installs the Gateway API CRDs: cert-manager stops at start unless the cluster has them from elsewhere", cm.release.key)
 			continue
 		}
-		deps := s.dependencies(u)
-		if slices.Contains(providers, u.obj.key) || slices.ContainsFunc(providers, func(p string) bool { return deps[p] }) {
+		if follows(u, s.dependencies(u), providers) {
 			continue
 		}
-		names := make([]string, len(providers))
-		for i, p := range providers {
-			names[i] = s.units[p].name()
-		}
-		slices.Sort(names)
 		s.finding(u.name(), cm.release.File, "HelmRelease %s: cert-manager's Gateway API support is on (config.enableGatewayAPI), and cert-manager stops at start while the Gateway API CRDs are not there, but %s, which installs them, is not in %s's dependsOn (directly or transitively): cert-manager may crash-loop until helm-controller gives the release up",
-			cm.release.key, strings.Join(names, " or "), u.name())
+			cm.release.key, s.unitNames(providers), u.name())
 	}
 }

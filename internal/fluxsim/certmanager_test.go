@@ -1,8 +1,6 @@
 package fluxsim
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -161,12 +159,7 @@ func TestCertManagerGatewayAPI(t *testing.T) {
 				tc.edit(t, tree)
 			}
 			r := simulateCluster(t, base, tree, Cluster{Providers: providers, ExistingSecrets: tc.existing})
-			if got := lines(r.Findings); !slices.Equal(got, append([]string{}, tc.want...)) {
-				t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-			if tc.info != "" && !slices.Contains(lines(r.Info), tc.info) {
-				t.Errorf("info:\n%s\nwant among them\n%s", strings.Join(lines(r.Info), "\n"), tc.info)
-			}
+			wantReport(t, r, tc.want, tc.info)
 		})
 	}
 }

@@ -300,19 +300,30 @@ func (s *sim) checkCRDOrder() {
 		for _, a := range u.objects {
 			g := a.Group()
 			ps := providers[g]
-			if len(ps) == 0 || reported[g] || slices.Contains(ps, u.obj.key) || slices.ContainsFunc(ps, func(p string) bool { return deps[p] }) {
+			if len(ps) == 0 || reported[g] || follows(u, deps, ps) {
 				continue
 			}
 			reported[g] = true
-			names := make([]string, len(ps))
-			for i, p := range ps {
-				names[i] = s.units[p].name()
-			}
-			slices.Sort(names)
 			s.finding(u.name(), u.obj.File, "applies %s (group %s) but %s, which installs the CRDs of %s, is not in its dependsOn (directly or transitively)",
-				keyOf(a), g, strings.Join(names, " or "), g)
+				keyOf(a), g, s.unitNames(ps), g)
 		}
 	}
+}
+
+// follows reports whether unit u, whose dependencies are deps, is one of
+// the units keys or depends on one, directly or transitively.
+func follows(u *unit, deps map[string]bool, keys []string) bool {
+	return slices.Contains(keys, u.obj.key) || slices.ContainsFunc(keys, func(k string) bool { return deps[k] })
+}
+
+// unitNames names the units keys, sorted, as alternatives in a message.
+func (s *sim) unitNames(keys []string) string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = s.units[k].name()
+	}
+	slices.Sort(names)
+	return strings.Join(names, " or ")
 }
 
 // crdProviders returns, by API group, the keys of the Flux units that
@@ -393,8 +404,7 @@ func (s *sim) checkNamespaces() {
 		// needs reports ns, which what needs, when it may not exist yet.
 		needs := func(ns, what string) {
 			cs := creators[ns]
-			if ns == "" || reported[ns] || slices.Contains(systemNamespaces, ns) ||
-				slices.Contains(cs, u.obj.key) || slices.ContainsFunc(cs, func(c string) bool { return deps[c] }) {
+			if ns == "" || reported[ns] || slices.Contains(systemNamespaces, ns) || follows(u, deps, cs) {
 				return
 			}
 			reported[ns] = true
@@ -402,13 +412,8 @@ func (s *sim) checkNamespaces() {
 				s.finding(u.name(), u.obj.File, "%s, but no build creates Namespace %s", what, ns)
 				return
 			}
-			names := make([]string, len(cs))
-			for i, c := range cs {
-				names[i] = s.units[c].name()
-			}
-			slices.Sort(names)
 			s.finding(u.name(), u.obj.File, "%s, but %s, which creates Namespace %s, is not in its dependsOn (directly or transitively)",
-				what, strings.Join(names, " or "), ns)
+				what, s.unitNames(cs), ns)
 		}
 		for _, a := range u.objects {
 			if s.c.ClusterScoped == nil || !s.c.ClusterScoped(a.Kind) {

@@ -330,12 +330,19 @@ spec:
 				tc.edit(t, tree)
 			}
 			r := simulateCluster(t, base, tree, Cluster{ExistingSecrets: tc.existing})
-			if got := lines(r.Findings); !slices.Equal(got, append([]string{}, tc.want...)) {
-				t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-			if tc.info != "" && !slices.Contains(lines(r.Info), tc.info) {
-				t.Errorf("info:\n%s\nwant among them\n%s", strings.Join(lines(r.Info), "\n"), tc.info)
-			}
+			wantReport(t, r, tc.want, tc.info)
 		})
+	}
+}
+
+// wantReport holds a simulation's findings to want, in order, and its info
+// lines to include info when it is not "".
+func wantReport(t *testing.T, r *Report, want []string, info string) {
+	t.Helper()
+	if got := lines(r.Findings); !slices.Equal(got, append([]string{}, want...)) {
+		t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if info != "" && !slices.Contains(lines(r.Info), info) {
+		t.Errorf("info:\n%s\nwant among them\n%s", strings.Join(lines(r.Info), "\n"), info)
 	}
 }
