@@ -1,7 +1,10 @@
 package fluxsim
 
 import (
+	"slices"
+
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	"k8s.io/apimachinery/pkg/types"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -48,7 +51,11 @@ func (s *sim) releaseValues(a *applied, hr *helmv2.HelmReleaseSpec, index map[ob
 	for _, v := range hr.ValuesFrom {
 		found := index[objKey{"", v.Kind, a.ns, v.Name}]
 		if len(found) == 0 {
-			read = read && v.Optional
+			// helm-controller skips an optional reference it does not find;
+			// a Secret the config names as existing it reads, but not here.
+			if !v.Optional || v.Kind == "Secret" && slices.Contains(s.c.ExistingSecrets, types.NamespacedName{Namespace: a.ns, Name: v.Name}) {
+				read = false
+			}
 			continue
 		}
 		data, ok, err := valuesData(v.Kind, found[0].Body, v.GetValuesKey())

@@ -129,6 +129,20 @@ func TestCertManagerGatewayAPI(t *testing.T) {
 			replace(t, tree, release, "      valuesKey: values.yaml\n", "      valuesKey: values.yaml\n    - kind: Secret\n      name: cert-manager-vault\n")
 		},
 		existing: []types.NamespacedName{{Namespace: "cert-manager", Name: "cert-manager-vault"}},
+	}, {
+		name: "optional values outside the repository: not judged",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			off(t, tree)
+			replace(t, tree, release, "      valuesKey: values.yaml\n", "      valuesKey: values.yaml\n    - kind: Secret\n      name: cert-manager-vault\n      optional: true\n")
+		},
+		existing: []types.NamespacedName{{Namespace: "cert-manager", Name: "cert-manager-vault"}},
+	}, {
+		name: "optional values nowhere: skipped, as helm-controller does",
+		edit: func(t *testing.T, tree fluxbuild.Tree) {
+			off(t, tree)
+			replace(t, tree, release, "      valuesKey: values.yaml\n", "      valuesKey: values.yaml\n    - kind: Secret\n      name: cert-manager-vault\n      optional: true\n")
+		},
+		want: []string{shimOff, noCertificate},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tree := clusterTree(t)
