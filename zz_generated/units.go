@@ -695,6 +695,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "gateway-api-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "envoy-gateway-api", Namespace: "{namespace}"}},
 				Provides:        []string{"gateway.networking.k8s.io", "gateway.envoyproxy.io"},
+				ReplaceCRDs:     true,
 			},
 			{
 				Name:            "gateway-api-override",
@@ -1226,6 +1227,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "kafka-cluster-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "strimzi-kafka-operator", Namespace: "{namespace}"}},
 				Provides:        []string{"kafka.strimzi.io", "core.strimzi.io"},
+				ReplaceCRDs:     true,
 			},
 			{
 				Name:            "kafka-cluster-override",
@@ -1513,6 +1515,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "observability-sources", "kube-prometheus-stack-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "kube-prometheus-stack", Namespace: "{namespace}"}},
 				Provides:        []string{"monitoring.coreos.com"},
+				ReplaceCRDs:     true,
 			},
 			{
 				Name:            "kube-prometheus-stack-override",
@@ -2044,6 +2047,7 @@ var Units = []catalog.Unit{
 				TargetNamespace: "{namespace}",
 				DependsOn:       []string{"sources", "observability-sources", "mimir-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "mimir", Namespace: "{namespace}"}},
+				ReplaceCRDs:     true,
 				ValuesFrom: []catalog.ValuesFrom{
 					{
 						Secret: "mimir-values-secret",
@@ -2439,6 +2443,7 @@ var Units = []catalog.Unit{
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "opentelemetry-kube-stack", Namespace: "{namespace}"}},
 				Provides:        []string{"opentelemetry.io"},
 				Wants:           []string{"cert-manager.io", "monitoring.coreos.com"},
+				ReplaceCRDs:     true,
 			},
 			{
 				Name:            "opentelemetry-kube-stack-override",

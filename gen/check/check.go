@@ -144,6 +144,9 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 		if len(d.ValuesFrom) > 0 {
 			c.errorf(d, "values_from", "values_from belongs to standard units (standard: true): it adds to the valuesFrom of their base HelmRelease")
 		}
+		if d.ReplaceCRDs {
+			c.errorf(d, "replace_crds", "replace_crds belongs to standard units (standard: true): it sets the CRD policy of their base HelmRelease")
+		}
 	}
 	return u
 }
@@ -329,6 +332,7 @@ func (c *checker) standard(u *Unit) {
 		b.DependsOn = append(b.DependsOn, o.Name)
 	}
 	b.ValuesFrom = c.valuesFrom(d)
+	b.ReplaceCRDs = d.ReplaceCRDs
 	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
 	used := false
 	for _, f := range u.FluxUnits {

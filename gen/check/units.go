@@ -38,7 +38,9 @@ type FluxUnit struct {
 	When *Cond
 	// ValuesFrom are the unit's values_from, on its base Flux unit.
 	ValuesFrom []ValuesFrom
-	at         string // YAML path in the descriptor, "" for pattern parts
+	// ReplaceCRDs is the unit's replace_crds, on its base Flux unit.
+	ReplaceCRDs bool
+	at          string // YAML path in the descriptor, "" for pattern parts
 }
 
 // ValuesFrom is a checked values_from entry: Secret, or the string field

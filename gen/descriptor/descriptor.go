@@ -51,6 +51,12 @@ type Descriptor struct {
 	// the override, which is plaintext in git. The render adds them to the
 	// HelmRelease's valuesFrom with a Flux patch on <unit>-base.
 	ValuesFrom []ValuesFrom `json:"values_from,omitempty"`
+	// ReplaceCRDs says a standard unit's chart ships CRDs in a crds/
+	// directory (its own or a subchart's), which Helm installs only where no
+	// CRD of the name exists and never upgrades: the render sets the base
+	// HelmRelease's install and upgrade CRD policy to CreateReplace with a
+	// Flux patch on <unit>-base.
+	ReplaceCRDs bool `json:"replace_crds,omitempty"`
 	// Sources are the GitRepository objects the unit emits.
 	Sources []Source `json:"sources,omitempty"`
 	// FluxUnits are the Flux Kustomizations the unit emits.

@@ -182,6 +182,9 @@ func fluxUnit(fu check.FluxUnit) jen.Code {
 	if len(fu.Only) > 0 {
 		ff = append(ff, jen.Id("Only").Op(":").Add(strs(fu.Only)))
 	}
+	if fu.ReplaceCRDs {
+		ff = append(ff, jen.Id("ReplaceCRDs").Op(":").True())
+	}
 	if len(fu.ValuesFrom) > 0 {
 		var vs []jen.Code
 		for _, v := range fu.ValuesFrom {

@@ -60,6 +60,7 @@ var invalidCases = []string{
 	"needs-unprovided",             // a Flux unit needs an API group no Flux unit provides
 	"wants-unprovided",             // a Flux unit wants an API group no Flux unit provides
 	"values-from-not-standard",     // values_from on a unit without the standard pattern
+	"replace-crds-not-standard",    // replace_crds on a unit without the standard pattern
 	"values-from-secret-and-field", // a values_from entry naming its Secret twice
 	"values-from-field-not-a-name", // secret_field naming an email field
 	// Templates.

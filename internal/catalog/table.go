@@ -240,6 +240,11 @@ type FluxUnit struct {
 	// Flux patch, to the valuesFrom of the unit's HelmRelease: on a
 	// standard unit's base Flux unit.
 	ValuesFrom []ValuesFrom
+	// ReplaceCRDs says the unit's chart ships CRDs in a crds/ directory,
+	// which Helm installs only where none exists and never upgrades: the
+	// render sets its HelmRelease's install and upgrade CRD policy to
+	// CreateReplace with a Flux patch, on a standard unit's base Flux unit.
+	ReplaceCRDs bool
 }
 
 // ValuesFrom is a Secret whose key ValuesKey holds values of a HelmRelease.

@@ -155,6 +155,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	if fp.valuesFrom != nil {
 		k.Spec.Patches = append(k.Spec.Patches, *fp.valuesFrom)
 	}
+	if fu.ReplaceCRDs {
+		k.Spec.Patches = append(k.Spec.Patches, replaceCRDs(fp.u))
+	}
 	if b.decrypts(fp) {
 		k.Spec.Decryption = b.decryption()
 	}
@@ -222,6 +225,36 @@ func (b *builder) planValuesFrom(fp *fluxPlan) {
 		fp.valuesFrom = &kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fp.u.HelmRelease}}
 	}
 }
+
+// replaceCRDs is the Flux patch setting the CRD policy of unit u's
+// HelmRelease, on install and on upgrade, to CreateReplace: its chart's
+// crds/ directory, which Helm otherwise installs only where no CRD of the
+// name exists and never upgrades, then makes the cluster's CRDs the chart's
+// at every release. A merge patch, so that it adds install and upgrade
+// where the base has none. Made once per unit (the tables' own, so a
+// pointer names one), like removals.
+func replaceCRDs(u *catalog.Unit) kustomize.Patch {
+	crdPatchesMu.RLock()
+	p, ok := crdPatches[u]
+	crdPatchesMu.RUnlock()
+	if ok {
+		return p
+	}
+	p = kustomize.Patch{
+		Patch: "apiVersion: " + helmv2.GroupVersion.String() + "\nkind: " + helmv2.HelmReleaseKind + "\nmetadata:\n  name: " + yamlenc.Scalar(u.HelmRelease) +
+			"\nspec:\n  install:\n    crds: " + string(helmv2.CreateReplace) + "\n  upgrade:\n    crds: " + string(helmv2.CreateReplace) + "\n",
+		Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: u.HelmRelease},
+	}
+	crdPatchesMu.Lock()
+	crdPatches[u] = p
+	crdPatchesMu.Unlock()
+	return p
+}
+
+var (
+	crdPatchesMu sync.RWMutex
+	crdPatches   = map[*catalog.Unit]kustomize.Patch{}
+)
 
 // removals remembers the patch of each object of the base index (the
 // tables' own, so a pointer names one): the plans of a fleet take the
