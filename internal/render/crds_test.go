@@ -70,15 +70,7 @@ func TestChartCRDsFollowTheChart(t *testing.T) {
 				at + "/helmrelease.yaml": []byte("apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: {name: " + u.HelmRelease + ", namespace: " + u.Namespace + "}\nspec:\n" + settings +
 					"  chart: {spec: {chart: " + u.HelmRelease + ", version: 1.0.0, sourceRef: {kind: HelmRepository, name: charts}}}\n"),
 			}
-			r := buildAs(t, tree, at, &k)
-			if len(r.Objects) != 1 {
-				t.Fatalf("%s builds %v", k.Name, ids(r))
-			}
-			var hr helmv2.HelmRelease
-			raw, _ := sigsyaml.Marshal(r.Objects[0].Body)
-			if err := sigsyaml.Unmarshal(raw, &hr); err != nil {
-				t.Fatal(err)
-			}
+			hr := buildRelease(t, tree, at, &k)
 			if hr.Spec.Install == nil || hr.Spec.Install.CRDs != helmv2.CreateReplace || hr.Spec.Upgrade == nil || hr.Spec.Upgrade.CRDs != helmv2.CreateReplace {
 				t.Errorf("%s (%s): the built HelmRelease's CRD policies are install %+v, upgrade %+v; want CreateReplace for both", k.Name, chartCRDs[name], hr.Spec.Install, hr.Spec.Upgrade)
 				continue

@@ -92,15 +92,7 @@ spec:
     - {kind: Secret, name: ` + tc.unit + `-values-override, valuesKey: override.yaml, optional: true}
 `),
 			}
-			r := buildAs(t, tree, at, &k)
-			if len(r.Objects) != 1 {
-				t.Fatalf("%s builds %v", k.Name, ids(r))
-			}
-			var hr helmv2.HelmRelease
-			raw, _ := sigsyaml.Marshal(r.Objects[0].Body)
-			if err := sigsyaml.Unmarshal(raw, &hr); err != nil {
-				t.Fatal(err)
-			}
+			hr := buildRelease(t, tree, at, &k)
 			want := []helmv2.ValuesReference{
 				{Kind: "Secret", Name: tc.unit + "-values-base", ValuesKey: "values.yaml"},
 				{Kind: "Secret", Name: tc.unit + "-values-override", ValuesKey: "override.yaml", Optional: true},
@@ -171,4 +163,20 @@ func TestValuesFromSecretsExist(t *testing.T) {
 	if rendered == 0 || existing == 0 {
 		t.Errorf("valuesFrom Secrets seen: %d rendered, %d existing; the corpus should hold both", rendered, existing)
 	}
+}
+
+// buildRelease builds tree at dir as Flux builds Kustomization k there, and
+// returns the one HelmRelease the build yields.
+func buildRelease(t *testing.T, tree fluxbuild.Tree, dir string, k *kustomizev1.Kustomization) helmv2.HelmRelease {
+	t.Helper()
+	r := buildAs(t, tree, dir, k)
+	if len(r.Objects) != 1 {
+		t.Fatalf("%s builds %v", k.Name, ids(r))
+	}
+	var hr helmv2.HelmRelease
+	raw, _ := sigsyaml.Marshal(r.Objects[0].Body)
+	if err := sigsyaml.Unmarshal(raw, &hr); err != nil {
+		t.Fatal(err)
+	}
+	return hr
 }
