@@ -2718,6 +2718,7 @@ var Units = []catalog.Unit{
 				DependsOn:       []string{"sources", "sealed-secrets-override"},
 				HealthChecks:    []catalog.HealthCheck{{APIVersion: "helm.toolkit.fluxcd.io/v2", Kind: "HelmRelease", Name: "sealed-secrets", Namespace: "{namespace}"}},
 				Provides:        []string{"bitnami.com"},
+				ReplaceCRDs:     true,
 			},
 			{
 				Name:            "sealed-secrets-override",
