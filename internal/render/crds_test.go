@@ -52,7 +52,8 @@ var chartCRDs = map[string]chartCRD{
 // TestChartCRDsFollowTheChart: a chart's crds/ would stay at the first
 // install's version (and a CRD another chart installed first would stay
 // that chart's), so the new fields of every later release would be pruned
-// by the API server. The units whose charts ship crds/ are exactly those
+// by the API server. Every standard unit is in chartCRDs; those whose
+// charts keep CRDs in crds/ that nothing else upgrades are exactly those
 // whose descriptor says replace_crds, and the patch on their base Flux unit,
 // built by kustomize as Flux builds it over a HelmRelease with and without
 // install and upgrade settings, sets both CRD policies to CreateReplace
