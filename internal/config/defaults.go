@@ -1,6 +1,10 @@
 package config
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
+)
 
 // applyDerivedDefaults fills the defaults that depend on other fields. It
 // runs after the catalog's ApplyDefaults has applied the `default` struct tags:
@@ -67,7 +71,7 @@ func httpsRedirect(g *Gateway, names []string) *HTTPSRedirect {
 	r := &HTTPSRedirect{}
 	for _, host := range names {
 		for _, l := range g.Listeners {
-			if host == "" || l.Protocol != ListenerHTTP || !listenerMatches(l.Hostname, host) {
+			if host == "" || l.Protocol != ListenerHTTP || !gatewayapi.HostnameMatches(l.Hostname, host) {
 				continue
 			}
 			if !slices.Contains(r.Hostnames, host) {

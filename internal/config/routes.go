@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 	"slices"
 	"strings"
 )
@@ -41,7 +42,7 @@ func (v *Validator) routeHostname(path, key, host string, pub published, c *Conf
 	matched := false
 	for i := range g.Listeners {
 		l := &g.Listeners[i]
-		if !listenerMatches(l.Hostname, host) {
+		if !gatewayapi.HostnameMatches(l.Hostname, host) {
 			continue
 		}
 		matched = true
@@ -72,18 +73,6 @@ func (v *Validator) routeHostname(path, key, host string, pub published, c *Conf
 		}
 		v.Errorf(p(), "%q is served by the HTTPS listener %s, whose certificate cert-manager issues for %s: no name there covers %q (a wildcard covers exactly one label), so clients would refuse the connection; choose a name one label under the listener's wildcard, or add an HTTPS listener for %q to opencenter.services.gateway.listeners", host, served.Name, joinAnd(names), host, host)
 	}
-}
-
-// listenerMatches reports whether a listener of hostname l accepts routes
-// for the (non-wildcard) hostname host: an empty l matches every name; a
-// wildcard *.d matches every name that ends in .d, with one label or more
-// before it; any other l only itself. These are the Gateway API's rules,
-// as Envoy Gateway applies them.
-func listenerMatches(l, host string) bool {
-	if suffix, ok := strings.CutPrefix(l, "*"); ok {
-		return len(host) > len(suffix) && strings.HasSuffix(host, suffix)
-	}
-	return l == "" || l == host
 }
 
 // moreSpecific reports whether listener hostname a is more specific than

@@ -8,30 +8,6 @@ import (
 	"testing"
 )
 
-// TestListenerMatches holds listenerMatches to the examples of the
-// Gateway API's HTTPRoute hostnames documentation (sigs.k8s.io/gateway-api
-// apis/v1/httproute_types.go), which Envoy Gateway's route translation
-// applies (a route no listener matches is not Accepted).
-func TestListenerMatches(t *testing.T) {
-	for _, c := range []struct {
-		listener, host string
-		want           bool
-	}{
-		{"test.example.com", "test.example.com", true},
-		{"test.example.com", "other.example.com", false},
-		{"*.example.com", "test.example.com", true},
-		{"*.example.com", "foo.test.example.com", true},
-		{"*.example.com", "example.com", false},
-		{"*.example.com", "test.example.net", false},
-		{"*.example.com", "testexample.com", false},
-		{"", "anything.example.org", true},
-	} {
-		if got := listenerMatches(c.listener, c.host); got != c.want {
-			t.Errorf("listener %q, route hostname %q: matches %v, want %v", c.listener, c.host, got, c.want)
-		}
-	}
-}
-
 // TestCertificateCovers holds certificateCovers to crypto/x509's
 // VerifyHostname, a TLS client's check, over random certificate names and
 // hostnames drawn from a few labels.

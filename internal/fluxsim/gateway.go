@@ -2,6 +2,7 @@ package fluxsim
 
 import (
 	"fmt"
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,19 +260,15 @@ func servesAName(l listener, ls []listener, hosts []string) bool {
 	if len(hosts) == 0 {
 		return true
 	}
-	under := func(w, n string) bool {
-		suffix, ok := strings.CutPrefix(w, "*")
-		return ok && len(n) > len(suffix) && strings.HasSuffix(n, suffix)
-	}
 	taken := func(n string) bool {
 		return slices.ContainsFunc(ls, func(m listener) bool { return m.Name != l.Name && m.Port == l.Port && m.Hostname == n })
 	}
 	for _, h := range hosts {
 		var n string
 		switch {
-		case l.Hostname == "" || l.Hostname == h || under(l.Hostname, h):
+		case gatewayapi.HostnameMatches(l.Hostname, h):
 			n = h
-		case under(h, l.Hostname):
+		case strings.HasPrefix(h, "*") && gatewayapi.HostnameMatches(h, l.Hostname):
 			n = l.Hostname
 		default:
 			continue

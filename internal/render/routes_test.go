@@ -344,7 +344,9 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 				}
 				hosts, _ := field(r, "spec", "hostnames").([]any)
 				for _, h := range hosts {
-					// Plain HTTP reaches the name when a listener on port 80 matches it.
+					// Plain HTTP reaches the name when a listener on port 80 matches it
+					// (the test's own reading of the rule gatewayapi.HostnameMatches
+					// applies, so that it checks that too).
 					served := slices.ContainsFunc(plain, func(l string) bool {
 						suffix, wild := strings.CutPrefix(l, "*")
 						return l == "" || l == h || wild && strings.HasSuffix(h.(string), suffix)
