@@ -2,9 +2,10 @@ package config
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 	"slices"
 	"strings"
+
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 )
 
 // published is a service published on its hostname through the cluster

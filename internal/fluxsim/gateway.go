@@ -2,7 +2,6 @@ package fluxsim
 
 import (
 	"fmt"
-	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 )
 
 // API groups of the Gateway API and of Envoy Gateway's policies.
