@@ -1804,7 +1804,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ca
 
 // renderLokiHelmValuesOverrideValuesYaml renders loki/helm-values/override-values.yaml.tpl.
 func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1956)
+	b = slices.Grow(b, 2133)
 	svc := c.OpenCenter.Services.Loki
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.loki")
@@ -1849,8 +1849,11 @@ func renderLokiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catal
 			b = escape.Scalar(b, storage2)
 			b = append(b, "\n        schema: v13\n        index:\n          prefix: loki_index_\n          period: 24h\n  storage:\n    type: "...)
 			b = escape.Scalar(b, storage2)
-			if !(filesystem5) {
-				b = append(b, "\n    bucketNames:\n      chunks: "...)
+			b = append(b, "\n    bucketNames:"...)
+			if filesystem5 {
+				b = append(b, "\n      # Unused on a volume, but loki 6.45's chart requires it in every mode\n      # (templates/_helpers.tpl, loki.commonStorageConfig; grafana/loki#19655).\n      chunks: chunks"...)
+			} else {
+				b = append(b, "\n      chunks: "...)
 				b = escape.Scalar(b, w1.Bucket)
 				b = append(b, "\n      ruler: "...)
 				b = escape.Scalar(b, w1.Bucket)

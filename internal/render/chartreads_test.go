@@ -107,6 +107,26 @@ var chartGates = map[string][]chartGate{
 	},
 }
 
+// chartRequirement is a value a chart's templates require (Helm's
+// `required`: the install fails without it) in every mode the unit
+// renders, and that the base's values do not set.
+type chartRequirement struct {
+	path   string
+	source string // the chart's template, and the base's values file
+}
+
+// chartRequirements are, by unit, the values chartReads' charts (read off
+// the same versions) require whatever else the values say. Each corpus
+// plan was installed by Helm (template, client-only) at those versions,
+// and these are what it refused.
+var chartRequirements = map[string][]chartRequirement{
+	// loki.commonStorageConfig, which the config template includes for
+	// loki.commonConfig (set by the base's values and ours), requires it
+	// before it looks at the storage type, on a volume too
+	// (grafana/loki#19655).
+	"loki": {{"loki.storage.bucketNames.chunks", "loki-6.45.2 templates/_helpers.tpl line 201; base 2026.01 values-6.45.2.yaml leaves it out"}},
+}
+
 // unreadCharts are the units whose chart's reads are not on record, and why.
 var unreadCharts = map[string]string{}
 
@@ -131,7 +151,7 @@ func TestChartsReadEveryValue(t *testing.T) {
 	for i := range corpusVariants {
 		docs, names = append(docs, corpusVariants[i].of(t)), append(names, corpusVariants[i].config+" ("+corpusVariants[i].name+" variant)")
 	}
-	seen := map[string]bool{}
+	seen, required := map[string]bool{}, map[string]bool{}
 	for i, doc := range docs {
 		f := checkedDoc(t, names[i], doc)
 		f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false // values files are plaintext either way
@@ -175,6 +195,13 @@ func TestChartsReadEveryValue(t *testing.T) {
 					t.Errorf("%s (%s): %s is a value chart %s %s does not read", file, names[i], v, cr.chart, cr.version)
 				}
 			}
+			for _, r := range chartRequirements[key] {
+				required[key+" "+r.path] = true
+				set := valuesAt(values, strings.Split(r.path, "."))
+				if s, _ := firstOf(set).(string); s == "" {
+					t.Errorf("%s (%s): %s is not set, and chart %s %s requires it: Helm would refuse the install (%s)", file, names[i], r.path, cr.chart, cr.version, r.source)
+				}
+			}
 			for _, g := range chartGates[unit] {
 				set := slices.ContainsFunc(valuesAt(values, strings.Split(g.under, ".")), func(x any) bool { l, isList := x.([]any); return !isList || len(l) > 0 })
 				on := g.base
@@ -192,6 +219,21 @@ func TestChartsReadEveryValue(t *testing.T) {
 			t.Errorf("no plan sets a value of %s: its record is not checked", key)
 		}
 	}
+	for key, rs := range chartRequirements {
+		for _, r := range rs {
+			if !required[key+" "+r.path] {
+				t.Errorf("no plan renders %s's values: its requirement %s is not checked", key, r.path)
+			}
+		}
+	}
+}
+
+// firstOf is the first of values, or nil.
+func firstOf(values []any) any {
+	if len(values) == 0 {
+		return nil
+	}
+	return values[0]
 }
 
 // leafPaths returns the dotted paths of the scalars in v, and of its lists:

@@ -27,11 +27,15 @@ loki:
           period: 24h
   storage:
     type: {{ $storage }}
-    {{- if not $filesystem }}
     bucketNames:
+      {{- if $filesystem }}
+      # Unused on a volume, but loki 6.45's chart requires it in every mode
+      # (templates/_helpers.tpl, loki.commonStorageConfig; grafana/loki#19655).
+      chunks: chunks
+      {{- else }}
       chunks: {{ .Bucket }}
       ruler: {{ .Bucket }}
-    {{- end }}
+      {{- end }}
     {{- if eq $storage "s3" }}
     s3:
       {{- if $endpoint }}
