@@ -3065,7 +3065,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.services.kyverno.admission_replicas",
 		Kind:   catalog.KindInt,
 		GoType: "*int",
-		Doc:    "admission_replicas is the number of admission controller pods; unset means the chart's default.",
+		Doc:    "admission_replicas is the number of admission controller pods, instead of the base's autoscaling from 3 to 10.",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Kyverno == nil {
 				return nil, false

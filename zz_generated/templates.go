@@ -1763,7 +1763,7 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 
 // renderKyvernoHelmValuesOverrideValuesYaml renders kyverno/helm-values/override-values.yaml.tpl.
 func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 408)
+	b = slices.Grow(b, 805)
 	svc := c.OpenCenter.Services.Kyverno
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kyverno")
@@ -1775,8 +1775,9 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ca
 			{
 				w2 := w1.AdmissionReplicas
 				if w2 != nil {
-					b = append(b, "\nadmissionController:\n  replicas: "...)
+					b = append(b, "\nadmissionController:\n  # The base's values scale these pods with a HorizontalPodAutoscaler (3 to\n  # 10), and the chart ignores replicas under it: off, so the count holds.\n  autoscaling:\n    enabled: false\n  replicas: "...)
 					b = strconv.AppendInt(b, int64(*w2), 10)
+					b = append(b, "\n  # The base's budget keeps 2 of these pods up, which fewer than 3 never\n  # satisfy, so a node drain would wait forever: one at a time may go.\n  podDisruptionBudget:\n    minAvailable: null\n    maxUnavailable: 1"...)
 				}
 			}
 			{

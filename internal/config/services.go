@@ -479,7 +479,7 @@ type Kyverno struct {
 	Sourced
 	// DefaultRuleset deploys the base repo's default ClusterPolicies.
 	DefaultRuleset *bool `json:"default_ruleset,omitempty" default:"true"`
-	// AdmissionReplicas is the number of admission controller pods; unset means the chart's default.
+	// AdmissionReplicas is the number of admission controller pods, instead of the base's autoscaling from 3 to 10.
 	AdmissionReplicas *int `json:"admission_replicas,omitempty"`
 	// ExcludedNamespaces are namespaces the policies do not apply to, in addition to the chart's.
 	ExcludedNamespaces []string `json:"excluded_namespaces,omitempty" format:"dns-label"`

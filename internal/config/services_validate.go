@@ -619,6 +619,14 @@ func (s *Gateway) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
+// Validate checks the admission controller's pod count: the chart fails
+// on 0 (kyverno.deployment.replicas).
+func (s *Kyverno) Validate(v *Validator, path string, c *Config) {
+	if s.AdmissionReplicas != nil && *s.AdmissionReplicas < 1 {
+		v.Errorf(path+".admission_replicas", "%d: expected at least 1 pod", *s.AdmissionReplicas)
+	}
+}
+
 // Validate checks the Kafka cluster's name and size.
 func (s *KafkaCluster) Validate(v *Validator, path string, c *Config) {
 	v.label(path+".cluster_name", s.ClusterName, "the name of the Kafka custom resource")

@@ -22,9 +22,10 @@ type chartRead struct {
 
 // chartGate is a switch a chart reads a part of its values under: set
 // anything under the part, and the switch, as the base's values and ours
-// merge, must be on.
+// merge, must be open.
 type chartGate struct {
 	under, gate string
+	open        bool   // the switch's value under which the chart reads the part
 	base        bool   // the switch in the base's values
 	source      string // the chart's template and the base's values file
 }
@@ -61,7 +62,8 @@ var chartReads = map[string]chartRead{
 		"grafana.grafana.ini", "grafana.persistence.enabled", "grafana.persistence.size", "grafana.persistence.storageClassName",
 		"prometheus.prometheusSpec.remoteWrite", "prometheus.prometheusSpec.replicas", "prometheus.prometheusSpec.retention",
 		"prometheus.prometheusSpec.storageSpec"}},
-	"kyverno": {"kyverno", "3.6.0", []string{"admissionController.replicas", "config.resourceFiltersIncludeNamespaces"}},
+	"kyverno": {"kyverno", "3.6.0", []string{"admissionController.autoscaling.enabled", "admissionController.podDisruptionBudget.maxUnavailable",
+		"admissionController.podDisruptionBudget.minAvailable", "admissionController.replicas", "config.resourceFiltersIncludeNamespaces"}},
 	"loki": {"loki", "6.45.2", []string{"backend.persistence.size", "backend.persistence.storageClass", "backend.replicas", "deploymentMode",
 		"global.extraArgs", "global.extraEnvFrom", "loki.commonConfig", "loki.compactor", "loki.limits_config", "loki.schemaConfig",
 		"loki.storage.bucketNames.chunks", "loki.storage.bucketNames.ruler", "loki.storage.s3", "loki.storage.swift", "loki.storage.type",
@@ -99,11 +101,15 @@ var chartReads = map[string]chartRead{
 }
 
 // chartGates are, by unit, the switches of chartReads' charts (read off the
-// same versions) that the base turns off.
+// same versions) that the base's values close.
 var chartGates = map[string][]chartGate{
 	"velero": {
-		{"configuration.backupStorageLocation", "backupsEnabled", false, "velero-10.1.1 templates/backupstoragelocation.yaml; base 2026.01 values-10.1.1.yaml"},
-		{"configuration.volumeSnapshotLocation", "snapshotsEnabled", false, "velero-10.1.1 templates/volumesnapshotlocation.yaml; base 2026.01 values-10.1.1.yaml"},
+		{"configuration.backupStorageLocation", "backupsEnabled", true, false, "velero-10.1.1 templates/backupstoragelocation.yaml; base 2026.01 values-10.1.1.yaml"},
+		{"configuration.volumeSnapshotLocation", "snapshotsEnabled", true, false, "velero-10.1.1 templates/volumesnapshotlocation.yaml; base 2026.01 values-10.1.1.yaml"},
+	},
+	// The base scales the admission controller with a HorizontalPodAutoscaler.
+	"kyverno": {
+		{"admissionController.replicas", "admissionController.autoscaling.enabled", false, true, "kyverno-3.6.0 templates/admission-controller/deployment.yaml; base 2026.01 and main values-3.6.0.yaml"},
 	},
 }
 
@@ -204,12 +210,12 @@ func TestChartsReadEveryValue(t *testing.T) {
 			}
 			for _, g := range chartGates[unit] {
 				set := slices.ContainsFunc(valuesAt(values, strings.Split(g.under, ".")), func(x any) bool { l, isList := x.([]any); return !isList || len(l) > 0 })
-				on := g.base
+				at := g.base
 				for _, x := range valuesAt(values, strings.Split(g.gate, ".")) {
-					on, _ = x.(bool)
+					at, _ = x.(bool)
 				}
-				if set && !on {
-					t.Errorf("%s (%s): %s is set, and chart %s %s reads it only when %s is true (%s)", file, names[i], g.under, cr.chart, cr.version, g.gate, g.source)
+				if set && at != g.open {
+					t.Errorf("%s (%s): %s is set, and chart %s %s reads it only when %s is %v (%s)", file, names[i], g.under, cr.chart, cr.version, g.gate, g.open, g.source)
 				}
 			}
 		}

@@ -2,7 +2,16 @@
 {{- with .Service }}
 {{- with .AdmissionReplicas }}
 admissionController:
+  # The base's values scale these pods with a HorizontalPodAutoscaler (3 to
+  # 10), and the chart ignores replicas under it: off, so the count holds.
+  autoscaling:
+    enabled: false
   replicas: {{ . }}
+  # The base's budget keeps 2 of these pods up, which fewer than 3 never
+  # satisfy, so a node drain would wait forever: one at a time may go.
+  podDisruptionBudget:
+    minAvailable: null
+    maxUnavailable: 1
 {{- end }}
 {{- with .ExcludedNamespaces }}
 config:
