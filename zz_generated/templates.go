@@ -2583,7 +2583,7 @@ func renderSealedSecretsHelmValuesOverrideValuesYaml(b []byte, c *config.Config,
 
 // renderTempoHelmValuesOverrideValuesYaml renders tempo/helm-values/override-values.yaml.tpl.
 func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 894)
+	b = slices.Grow(b, 1166)
 	svc := c.OpenCenter.Services.Tempo
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.tempo")
@@ -2644,6 +2644,9 @@ func renderTempoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *cata
 			b = strconv.AppendInt(b, int64(w1.Replicas), 10)
 			b = append(b, "\ningester:\n  replicas: "...)
 			b = strconv.AppendInt(b, int64(w1.Replicas), 10)
+			if w1.Replicas == 2 {
+				b = append(b, "\n  # Each trace is on both ingesters and a write needs both (quorum 2), so the\n  # chart's budget, replicas less the quorum, would let neither go and a node\n  # drain would wait forever. One may go: writes fail, and senders retry,\n  # until it is back.\n  maxUnavailable: 1"...)
+			}
 			b = append(b, "\n  config:\n    replication_factor: "...)
 			b = strconv.AppendInt(b, int64(rf5), 10)
 			b = append(b, "\n  persistence:\n    enabled: true\n    size: "...)

@@ -90,7 +90,7 @@ var chartReads = map[string]chartRead{
 		"configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"}},
 	"sealed-secrets": {"sealed-secrets", "2.17.3", []string{"keyrenewperiod"}},
 	"tempo": {"tempo-distributed", "1.55.0", []string{"compactor.config.compaction.block_retention", "distributor.replicas",
-		"global.extraEnvFrom", "ingester.config.replication_factor", "ingester.persistence.enabled", "ingester.persistence.size",
+		"global.extraEnvFrom", "ingester.config.replication_factor", "ingester.maxUnavailable", "ingester.persistence.enabled", "ingester.persistence.size",
 		"ingester.persistence.storageClass", "ingester.replicas", "storage.trace.backend", "storage.trace.s3"}},
 	"velero": {"velero", "10.1.1", []string{"backupsEnabled", "configuration.backupStorageLocation", "configuration.features",
 		"configuration.volumeSnapshotLocation", "credentials.existingSecret", "credentials.useSecret", "schedules.daily.disabled",

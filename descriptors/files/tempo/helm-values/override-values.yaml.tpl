@@ -39,6 +39,13 @@ distributor:
   replicas: {{ .Replicas }}
 ingester:
   replicas: {{ .Replicas }}
+  {{- if eq .Replicas 2 }}
+  # Each trace is on both ingesters and a write needs both (quorum 2), so the
+  # chart's budget, replicas less the quorum, would let neither go and a node
+  # drain would wait forever. One may go: writes fail, and senders retry,
+  # until it is back.
+  maxUnavailable: 1
+  {{- end }}
   config:
     replication_factor: {{ $rf }}
   persistence:

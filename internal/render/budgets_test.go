@@ -67,3 +67,46 @@ func TestKyvernoAdmissionPods(t *testing.T) {
 		t.Error("no corpus plan sets the admission controller's pod count")
 	}
 }
+
+// TestTempoIngestersCanBeDrained: the PodDisruptionBudget tempo-distributed
+// 1.55.0 gives more than one ingester (templates/ingester/
+// poddisruptionbudget-ingester.yaml) lets one of them go. Its
+// maxUnavailable is ingester.maxUnavailable when set, else the replicas
+// less the write quorum (replication_factor/2 + 1): none for two
+// ingesters replicating each trace twice.
+func TestTempoIngestersCanBeDrained(t *testing.T) {
+	seen := map[int]bool{}
+	for _, p := range corpusPlans(t) {
+		f, ok := p.File("services/tempo/helm-values/override-values.yaml")
+		if !ok {
+			continue
+		}
+		var values struct {
+			Ingester struct {
+				Replicas       int  `yaml:"replicas"`
+				MaxUnavailable *int `yaml:"maxUnavailable"`
+				Config         struct {
+					ReplicationFactor int `yaml:"replication_factor"`
+				} `yaml:"config"`
+			} `yaml:"ingester"`
+		}
+		if err := yaml.Unmarshal(f.Data, &values); err != nil {
+			t.Fatal(err)
+		}
+		in := values.Ingester
+		if in.Replicas < 2 {
+			continue // no budget
+		}
+		seen[in.Replicas] = true
+		evictable := in.Replicas - (in.Config.ReplicationFactor/2 + 1)
+		if in.MaxUnavailable != nil && *in.MaxUnavailable != 0 {
+			evictable = *in.MaxUnavailable
+		}
+		if evictable < 1 {
+			t.Errorf("%s: %d ingesters replicating each trace %d times, under a budget that lets none go: a node drain would wait forever", p.Config, in.Replicas, in.Config.ReplicationFactor)
+		}
+	}
+	if !seen[2] {
+		t.Error("no corpus plan runs two ingesters")
+	}
+}
