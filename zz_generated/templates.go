@@ -1763,7 +1763,7 @@ func renderKubePrometheusStackHelmValuesOverrideValuesYaml(b []byte, c *config.C
 
 // renderKyvernoHelmValuesOverrideValuesYaml renders kyverno/helm-values/override-values.yaml.tpl.
 func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 805)
+	b = slices.Grow(b, 1180)
 	svc := c.OpenCenter.Services.Kyverno
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kyverno")
@@ -1794,9 +1794,7 @@ func renderKyvernoHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *ca
 					}
 				}
 			}
-			if !((w1.AdmissionReplicas != nil) || (len(w1.ExcludedNamespaces) > 0)) {
-				b = append(b, "\n{}"...)
-			}
+			b = append(b, "\n# The base's values give these controllers, one pod each, a budget that keeps\n# one up, so no node holding one could be drained. Off, as in the chart: it\n# comes back by itself above one pod.\nbackgroundController:\n  podDisruptionBudget:\n    enabled: false\ncleanupController:\n  podDisruptionBudget:\n    enabled: false\nreportsController:\n  podDisruptionBudget:\n    enabled: false"...)
 		}
 	}
 	b = append(b, "\n"...)

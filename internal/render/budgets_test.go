@@ -6,65 +6,88 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// kyvernoBase is what the base's kyverno values (values-3.6.0.yaml, at
-// 2026.01 and on main) set for the admission controller: pods scaled by a
-// HorizontalPodAutoscaler, and a PodDisruptionBudget keeping 2 of them up.
-var kyvernoBase = struct {
+// kyvernoController is what the base's kyverno values (values-3.6.0.yaml,
+// at 2026.01 and on main) set for one of the chart's controllers: whether
+// a HorizontalPodAutoscaler scales its pods (from minReplicas), whether its
+// PodDisruptionBudget is on, and the pods the budget keeps up. None sets
+// replicas, which the chart then leaves to the Deployment's default of 1.
+type kyvernoController struct {
 	autoscaling  bool
+	minReplicas  int
+	budget       bool
 	minAvailable int
-}{true, 2}
+}
 
-// TestKyvernoAdmissionPods: where a config sets the admission controller's
-// pod count, the chart (kyverno 3.6.0) runs that many, and a node drain may
-// evict one of them. Under the base's autoscaler the chart writes no
-// replicas (templates/admission-controller/deployment.yaml), and the base's
-// budget, which fewer than 3 pods never satisfy, would hold every drain.
-func TestKyvernoAdmissionPods(t *testing.T) {
-	n := 0
+// kyvernoBase are the base's settings, by the values key of the controller.
+var kyvernoBase = map[string]kyvernoController{
+	"admissionController":  {true, 3, true, 2},
+	"backgroundController": {false, 0, true, 1},
+	"cleanupController":    {false, 0, true, 1},
+	"reportsController":    {false, 0, true, 1},
+}
+
+// TestKyvernoBudgetsLetDrainsGoOn: in every plan that enables kyverno, a
+// node drain may evict a pod of each of kyverno 3.6.0's controllers, and a
+// config's admission_replicas is the admission controller's pod count.
+// The chart writes no replicas under an autoscaler
+// (templates/admission-controller/deployment.yaml); it makes a budget when
+// it is on or above one pod, of maxUnavailable when set, else minAvailable,
+// 1 when unset (templates/_helpers/_pdb.tpl); a null drops the base's value.
+func TestKyvernoBudgetsLetDrainsGoOn(t *testing.T) {
+	n, counted := 0, 0
 	for _, p := range corpusPlans(t) {
 		f, ok := p.File("services/kyverno/helm-values/override-values.yaml")
 		if !ok {
 			continue
 		}
+		n++
 		var values map[string]any
 		if err := yaml.Unmarshal(f.Data, &values); err != nil {
 			t.Fatal(err)
 		}
-		ac, _ := values["admissionController"].(map[string]any)
-		replicas, ok := ac["replicas"].(int)
-		if !ok {
-			continue
-		}
-		n++
-		autoscaling := kyvernoBase.autoscaling
-		if a, ok := ac["autoscaling"].(map[string]any); ok {
-			autoscaling, _ = a["enabled"].(bool)
-		}
-		if autoscaling {
-			t.Errorf("%s: the admission controller's autoscaler stays on, and the chart ignores replicas: %d", p.Config, replicas)
-		}
-		// kyverno.pdb.spec (templates/_helpers/_pdb.tpl): maxUnavailable when
-		// set, else minAvailable, 1 when unset; a null drops the base's.
-		minAvailable, maxUnavailable := kyvernoBase.minAvailable, 0
-		if b, ok := ac["podDisruptionBudget"].(map[string]any); ok {
-			if v, set := b["minAvailable"]; set {
-				minAvailable, _ = v.(int)
+		for key, base := range kyvernoBase {
+			c, _ := values[key].(map[string]any)
+			replicas, set := c["replicas"].(int)
+			autoscaling := base.autoscaling
+			if a, ok := c["autoscaling"].(map[string]any); ok {
+				autoscaling, _ = a["enabled"].(bool)
 			}
-			maxUnavailable, _ = b["maxUnavailable"].(int)
-		}
-		evictable := maxUnavailable
-		switch {
-		case minAvailable > 0 && maxUnavailable > 0:
-			t.Errorf("%s: the admission controller's budget sets minAvailable and maxUnavailable, which the chart refuses", p.Config)
-		case maxUnavailable == 0:
-			evictable = replicas - max(minAvailable, 1)
-		}
-		if evictable < 1 {
-			t.Errorf("%s: %d admission controller pods under a budget that lets none go (minAvailable %d, maxUnavailable %d): a node drain would wait forever", p.Config, replicas, minAvailable, maxUnavailable)
+			pods := max(replicas, 1)
+			switch {
+			case set && autoscaling:
+				t.Errorf("%s: %s's autoscaler stays on, and the chart ignores replicas: %d", p.Config, key, replicas)
+			case autoscaling:
+				pods = base.minReplicas
+			case set:
+				counted++
+			}
+			budget, minAvailable, maxUnavailable := base.budget, base.minAvailable, 0
+			if b, ok := c["podDisruptionBudget"].(map[string]any); ok {
+				if v, ok := b["enabled"]; ok {
+					budget, _ = v.(bool)
+				}
+				if v, ok := b["minAvailable"]; ok {
+					minAvailable, _ = v.(int)
+				}
+				maxUnavailable, _ = b["maxUnavailable"].(int)
+			}
+			if !budget && replicas <= 1 {
+				continue
+			}
+			evictable := maxUnavailable
+			switch {
+			case minAvailable > 0 && maxUnavailable > 0:
+				t.Errorf("%s: %s's budget sets minAvailable and maxUnavailable, which the chart refuses", p.Config, key)
+			case maxUnavailable == 0:
+				evictable = pods - max(minAvailable, 1)
+			}
+			if evictable < 1 {
+				t.Errorf("%s: %d pods of kyverno's %s under a budget that lets none go (minAvailable %d, maxUnavailable %d): a node drain would wait forever", p.Config, pods, key, minAvailable, maxUnavailable)
+			}
 		}
 	}
-	if n == 0 {
-		t.Error("no corpus plan sets the admission controller's pod count")
+	if n == 0 || counted == 0 {
+		t.Errorf("%d corpus plans enable kyverno, %d set the admission controller's pod count: the test needs both", n, counted)
 	}
 }
 

@@ -23,7 +23,16 @@ config:
     - {{ . }}
     {{- end }}
 {{- end }}
-{{- if not (or .AdmissionReplicas .ExcludedNamespaces) }}
-{}
-{{- end }}
+# The base's values give these controllers, one pod each, a budget that keeps
+# one up, so no node holding one could be drained. Off, as in the chart: it
+# comes back by itself above one pod.
+backgroundController:
+  podDisruptionBudget:
+    enabled: false
+cleanupController:
+  podDisruptionBudget:
+    enabled: false
+reportsController:
+  podDisruptionBudget:
+    enabled: false
 {{- end }}
