@@ -1,10 +1,6 @@
 package render
 
-import (
-	"testing"
-
-	"go.yaml.in/yaml/v3"
-)
+import "testing"
 
 // kyvernoController is what the base's kyverno values (values-3.6.0.yaml,
 // at 2026.01 and on main) set for one of the chart's controllers: whether
@@ -35,18 +31,10 @@ var kyvernoBase = map[string]kyvernoController{
 // 1 when unset (templates/_helpers/_pdb.tpl); a null drops the base's value.
 func TestKyvernoBudgetsLetDrainsGoOn(t *testing.T) {
 	n, counted := 0, 0
-	for _, p := range corpusPlans(t) {
-		f, ok := p.File("services/kyverno/helm-values/override-values.yaml")
-		if !ok {
-			continue
-		}
+	for p, values := range corpusValues[map[string]any](t, "kyverno") {
 		n++
-		var values map[string]any
-		if err := yaml.Unmarshal(f.Data, &values); err != nil {
-			t.Fatal(err)
-		}
 		for key, base := range kyvernoBase {
-			c, _ := values[key].(map[string]any)
+			c, _ := (*values)[key].(map[string]any)
 			replicas, set := c["replicas"].(int)
 			autoscaling := base.autoscaling
 			if a, ok := c["autoscaling"].(map[string]any); ok {
@@ -99,24 +87,17 @@ func TestKyvernoBudgetsLetDrainsGoOn(t *testing.T) {
 // ingesters replicating each trace twice.
 func TestTempoIngestersCanBeDrained(t *testing.T) {
 	seen := map[int]bool{}
-	for _, p := range corpusPlans(t) {
-		f, ok := p.File("services/tempo/helm-values/override-values.yaml")
-		if !ok {
-			continue
-		}
-		var values struct {
-			Ingester struct {
-				Replicas       int  `yaml:"replicas"`
-				MaxUnavailable *int `yaml:"maxUnavailable"`
-				Config         struct {
-					ReplicationFactor int `yaml:"replication_factor"`
-				} `yaml:"config"`
-			} `yaml:"ingester"`
-		}
-		if err := yaml.Unmarshal(f.Data, &values); err != nil {
-			t.Fatal(err)
-		}
-		in := values.Ingester
+	type values struct {
+		Ingester struct {
+			Replicas       int  `yaml:"replicas"`
+			MaxUnavailable *int `yaml:"maxUnavailable"`
+			Config         struct {
+				ReplicationFactor int `yaml:"replication_factor"`
+			} `yaml:"config"`
+		} `yaml:"ingester"`
+	}
+	for p, v := range corpusValues[values](t, "tempo") {
+		in := v.Ingester
 		if in.Replicas < 2 {
 			continue // no budget
 		}

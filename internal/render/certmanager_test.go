@@ -1,10 +1,6 @@
 package render
 
-import (
-	"testing"
-
-	sigsyaml "sigs.k8s.io/yaml"
-)
+import "testing"
 
 // baseEnablesGatewayAPI is cert-manager's Gateway API support as the
 // base's values set it: openCenter-gitops-base 2026.01,
@@ -23,19 +19,12 @@ const baseEnablesGatewayAPI = true
 // elsewhere the overlay turns it off.
 func TestCertManagerFindsGatewayAPICRDs(t *testing.T) {
 	seen := map[bool]int{}
-	for _, p := range corpusPlans(t) {
-		values, ok := p.File("services/cert-manager/helm-values/override-values.yaml")
-		if !ok {
-			continue
-		}
-		var v struct {
-			Config struct {
-				EnableGatewayAPI *bool `json:"enableGatewayAPI"`
-			} `json:"config"`
-		}
-		if err := sigsyaml.Unmarshal(values.Data, &v); err != nil {
-			t.Fatalf("%s: cert-manager's values: %v", p.Config, err)
-		}
+	type values struct {
+		Config struct {
+			EnableGatewayAPI *bool `yaml:"enableGatewayAPI"`
+		} `yaml:"config"`
+	}
+	for p, v := range corpusValues[values](t, "cert-manager") {
 		on := baseEnablesGatewayAPI
 		if v.Config.EnableGatewayAPI != nil {
 			on = *v.Config.EnableGatewayAPI

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"iter"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -281,4 +283,25 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	cleanup()
 	os.Exit(code)
+}
+
+// corpusValues yields each corpus plan that renders unit's Helm values
+// (services/<unit>/helm-values/override-values.yaml), with the values
+// decoded into a new T.
+func corpusValues[T any](t *testing.T, unit string) iter.Seq2[*Plan, *T] {
+	return func(yield func(*Plan, *T) bool) {
+		for _, p := range corpusPlans(t) {
+			f, ok := p.File("services/" + unit + "/helm-values/override-values.yaml")
+			if !ok {
+				continue
+			}
+			v := new(T)
+			if err := yaml.Unmarshal(f.Data, v); err != nil {
+				t.Fatalf("%s: %s's values: %v", p.Config, unit, err)
+			}
+			if !yield(p, v) {
+				return
+			}
+		}
+	}
 }

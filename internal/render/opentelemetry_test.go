@@ -1,10 +1,6 @@
 package render
 
-import (
-	"testing"
-
-	sigsyaml "sigs.k8s.io/yaml"
-)
+import "testing"
 
 // chartAsksCertManager is where the OpenTelemetry operator's webhook
 // certificate comes from when neither the base's values nor the overlay's
@@ -23,26 +19,19 @@ const chartAsksCertManager = true
 // those CRDs; elsewhere Helm makes the certificate.
 func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 	seen := map[bool]int{}
-	for _, p := range corpusPlans(t) {
-		values, ok := p.File("services/opentelemetry-kube-stack/helm-values/override-values.yaml")
-		if !ok {
-			continue
-		}
-		var v struct {
-			Operator struct {
-				AdmissionWebhooks struct {
-					CertManager struct {
-						Enabled *bool `json:"enabled"`
-					} `json:"certManager"`
-					AutoGenerateCert struct {
-						Enabled *bool `json:"enabled"`
-					} `json:"autoGenerateCert"`
-				} `json:"admissionWebhooks"`
-			} `json:"opentelemetry-operator"`
-		}
-		if err := sigsyaml.Unmarshal(values.Data, &v); err != nil {
-			t.Fatalf("%s: opentelemetry-kube-stack's values: %v", p.Config, err)
-		}
+	type values struct {
+		Operator struct {
+			AdmissionWebhooks struct {
+				CertManager struct {
+					Enabled *bool `yaml:"enabled"`
+				} `yaml:"certManager"`
+				AutoGenerateCert struct {
+					Enabled *bool `yaml:"enabled"`
+				} `yaml:"autoGenerateCert"`
+			} `yaml:"admissionWebhooks"`
+		} `yaml:"opentelemetry-operator"`
+	}
+	for p, v := range corpusValues[values](t, "opentelemetry-kube-stack") {
 		hooks := v.Operator.AdmissionWebhooks
 		on := chartAsksCertManager
 		if hooks.CertManager.Enabled != nil {
@@ -82,21 +71,14 @@ func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 func TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack(t *testing.T) {
 	const chartInstallsPrometheusCRDs = true // chart and base values alike
 	both, plans := 0, 0
-	for _, p := range corpusPlans(t) {
-		values, ok := p.File("services/opentelemetry-kube-stack/helm-values/override-values.yaml")
-		if !ok {
-			continue
-		}
+	type values struct {
+		CRDs struct {
+			Install           *bool `yaml:"install"`
+			InstallPrometheus *bool `yaml:"installPrometheus"`
+		} `yaml:"crds"`
+	}
+	for p, v := range corpusValues[values](t, "opentelemetry-kube-stack") {
 		plans++
-		var v struct {
-			CRDs struct {
-				Install           *bool `json:"install"`
-				InstallPrometheus *bool `json:"installPrometheus"`
-			} `json:"crds"`
-		}
-		if err := sigsyaml.Unmarshal(values.Data, &v); err != nil {
-			t.Fatalf("%s: opentelemetry-kube-stack's values: %v", p.Config, err)
-		}
 		on := chartInstallsPrometheusCRDs
 		switch { // Helm's condition: the first of the paths that is set
 		case v.CRDs.Install != nil:
