@@ -6,6 +6,8 @@ import (
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
 	"k8s.io/apimachinery/pkg/types"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/helmvalues"
 )
 
 // certManager is a HelmRelease of cert-manager's chart that a build
@@ -43,8 +45,7 @@ func (s *sim) certManagers(index map[objKey][]*applied) []certManager {
 }
 
 // releaseValues merges HelmRelease a's values as helm-controller does:
-// each valuesFrom in order, then spec.values, a later map's keys over an
-// earlier's, maps merged key by key. read is false when some part could not
+// each valuesFrom in order, then spec.values (helmvalues.Merge). read is false when some part could not
 // be read here.
 func (s *sim) releaseValues(a *applied, hr *helmv2.HelmReleaseSpec, index map[objKey][]*applied) (values map[string]any, read bool) {
 	values, read = map[string]any{}, true
@@ -65,30 +66,16 @@ func (s *sim) releaseValues(a *applied, hr *helmv2.HelmReleaseSpec, index map[ob
 			read = false
 			continue
 		}
-		mergeValues(values, m)
+		values = helmvalues.Merge(values, m)
 	}
 	if hr.Values != nil {
 		var m map[string]any
 		if sigsyaml.Unmarshal(hr.Values.Raw, &m) != nil {
 			return values, false
 		}
-		mergeValues(values, m)
+		values = helmvalues.Merge(values, m)
 	}
 	return values, read
-}
-
-// mergeValues merges src into dst: a key of both whose values are maps is
-// merged, any other value of src replaces dst's.
-func mergeValues(dst, src map[string]any) {
-	for k, v := range src {
-		if sm, ok := v.(map[string]any); ok {
-			if dm, ok := dst[k].(map[string]any); ok {
-				mergeValues(dm, sm)
-				continue
-			}
-		}
-		dst[k] = v
-	}
 }
 
 // shimOff reports, for a Gateway asking cert-manager for its listeners'

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/helmvalues"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
@@ -182,27 +183,10 @@ func (b *builder) mergeLocalValues(active []*catalog.Unit) {
 			b.errorf(u, "%s/%s/%s/%s: not a YAML mapping of Helm values: %v", b.p.Overlay, u.Root, LocalDir, LocalValues, err)
 			continue
 		}
-		merged := mergeValues(gen, user)
+		merged := helmvalues.Merge(gen, user)
 		note := fmt.Appendf(nil, "# Generated values with %s/%s laid over them.\n", LocalDir, LocalValues)
 		f.Data = withHeader(b.cfgName(), u.Name, p, append(note, yamlenc.Marshal(merged)...))
 	}
-}
-
-func mergeValues(base, over map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		if bm, ok := out[k].(map[string]any); ok {
-			if om, ok := v.(map[string]any); ok {
-				out[k] = mergeValues(bm, om)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // isLocal reports whether an overlay path lies in a unit's local
