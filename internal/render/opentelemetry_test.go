@@ -58,11 +58,11 @@ func TestOpenTelemetryWebhookCertificate(t *testing.T) {
 // crds.installPrometheus is on (its prometheus-crds subchart; Chart.yaml's
 // condition crds.install,crds.installPrometheus, and values.yaml and the
 // base's values set the second, true), kube-prometheus-stack 77.6.0 those
-// of 0.85.0, and Helm installs a chart's crds/ only where no CRD of the name
-// is there (helm-controller's default policy, Create; upgrades skip CRDs):
-// installed first, the older schemas would stay, and the API server would
-// prune the newer fields (fallbackScrapeProtocol, selectorMechanism ...)
-// from every monitor, even when kube-prometheus-stack is turned on later.
+// of 0.85.0. Under helm-controller's default policy (Create; upgrades skip
+// CRDs) whichever installed first would stay; with replace_crds on both
+// units, each release puts its own back. Either way the older schemas, when
+// in place, make the API server prune the newer fields
+// (fallbackScrapeProtocol, selectorMechanism ...) from every monitor.
 // So over the corpus the overlay turns installPrometheus off; and where
 // both are on, opentelemetry-kube-stack-base follows
 // kube-prometheus-stack-base, since the operator looks for those CRDs once,
@@ -87,7 +87,7 @@ func TestOpenTelemetryLeavesPrometheusCRDsToKubePrometheusStack(t *testing.T) {
 			on = *v.CRDs.InstallPrometheus
 		}
 		if on {
-			t.Errorf("%s: opentelemetry-kube-stack installs its Prometheus Operator 0.74 CRDs, which kube-prometheus-stack's would not replace", p.Config)
+			t.Errorf("%s: opentelemetry-kube-stack installs its Prometheus Operator 0.74 CRDs over kube-prometheus-stack's 0.85 ones", p.Config)
 		}
 		units := fluxUnits(t, p)
 		if units["kube-prometheus-stack-base"] == nil {

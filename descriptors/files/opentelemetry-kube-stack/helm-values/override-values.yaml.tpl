@@ -1,7 +1,8 @@
 # Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.
 clusterName: {{ .OpenCenter.Cluster.ClusterName }}
-# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version:
-# Helm never replaces a CRD that is there, so this chart's older copies (0.74) would stay.
+# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version.
+# This chart's copies are older (0.74), and both releases replace their CRDs (replace_crds):
+# each would put its own back at every release, the older pruning the newer fields.
 crds:
   installPrometheus: false
 {{- if not .OpenCenter.Services.CertManagerCRDs }}
