@@ -1,8 +1,10 @@
 package render
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -26,6 +28,72 @@ func BenchmarkPlan(b *testing.B) {
 	}
 	b.ReportMetric(float64(files), "files/plan")
 	b.ReportMetric(float64(bytes), "bytes/plan")
+}
+
+// BenchmarkPlanFloor does, for k8s-dev's plan, only the work any plan of
+// it must do whatever the code around it, in three parts:
+//   - hashes: the SHA-256 of each file's body, for its ownership header;
+//   - data-keys: for a one-off plan, a fresh data key per recipient set,
+//     wrapped for each recipient (X25519) on its first use, here the
+//     encryption of one value;
+//   - both, the floor under BenchmarkPlan.
+//
+// It builds, checks and encrypts nothing else, and runs on the machine that
+// measures the plan: what it measures, a plan pays whatever the code
+// around it, unless a faster SHA-256 or X25519 than the standard
+// library's is used.
+func BenchmarkPlanFloor(b *testing.B) {
+	p := plan(b, "../../testdata/fixture/.k8s-dev-config.yaml")
+	var recipientSets [][]string
+	hashed := 0
+	for _, f := range p.Files {
+		hashed += len(body(f.Data))
+		if f.Recipients != nil && !slices.ContainsFunc(recipientSets, func(r []string) bool { return slices.Equal(r, f.Recipients) }) {
+			recipientSets = append(recipientSets, f.Recipients)
+		}
+	}
+	if len(recipientSets) == 0 {
+		b.Fatal("the plan encrypts no file: the floor would leave out the wraps")
+	}
+	hashes := func() {
+		for _, f := range p.Files {
+			sha256.Sum256(body(f.Data))
+		}
+	}
+	dataKeys := func() {
+		keys := &sops.DataKeys{}
+		for _, r := range recipientSets {
+			key, err := keys.For(r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := sops.Encrypt([]byte("k: v\n"), sops.EncryptOptions{Recipients: r, Key: key}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	wraps := 0
+	for _, r := range recipientSets {
+		wraps += len(r)
+	}
+	b.Run("hashes", func(b *testing.B) {
+		for b.Loop() {
+			hashes()
+		}
+		b.ReportMetric(float64(hashed), "bytes-hashed/plan")
+	})
+	b.Run("data-keys", func(b *testing.B) {
+		for b.Loop() {
+			dataKeys()
+		}
+		b.ReportMetric(float64(wraps), "wraps/plan")
+	})
+	b.Run("both", func(b *testing.B) {
+		for b.Loop() {
+			hashes()
+			dataKeys()
+		}
+	})
 }
 
 // BenchmarkPlanSharedKeys is BenchmarkPlan as render plans each cluster of
