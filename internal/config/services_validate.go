@@ -157,7 +157,7 @@ func (v *Validator) mimirMinIO(path string, s *Mimir, sec *MimirSecrets) {
 	// MinIO chart's bucket job runs mc with it unquoted in a shell word. A
 	// letter first keeps YAML from reading a number, a date or another
 	// type; the characters keep the shell from splitting or globbing it.
-	if p := sec.MinIORootPassword; readable(p) && (len(p) < minioPasswordMin || !unicode.IsLetter(rune(p[0])) || strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) })) {
+	if p := sec.MinIORootPassword; readable(p) && (len(p) < minioPasswordMin || !asciiLetter(p[0]) || strings.ContainsFunc(p, func(r rune) bool { return !passwordRune(r) })) {
 		v.Errorf(at, "expected at least %d characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16: the chart writes it unquoted into Mimir's YAML config, and MinIO's bucket job into a shell command", minioPasswordMin)
 	}
 }
@@ -267,7 +267,13 @@ const harborPasswordMin, bcryptMaxLen = 8, 72
 // space would break or rewrite them. MinIO's root password goes into YAML
 // and a shell word, where '#', ':', '*' or a space would.
 func passwordRune(r rune) bool {
-	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
+	return r < 0x80 && asciiLetter(byte(r)) || '0' <= r && r <= '9' || strings.ContainsRune("._~+/=-", r)
+}
+
+// asciiLetter reports whether b is a letter of ASCII: a password's first
+// byte is one only when its first character is.
+func asciiLetter(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // Validate checks Velero's provider, credentials and snapshots.
