@@ -32,6 +32,7 @@ func tuneGC(n int) {
 
 // gcPercent is the GOGC that gives n configs the headroom.
 func gcPercent(n int) int {
-	held := baseHeap + n*perConfigHeap
-	return min(maxGCPercent, max(defaultGCPercent, gcHeadroom*100/held))
+	// In int64: the headroom in percent overflows a 32-bit int.
+	held := baseHeap + int64(n)*perConfigHeap
+	return int(min(maxGCPercent, max(defaultGCPercent, gcHeadroom*100/held)))
 }
