@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+
+	_ "github.com/opencenter-dev/opencenter/internal/posixonly" // Windows: one readable build error
 )
 
 // The file system operations of a write, on the system calls directly: an

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	_ "github.com/opencenter-dev/opencenter/internal/posixonly" // Windows: one readable build error
 )
 
 // ErrBusy is returned when another process held the lock for the whole wait.
