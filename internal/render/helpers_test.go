@@ -153,10 +153,11 @@ func secretKeys(secret map[string]any) []string {
 }
 
 // checkWithTools checks a plan as Flux, kustomize and the API server would
-// see it: every Flux, MetalLB, cert-manager, Gateway API and Envoy Gateway
-// object validates against its CRD (schema, unknown fields, CEL); every dependsOn and
-// sourceRef resolves inside the render; the overlay root and every overlay
-// directory a Flux unit applies build with kustomize.
+// see it: every Flux, MetalLB, cert-manager, Gateway API, Envoy Gateway,
+// Strimzi and rbac-manager object validates against its CRD (schema,
+// unknown fields, CEL); every dependsOn and sourceRef resolves inside the
+// render; the overlay root and every overlay directory a Flux unit applies
+// build with kustomize.
 func checkWithTools(t *testing.T, p *Plan) {
 	t.Helper()
 	crds, err := toolcheck.Load()
@@ -234,7 +235,7 @@ func validated(apiVersion string) bool {
 		return true
 	}
 	group, _, _ := strings.Cut(apiVersion, "/")
-	return slices.Contains([]string{"metallb.io", "cert-manager.io", "gateway.networking.k8s.io", "gateway.envoyproxy.io"}, group)
+	return slices.Contains([]string{"metallb.io", "cert-manager.io", "gateway.networking.k8s.io", "gateway.envoyproxy.io", "kafka.strimzi.io", "rbacmanager.reactiveops.io"}, group)
 }
 
 // checkNoOrphans: every rendered file is reached from the root or a Flux

@@ -1,9 +1,14 @@
 package toolcheck
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -124,11 +129,50 @@ var (
 	crdsErr  error
 )
 
-// Load returns the validator of the Flux CRDs and the ServiceCRDs, loaded
-// once per process.
+// Load returns the validator of the Flux CRDs, the ServiceCRDs and the
+// CRDs kept in crds/, loaded once per process.
 func Load() (*CRDs, error) {
-	crdsOnce.Do(func() { crds, crdsErr = load(slices.Concat(FluxCRDs, ServiceCRDs)) })
+	crdsOnce.Do(func() {
+		crds, crdsErr = load(slices.Concat(FluxCRDs, ServiceCRDs))
+		if crdsErr == nil {
+			crdsErr = crds.addKept()
+		}
+	})
 	return crds, crdsErr
+}
+
+// keptCRDs are the CRDs of projects that are not Go modules (Strimzi's,
+// rbac-manager's chart's), kept in the project: crds/README.md says where
+// each comes from.
+//
+//go:embed crds/*.yaml crds/*.yaml.gz
+var keptCRDs embed.FS
+
+// addKept adds the CRDs of keptCRDs, gunzipping the .gz ones.
+func (c *CRDs) addKept() error {
+	names, err := fs.Glob(keptCRDs, "crds/*")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		data, err := keptCRDs.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(name, ".gz") {
+			r, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if data, err = io.ReadAll(r); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		if err := c.Add(data); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 func load(sources []crdSource) (*CRDs, error) {
