@@ -196,7 +196,7 @@ func TestChartsReadEveryValue(t *testing.T) {
 				t.Errorf("%s: no record of what unit %s's chart reads", file, unit)
 				continue
 			}
-			for _, v := range leafPaths(values, "", false) {
+			for _, v := range leafPaths(values, "") {
 				seen[key] = true
 				if !slices.ContainsFunc(cr.reads, func(r string) bool { return v == r || strings.HasPrefix(v, r+".") }) {
 					t.Errorf("%s (%s): %s is a value chart %s %s does not read", file, names[i], v, cr.chart, cr.version)
@@ -243,26 +243,15 @@ func firstOf(values []any) any {
 	return values[0]
 }
 
-// leafPaths returns the dotted paths of the scalars in v, and of its lists:
-// whole, or with items, through each item ([] for a list's items).
-func leafPaths(v any, at string, items bool) []string {
-	var out []string
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			out = append(out, leafPaths(x, strings.TrimPrefix(at+"."+k, "."), items)...)
-		}
-	case []any:
-		if !items {
-			break
-		}
-		for _, x := range v {
-			out = append(out, leafPaths(x, at+"[]", items)...)
-		}
-		return out
-	}
-	if len(out) == 0 {
+// leafPaths returns the dotted paths of the scalars and lists in v.
+func leafPaths(v any, at string) []string {
+	m, ok := v.(map[string]any)
+	if !ok || len(m) == 0 {
 		return []string{at}
+	}
+	var out []string
+	for k, x := range m {
+		out = append(out, leafPaths(x, strings.TrimPrefix(at+"."+k, "."))...)
 	}
 	return out
 }
