@@ -1223,7 +1223,7 @@ func renderIstioKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) (
 
 // renderKafkaClusterClusterKafkaNodePoolYaml renders kafka-cluster/cluster/kafka-node-pool.yaml.tpl.
 func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 553)
+	b = slices.Grow(b, 548)
 	svc := c.OpenCenter.Services.KafkaCluster
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kafka-cluster")
@@ -1234,7 +1234,7 @@ func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *c
 	{
 		w1 := svc
 		if w1 != nil {
-			b = append(b, "\napiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaNodePool\nmetadata:\n  name: "...)
+			b = append(b, "\napiVersion: kafka.strimzi.io/v1\nkind: KafkaNodePool\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, w1.ClusterName+"-dual-role")
 			b = append(b, "\n  namespace: "...)
 			b = escape.Scalar(b, u.Namespace)
@@ -1264,12 +1264,12 @@ func renderKafkaClusterClusterKafkaNodePoolYaml(b []byte, c *config.Config, u *c
 
 // renderKafkaClusterClusterKafkaYaml renders kafka-cluster/cluster/kafka.yaml.tpl.
 func renderKafkaClusterClusterKafkaYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 835)
+	b = slices.Grow(b, 891)
 	svc := c.OpenCenter.Services.KafkaCluster
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.kafka-cluster")
 	}
-	b = append(b, "# The Kafka cluster of opencenter.services.kafka-cluster (KRaft, node pools)."...)
+	b = append(b, "# The Kafka cluster of opencenter.services.kafka-cluster (KRaft, node pools).\n# Strimzi's v1 API: served since 0.49 (the base installs 0.50.0), where\n# v1beta2 is deprecated and KRaft and node pools need no annotation."...)
 	{
 		w1 := svc
 		if w1 != nil {
@@ -1289,11 +1289,11 @@ func renderKafkaClusterClusterKafkaYaml(b []byte, c *config.Config, u *catalog.I
 			if rf5 < 3 {
 				isr6 = 1
 			}
-			b = append(b, "\napiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata:\n  name: "...)
+			b = append(b, "\napiVersion: kafka.strimzi.io/v1\nkind: Kafka\nmetadata:\n  name: "...)
 			b = escape.Scalar(b, w1.ClusterName)
 			b = append(b, "\n  namespace: "...)
 			b = escape.Scalar(b, u.Namespace)
-			b = append(b, "\n  annotations:\n    strimzi.io/node-pools: enabled\n    strimzi.io/kraft: enabled\nspec:\n  kafka:"...)
+			b = append(b, "\nspec:\n  kafka:"...)
 			{
 				w7 := w1.KafkaVersion
 				if w7 != "" {

@@ -1,6 +1,6 @@
 # The nodes of the Kafka cluster {{ .Service.ClusterName }}: each is a KRaft controller and a broker.
 {{- with .Service }}
-apiVersion: kafka.strimzi.io/v1beta2
+apiVersion: kafka.strimzi.io/v1
 kind: KafkaNodePool
 metadata:
   name: {{ .ClusterName }}-dual-role

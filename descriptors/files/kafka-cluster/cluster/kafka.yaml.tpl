@@ -1,17 +1,16 @@
 # The Kafka cluster of opencenter.services.kafka-cluster (KRaft, node pools).
+# Strimzi's v1 API: served since 0.49 (the base installs 0.50.0), where
+# v1beta2 is deprecated and KRaft and node pools need no annotation.
 {{- with .Service }}
 {{- $n := default 3 .Replicas }}
 {{- $rf := $n }}{{ if ge $n 3 }}{{ $rf = 3 }}{{ end }}
 {{- $isr := $n }}{{ if ge $n 2 }}{{ $isr = 2 }}{{ end }}
 {{- if lt $rf 3 }}{{ $isr = 1 }}{{ end }}
-apiVersion: kafka.strimzi.io/v1beta2
+apiVersion: kafka.strimzi.io/v1
 kind: Kafka
 metadata:
   name: {{ .ClusterName }}
   namespace: {{ $.Unit.Namespace }}
-  annotations:
-    strimzi.io/node-pools: enabled
-    strimzi.io/kraft: enabled
 spec:
   kafka:
     {{- with .KafkaVersion }}
