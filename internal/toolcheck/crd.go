@@ -116,6 +116,9 @@ type schema struct {
 	validator  validation.SchemaValidator
 	structural *structuralschema.Structural
 	cel        *cel.Validator
+	// deprecated is the warning the API server gives for the version, ""
+	// when it is not deprecated.
+	deprecated string
 }
 
 // CRDs validates objects against a set of CRDs.
@@ -266,7 +269,15 @@ func (c *CRDs) add(crd *apiextensionsv1.CustomResourceDefinition) error {
 			return err
 		}
 		key := crd.Spec.Group + "/" + v.Name + "/" + crd.Spec.Names.Kind
-		c.byKind[key] = &schema{validator: sv, structural: st, cel: cel.NewValidator(st, true, celconfig.PerCallLimit)}
+		sc := &schema{validator: sv, structural: st, cel: cel.NewValidator(st, true, celconfig.PerCallLimit)}
+		if v.Deprecated {
+			// The API server's default when the CRD gives no warning.
+			sc.deprecated = fmt.Sprintf("%s/%s %s is deprecated", crd.Spec.Group, v.Name, crd.Spec.Names.Kind)
+			if v.DeprecationWarning != nil {
+				sc.deprecated = *v.DeprecationWarning
+			}
+		}
+		c.byKind[key] = sc
 	}
 	return nil
 }
@@ -278,7 +289,9 @@ func (c *CRDs) Known(apiVersion, kind string) bool {
 }
 
 // Validate checks one object (decoded YAML) and returns its problems: schema
-// violations, fields the schema does not know, and failed CEL rules. As the
+// violations, fields the schema does not know, failed CEL rules, and a
+// version its CRD deprecates (the API server takes it with a warning, and
+// a later release of the CRD drops it). As the
 // API server does, it reads whole numbers as integers and applies the
 // schema's defaults first, since CEL rules read defaulted fields.
 func (c *CRDs) Validate(decoded map[string]any) []string {
@@ -291,6 +304,9 @@ func (c *CRDs) Validate(decoded map[string]any) []string {
 	obj := integers(decoded).(map[string]any)
 	defaulting.Default(obj, s.structural)
 	var out []string
+	if s.deprecated != "" {
+		out = append(out, "deprecated version: "+s.deprecated)
+	}
 	for _, e := range validation.ValidateCustomResource(nil, obj, s.validator) {
 		out = append(out, e.Error())
 	}
