@@ -12,6 +12,8 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -78,14 +80,17 @@ func fileProblems(data []byte) []string {
 			continue
 		}
 		at := o.Kind + " " + o.Metadata.Name
+		typed, builtin := builtinKinds[o.APIVersion+" "+o.Kind]
 		if crds, err := toolcheck.Load(); err != nil {
 			out = append(out, "loading the CRDs: "+err.Error())
 		} else if crds.Known(o.APIVersion, o.Kind) {
 			for _, e := range crds.Validate(m) {
 				out = append(out, at+": "+e)
 			}
+		} else if !builtin {
+			out = append(out, fmt.Sprintf("%s: no schema for %s %s: add its API type to builtinKinds, or its CRD to internal/toolcheck", at, o.APIVersion, o.Kind))
 		}
-		if typed, ok := builtinKinds[o.APIVersion+" "+o.Kind]; ok {
+		if builtin {
 			// Flux applies an encrypted Secret decrypted, without its sops block.
 			applied := maps.Clone(m)
 			delete(applied, "sops")
@@ -129,6 +134,10 @@ var builtinKinds = map[string]func() any{
 	"v1 PersistentVolumeClaim":               func() any { return &corev1.PersistentVolumeClaim{} },
 	"batch/v1 CronJob":                       func() any { return &batchv1.CronJob{} },
 	"autoscaling/v2 HorizontalPodAutoscaler": func() any { return &autoscalingv2.HorizontalPodAutoscaler{} },
+	"networking.k8s.io/v1 NetworkPolicy":     func() any { return &networkingv1.NetworkPolicy{} },
+	// No template writes one; TestAPIProblemsFindsWhatTheAPIRefuses's valid
+	// objects do (its name may hold a colon).
+	"rbac.authorization.k8s.io/v1 ClusterRole": func() any { return &rbacv1.ClusterRole{} },
 }
 
 // references reports the problems of each name and namespace that v (an
@@ -192,6 +201,7 @@ func TestAPIProblemsFindsWhatTheAPIRefuses(t *testing.T) {
 		{"namespaces in list", "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\nspec:\n  namespaces: [a, \"b,c\"]\n", ".spec.namespaces[1]: a lowercase RFC 1123"},
 		{"unknown field", "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: a\nspec:\n  schedul: \"* * * * *\"\n", `unknown field "schedul"`},
 		{"value of a wrong type", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\nstringData:\n  k: {a: b}\n", "cannot unmarshal object into Go struct field"},
+		{"kind with no schema", "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: a\n", "no schema for example.com/v1 Thing"},
 		{"CRD", "apiVersion: metallb.io/v1beta1\nkind: IPAddressPool\nmetadata:\n  name: a\nspec:\n  addresses: 10.0.0.0/28\n", "spec.addresses: Invalid value"},
 	}
 	for _, tc := range cases {
