@@ -324,8 +324,10 @@ type Info struct {
 // base HelmRelease reads (valuesFrom valuesKey).
 const OverrideValuesKey = "override.yaml"
 
-// clusterScoped are the kinds, among those the catalog and the base
-// repository apply, whose objects have no namespace.
+// clusterScoped are the kinds whose objects have no namespace: those the
+// catalog and the base repository apply, and every cluster-scoped kind of
+// the CRDs the tests validate against (TestClusterScopedAgreesWithCRDs in
+// internal/render holds the list to their scopes).
 var clusterScoped = map[string]bool{
 	"Namespace": true, "CustomResourceDefinition": true, "ClusterRole": true, "ClusterRoleBinding": true,
 	"StorageClass": true, "PriorityClass": true, "ClusterIssuer": true, "GatewayClass": true,
@@ -334,6 +336,8 @@ var clusterScoped = map[string]bool{
 	"IngressClass": true,
 	// rbac-manager's chart 1.21.1, templates/customresourcedefinition.yaml: scope Cluster.
 	"RBACDefinition": true,
+	// The Gateway API's experimental channel (v1.6.1, bundled by Envoy Gateway's chart).
+	"XMesh": true,
 }
 
 // Group is the object's API group ("" for the core group).

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
 )
@@ -214,5 +215,29 @@ func TestAPIProblemsFindsWhatTheAPIRefuses(t *testing.T) {
 		"---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: x\n"
 	if got := apiProblems(map[string][]byte{"f.yaml": []byte(ok)}); len(got) > 0 {
 		t.Errorf("problems found in valid objects: %q", got)
+	}
+}
+
+// TestClusterScopedAgreesWithCRDs: catalog.ClusterScoped, by which a plan
+// gives the objects a Flux unit applies their namespace, says of each kind
+// a CRD the tests load defines what that CRD's scope says.
+func TestClusterScopedAgreesWithCRDs(t *testing.T) {
+	crds, err := toolcheck.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scopes := crds.Scopes()
+	cluster := 0
+	for gk, scoped := range scopes {
+		_, kind, _ := strings.Cut(gk, "/")
+		if catalog.ClusterScoped(kind) != scoped {
+			t.Errorf("%s: its CRD says cluster-scoped %v, catalog.ClusterScoped %v", gk, scoped, catalog.ClusterScoped(kind))
+		}
+		if scoped {
+			cluster++
+		}
+	}
+	if cluster == 0 || cluster == len(scopes) {
+		t.Errorf("%d of %d kinds cluster-scoped: the CRDs' scopes were not read", cluster, len(scopes))
 	}
 }

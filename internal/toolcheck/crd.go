@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -124,6 +125,9 @@ type schema struct {
 // CRDs validates objects against a set of CRDs.
 type CRDs struct {
 	byKind map[string]*schema // apiVersion + "/" + kind
+	// clusterScoped says, by group + "/" + kind, whether the kind's
+	// objects have no namespace (scope Cluster).
+	clusterScoped map[string]bool
 }
 
 var (
@@ -252,6 +256,10 @@ func (c *CRDs) Add(data []byte) error {
 }
 
 func (c *CRDs) add(crd *apiextensionsv1.CustomResourceDefinition) error {
+	if c.clusterScoped == nil {
+		c.clusterScoped = map[string]bool{}
+	}
+	c.clusterScoped[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Scope == apiextensionsv1.ClusterScoped
 	for _, v := range crd.Spec.Versions {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
 			continue
@@ -281,6 +289,10 @@ func (c *CRDs) add(crd *apiextensionsv1.CustomResourceDefinition) error {
 	}
 	return nil
 }
+
+// Scopes returns, for each kind of the CRDs by group + "/" + kind, whether
+// its objects are cluster-scoped.
+func (c *CRDs) Scopes() map[string]bool { return maps.Clone(c.clusterScoped) }
 
 // Known reports whether the CRDs cover apiVersion/kind.
 func (c *CRDs) Known(apiVersion, kind string) bool {
