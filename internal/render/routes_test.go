@@ -13,6 +13,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
+	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
 )
 
 // serviceMaker is the maker of a Service something we render names (an
@@ -344,13 +345,8 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 				}
 				hosts, _ := field(r, "spec", "hostnames").([]any)
 				for _, h := range hosts {
-					// Plain HTTP reaches the name when a listener on port 80 matches it
-					// (the test's own reading of the rule gatewayapi.HostnameMatches
-					// applies, so that it checks that too).
-					served := slices.ContainsFunc(plain, func(l string) bool {
-						suffix, wild := strings.CutPrefix(l, "*")
-						return l == "" || l == h || wild && strings.HasSuffix(h.(string), suffix)
-					})
+					// Plain HTTP reaches the name when a listener on port 80 matches it.
+					served := slices.ContainsFunc(plain, func(l string) bool { return gatewayapi.HostnameMatches(l, h.(string)) })
 					if served != slices.Contains(redirected, h) {
 						t.Errorf("%s: port 80 serves %s (route %s's name): %v, but redirects it to HTTPS: %v", p.Config, h, name, served, !served)
 					}
