@@ -45,8 +45,8 @@ func (s *sim) certManagers(index map[objKey][]*applied) []certManager {
 }
 
 // releaseValues merges HelmRelease a's values as helm-controller does:
-// each valuesFrom in order, then spec.values (helmvalues.Merge). read is false when some part could not
-// be read here.
+// each valuesFrom in order, then spec.values (helmvalues.Merge). read is
+// false when some part could not be read here.
 func (s *sim) releaseValues(a *applied, hr *helmv2.HelmReleaseSpec, index map[objKey][]*applied) (values map[string]any, read bool) {
 	values, read = map[string]any{}, true
 	for _, v := range hr.ValuesFrom {
