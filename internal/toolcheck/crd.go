@@ -183,7 +183,7 @@ func (c *CRDs) addKept() error {
 }
 
 func load(sources []crdSource) (*CRDs, error) {
-	c := &CRDs{byKind: map[string]*schema{}}
+	c := &CRDs{byKind: map[string]*schema{}, clusterScoped: map[string]bool{}}
 	for _, src := range sources {
 		dir, err := moduleDir(src.Module, src.Version)
 		if err != nil {
@@ -256,9 +256,6 @@ func (c *CRDs) Add(data []byte) error {
 }
 
 func (c *CRDs) add(crd *apiextensionsv1.CustomResourceDefinition) error {
-	if c.clusterScoped == nil {
-		c.clusterScoped = map[string]bool{}
-	}
 	c.clusterScoped[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Scope == apiextensionsv1.ClusterScoped
 	for _, v := range crd.Spec.Versions {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
