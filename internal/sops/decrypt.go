@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"strings"
 	"time"
 
 	"filippo.io/age"
+	"filippo.io/age/armor"
 )
 
 // Decrypt decrypts a sops YAML file with the given identities, verifies its
@@ -170,4 +172,15 @@ func (m *fileMetadata) unwrapDataKey(ids []age.Identity) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("sops: %w: tried %d identities; the file is encrypted for %s%s",
 		ErrNoMatchingIdentity, len(ids), strings.Join(m.Recipients, ", "), also)
+}
+
+// openDataKey decrypts one age: entry, an armored age file holding the data
+// key. A file no identity opens gives age's NoIdentityMatchError.
+func openDataKey(armored string, ids []age.Identity) ([]byte, error) {
+	r, err := age.Decrypt(armor.NewReader(strings.NewReader(armored)), ids...)
+	if err != nil {
+		return nil, err
+	}
+	// One byte more than a data key, so a longer payload is seen as such.
+	return io.ReadAll(io.LimitReader(r, DataKeySize+1))
 }

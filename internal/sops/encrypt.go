@@ -402,16 +402,7 @@ func parseRecipient(s string) (age.Recipient, error) {
 	case strings.HasPrefix(s, "age1") && strings.Count(s, "1") > 1:
 		return nil, fmt.Errorf("age plugin recipient %q is not supported", s)
 	case strings.HasPrefix(s, "age1"):
-		r, err := age.ParseX25519Recipient(s)
-		if err != nil {
-			return nil, err
-		}
-		if point, ok := bech32Bytes(s, "age"); ok {
-			if fast, err := newX25519Recipient(point); err == nil {
-				return fast, nil
-			}
-		}
-		return r, nil
+		return age.ParseX25519Recipient(s)
 	}
 	return nil, fmt.Errorf("%q is not an age public key (age1...)", s)
 }

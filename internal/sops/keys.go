@@ -166,13 +166,6 @@ func parseIdentityNew(s string) (age.Identity, error) {
 		id, err = age.ParseHybridIdentity(s)
 	case strings.HasPrefix(s, "AGE-SECRET-KEY-1"):
 		id, err = age.ParseX25519Identity(s)
-		if err == nil {
-			if scalar, ok := bech32Bytes(s, "AGE-SECRET-KEY-"); ok {
-				if fast, err := newX25519Identity(scalar); err == nil {
-					return fast, nil
-				}
-			}
-		}
 	case strings.HasPrefix(s, "AGE-PLUGIN-"):
 		return nil, errors.New("age plugin identities are not supported")
 	default:
