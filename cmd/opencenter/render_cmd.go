@@ -67,7 +67,8 @@ func (c *RenderCmd) Run(s *Streams) error {
 	tuneGC(len(files))
 	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
-	opts := config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: &sops.Keyring{}} // the keys file read once
+	ring := &sops.Keyring{} // the keys file read once
+	opts := config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: ring}
 	parallel(len(files), func(i int) {
 		f, err := config.Load(files[i], opts)
 		if err != nil {
@@ -93,7 +94,7 @@ func (c *RenderCmd) Run(s *Streams) error {
 	keys := &sops.DataKeys{} // one data key per set of recipients for the whole fleet
 	parallel(len(files), func(i int) {
 		if loaded[i] != nil {
-			c.renderOne(loaded[i], keys, &results[i])
+			c.renderOne(loaded[i], keys, ring, &results[i])
 			loaded[i] = nil
 		}
 		progress.done()
@@ -216,9 +217,9 @@ func (c *RenderCmd) orphans(s *Streams, names []string) int {
 }
 
 // renderOne plans, compares and (unless --check/--diff) writes one cluster.
-func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, r *result) {
+func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Keyring, r *result) {
 	name := f.Name
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring})
 	if err != nil {
 		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
 		r.code = exitBadInput
@@ -240,8 +241,13 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, r *result) {
 		fmt.Fprintf(&r.err, "warning: %s\n", w)
 	}
 	for _, ch := range changes {
-		if ch.Op == render.OpUnchecked {
+		switch {
+		case ch.Op == render.OpUnchecked:
 			fmt.Fprintf(&r.err, "note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)\n", plan.Overlay, ch.Path)
+		case ch.Unconfirmed && (c.Check || c.Diff):
+			fmt.Fprintf(&r.err, "note: %s/%s: encrypted; its content was not compared (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)\n", plan.Overlay, ch.Path)
+		case ch.Unconfirmed:
+			fmt.Fprintf(&r.err, "note: %s/%s: encrypted again: nothing proved that the file on disk holds the same secret (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)\n", plan.Overlay, ch.Path)
 		}
 	}
 	if !c.Check && !c.Diff {

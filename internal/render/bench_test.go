@@ -118,8 +118,8 @@ func BenchmarkPlanSharedKeys(b *testing.B) {
 }
 
 // BenchmarkPlanRerender is BenchmarkPlan for a re-render: the overlay on
-// disk already holds the encrypted files, so a secret whose fingerprint
-// matches keeps its bytes and is not encrypted again (the steady state of a
+// disk already holds the encrypted files, so a secret whose seal holds
+// keeps its bytes and is not encrypted again (the steady state of a
 // GitOps repository).
 func BenchmarkPlanRerender(b *testing.B) {
 	const cfg = "../../testdata/fixture/.k8s-dev-config.yaml"

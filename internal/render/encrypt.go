@@ -2,11 +2,14 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"filippo.io/age"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -37,22 +40,21 @@ func (b *builder) sopsRule(p string) int {
 	return -1
 }
 
-// plaintextKey keys the fingerprints of a config whose secrets are in
-// plaintext: they are in git for anyone to read already, so a fingerprint
-// has nothing to hide.
-var plaintextKey = []byte("opencenter: the config's secrets are plaintext")
-
 // encryptSecrets encrypts every secret file a sops rule covers for that
 // rule's recipients, in the format sops writes, and reports sops rules that
-// match no rendered file. A config whose secrets no key opened has only
-// placeholders: its secret files are marked Unverified instead.
+// match no rendered file. A file on disk that is proven to hold today's
+// plaintext for the same rule keeps its bytes, since encryption is
+// randomised: by its seal when the config's secrets are encrypted
+// (sealer), else by decrypting it with the user's age keys. A config whose
+// secrets no key opened has only placeholders: its secret files are marked
+// Unverified instead.
 func (b *builder) encryptSecrets() {
 	s := &b.c.OpenCenter.GitOps.OverlayUnits.SOPS
 	used := make([]bool, len(b.rules))
-	suffixes := make([][]byte, len(b.rules))          // fingerprintSuffix, once per rule
+	ruleIDs := make([][]byte, len(b.rules))           // sealRule, once per rule
 	dataKeys := make([]*sops.SharedKey, len(b.rules)) // looked up once per rule
 	for i := range b.rules {
-		suffixes[i] = fingerprintSuffix(&s.Rules[i])
+		ruleIDs[i] = sealRule(&s.Rules[i])
 	}
 	type secret struct {
 		path string
@@ -68,13 +70,9 @@ func (b *builder) encryptSecrets() {
 		}
 	}
 	slices.SortFunc(secrets, func(a, b secret) int { return strings.Compare(a.path, b.path) })
-	var fingerprints *sops.Fingerprinter
-	if len(secrets) > 0 && !b.f.Encryption.Locked {
-		key := b.f.Encryption.DataKey
-		if key == nil {
-			key = plaintextKey
-		}
-		fingerprints = sops.NewFingerprinter(key)
+	var seals *sealer
+	if len(secrets) > 0 && b.f.Encryption.DataKey != nil {
+		seals = newSealer(b.f.Encryption.DataKey)
 	}
 	for _, sf := range secrets {
 		p, f, rule := sf.path, b.files[sf.path], &s.Rules[sf.rule]
@@ -84,11 +82,9 @@ func (b *builder) encryptSecrets() {
 			continue
 		}
 		plain := body(f.Data)
-		// The recipients and selector are part of what is fingerprinted, so
-		// changing either re-encrypts.
-		f.Fingerprint = fingerprints.Of(plain, suffixes[sf.rule])
-		if old := b.unchangedSecret(p, f.Fingerprint); old != nil {
-			f.Data = withSOPSHeader(b.cfgName(), f.Unit, old, f.Fingerprint)
+		old := b.ownedOnDisk(p)
+		if old != nil && seals != nil && seals.holds(b.p.Cluster, p, plain, ruleIDs[sf.rule], old) {
+			f.Data = old
 			continue // the file on disk already holds this plaintext: no encryption
 		}
 		if b.o.DataKeys == nil {
@@ -103,23 +99,35 @@ func (b *builder) encryptSecrets() {
 			}
 			dataKeys[sf.rule] = dataKey
 		}
-		// The header, then the file sops would write, in the plan's arena.
-		out, err := b.arena.fileWith(b.cfgName(), f.Unit, f.Fingerprint, func(header []byte) ([]byte, error) {
-			return sops.AppendEncrypt(header, plain, sops.EncryptOptions{
-				Recipients: rule.AgeRecipients,
-				Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
-				Key:        dataKey, // one age operation per recipient per render, not per file
-			})
+		enc, err := sops.Encrypt(plain, sops.EncryptOptions{
+			Recipients: rule.AgeRecipients,
+			Rules:      sops.Rules{EncryptedRegex: rule.EncryptedRegex},
+			Key:        dataKey, // one age operation per recipient per render, not per file
 		})
 		if err != nil {
 			b.errorf(unitByName(f.Unit), "encrypting %s: %s", p, strings.TrimPrefix(err.Error(), "sops: "))
 			continue
 		}
-		if !bytes.Contains(body(out), []byte("ENC[AES256_GCM,")) {
+		if !bytes.Contains(enc, []byte("ENC[AES256_GCM,")) {
 			b.errorf(unitByName(f.Unit), "the sops rule for %s (path_regex %q) encrypts none of its values (encrypted_regex %q): widen encrypted_regex, such as ^(data|stringData)$", p, rule.PathRegex, rule.EncryptedRegex)
 			continue
 		}
-		f.Data = out
+		if old != nil && seals == nil {
+			// No seal to prove the file on disk: it is kept when it
+			// decrypts to what the new one does.
+			switch same, err := b.samePlaintext(old, enc, rule); {
+			case errors.Is(err, sops.ErrNoMatchingIdentity):
+				f.Unconfirmed = true
+			case same:
+				f.Data = old
+				continue
+			}
+		}
+		seal := ""
+		if seals != nil {
+			seal = seals.seal(b.p.Cluster, p, plain, ruleIDs[sf.rule], enc)
+		}
+		f.Data = withSOPSHeader(b.cfgName(), f.Unit, enc, seal)
 	}
 	for i, ok := range used {
 		if !ok {
@@ -128,29 +136,58 @@ func (b *builder) encryptSecrets() {
 	}
 }
 
-// fingerprintSuffix is what follows a secret's plaintext in its
-// fingerprint: the rule's recipients and selector.
-func fingerprintSuffix(rule *config.SOPSRule) []byte {
-	return fmt.Appendf(nil, "\x00%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
+// sealRule is what a seal records of a secret's sops rule: its
+// recipients and selector, so that changing either re-encrypts.
+func sealRule(rule *config.SOPSRule) []byte {
+	return fmt.Appendf(nil, "%s\x00%s", strings.Join(rule.AgeRecipients, ","), rule.EncryptedRegex)
 }
 
 // cfgName is the config's name as headers record it.
 func (b *builder) cfgName() string { return path.Base(b.f.Name) }
 
-// unchangedSecret returns the encrypted body of the owned file at overlay
-// path p on disk when its header records the fingerprint fp, so a re-render
-// keeps its bytes without encrypting again; nil otherwise, or without a
-// repository or for a new overlay.
-func (b *builder) unchangedSecret(p, fp string) []byte {
+// ownedOnDisk returns the file at overlay path p on disk when opencenter
+// wrote it; nil otherwise, or without a repository or for a new overlay.
+func (b *builder) ownedOnDisk(p string) []byte {
 	if b.o.Repo == "" || b.newOverlay {
 		return nil
 	}
-	old, err := readFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
+	data, err := readFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
 	if err != nil {
 		return nil
 	}
-	if st, _ := ownership(old); st != Owned || headerFingerprint(old) != fp {
+	if st, _ := ownership(data); st != Owned {
 		return nil
 	}
-	return body(old)
+	return data
+}
+
+// samePlaintext reports whether old, an encrypted file on disk, holds
+// the plaintext of enc, the same file encrypted afresh, for the same
+// rule, opening both with the user's age keys. The error wraps
+// sops.ErrNoMatchingIdentity when no key of the user's opens them.
+func (b *builder) samePlaintext(old, enc []byte, rule *config.SOPSRule) (bool, error) {
+	var ids []age.Identity
+	if b.o.Keys != nil {
+		ids, _ = b.o.Keys.Identities()
+	}
+	was, meta, err := sops.Decrypt(body(old), ids)
+	if err != nil {
+		return false, err
+	}
+	now, _, err := sops.Decrypt(enc, ids)
+	if err != nil {
+		return false, err
+	}
+	return bytes.Equal(was, now) && meta.EncryptedRegex == rule.EncryptedRegex &&
+		slices.Equal(sortedSet(meta.Recipients), sortedSet(rule.AgeRecipients)), nil
+}
+
+// sortedSet returns the distinct strings of s, trimmed and sorted.
+func sortedSet(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strings.TrimSpace(v)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -84,7 +84,7 @@ func TestFluxDecryptsRenderedSecrets(t *testing.T) {
 			}
 		}
 		for _, fl := range encrypted.Files {
-			if fl.Fingerprint != "" && !decrypted[encrypted.Overlay+"/"+fl.Path] {
+			if len(fl.Recipients) > 0 && !decrypted[encrypted.Overlay+"/"+fl.Path] {
 				t.Errorf("%s: %s is encrypted, but no Flux Kustomization with decryption applies it", encrypted.Overlay, fl.Path)
 			}
 		}

@@ -15,15 +15,15 @@ import (
 
 // TestHeaderNames: whatever characters a config's file name has (one that
 // spells a header's hash too), the header stays one line that ownership
-// reads back, with or without a fingerprint.
+// reads back, with or without a seal.
 func TestHeaderNames(t *testing.T) {
 	names := []string{".k8s-dev-config.yaml", ".k8s dev-config.yaml", ".k8s\ndev-config.yaml", `."quoted"-config.yaml`, ".k8s-dév\u2028-config.yaml", "a\\b",
 		"x sha256:0000000000000000 y", "sha256:ffffffffffffffff"}
 	for _, name := range names {
 		for _, fp := range []string{"", strings.Repeat("ab", 32)} {
 			data := withSOPSHeader(name, "loki", []byte("kind: Secret\n"), fp)
-			if st, unit := ownership(data); st != Owned || unit != "loki" || headerFingerprint(data) != fp {
-				t.Errorf("%q: %v %q, fingerprint %q\n%s", name, st, unit, headerFingerprint(data), data)
+			if st, unit := ownership(data); st != Owned || unit != "loki" || headerSeal(data) != fp {
+				t.Errorf("%q: %v %q, seal %q\n%s", name, st, unit, headerSeal(data), data)
 			}
 		}
 	}
@@ -31,7 +31,7 @@ func TestHeaderNames(t *testing.T) {
 
 // TestFileArena: the files an arena hands out never share bytes, whatever
 // their sizes (some outgrow a chunk) or nesting, and each is what startFile
-// and sealFile give for the same body.
+// and finishHeader give for the same body.
 func TestFileArena(t *testing.T) {
 	var a fileArena
 	var files, want [][]byte
@@ -49,7 +49,7 @@ func TestFileArena(t *testing.T) {
 				t.Fatal(err)
 			}
 			files = append(files, outer, inner)
-			want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...), ""), sealFile(append(startFile("c.yaml", "inner", "", 0), body...), ""))
+			want = append(want, finishHeader(append(startFile("c.yaml", "u", "", 0), body...), ""), finishHeader(append(startFile("c.yaml", "inner", "", 0), body...), ""))
 			continue
 		}
 		f, err := a.file("c.yaml", "u", write)
@@ -57,7 +57,7 @@ func TestFileArena(t *testing.T) {
 			t.Fatal(err)
 		}
 		files = append(files, f)
-		want = append(want, sealFile(append(startFile("c.yaml", "u", "", 0), body...), ""))
+		want = append(want, finishHeader(append(startFile("c.yaml", "u", "", 0), body...), ""))
 	}
 	for i, f := range files {
 		if cap(f) != len(f) {
@@ -80,7 +80,7 @@ func TestPlanRelease(t *testing.T) {
 	first := plan(t, cfg)
 	want := map[string][]byte{}
 	for _, f := range first.Files {
-		if f.Fingerprint == "" {
+		if len(f.Recipients) == 0 {
 			want[f.Path] = bytes.Clone(f.Data)
 		}
 	}
@@ -155,7 +155,7 @@ func TestBuildersShareNothing(t *testing.T) {
 	snapshot := func(p *Plan) built {
 		b := built{files: map[string][]byte{}, units: p.Units}
 		for _, f := range p.Files {
-			if f.Fingerprint == "" { // encrypted files have random IVs
+			if len(f.Recipients) == 0 { // encrypted files have random IVs
 				b.files[f.Path] = bytes.Clone(f.Data)
 			} else {
 				b.files[f.Path] = nil

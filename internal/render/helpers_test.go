@@ -70,7 +70,7 @@ func treeText(t testing.TB, p *Plan) []byte {
 			mode = "0600"
 		}
 		data := f.Data
-		if f.Fingerprint != "" {
+		if len(f.Recipients) > 0 {
 			ids, err := sops.LoadIdentities()
 			if err != nil {
 				t.Fatal(err)

@@ -37,6 +37,10 @@ type Options struct {
 	// pays the age encryption of a data key once per recipient, not once
 	// per cluster. Nil: the plan makes its own.
 	DataKeys *sops.DataKeys
+	// Keys are the user's age keys, which open the encrypted files on disk
+	// of a config whose secrets are plaintext, to tell whether they changed.
+	// Nil: none.
+	Keys *sops.Keyring
 }
 
 // File is one rendered file.
@@ -51,14 +55,17 @@ type File struct {
 	Unit string
 	// Aggregate marks computed kustomization.yaml files (root and aggregates).
 	Aggregate bool
-	// Fingerprint identifies the plaintext of a SOPS-encrypted file; a file
-	// on disk with the same fingerprint is kept as it is.
-	Fingerprint string
-	// Recipients are the age keys an encrypted file is (to be) encrypted for.
+	// Recipients are the age keys an encrypted file is (to be) encrypted
+	// for; none for a file the plan does not encrypt.
 	Recipients []string
 	// Unverified marks a secret file of a config whose secrets no key opened:
 	// its content is unknown, and only its presence and recipients can be checked.
 	Unverified bool
+	// Unconfirmed marks an encrypted file that nothing could compare with
+	// the file on disk: the config's secrets are plaintext, so it has no
+	// seal, and no age key of the user's opens the file on disk. A write
+	// replaces the file; --check cannot say whether it differs.
+	Unconfirmed bool
 	// kustomization is a computed kustomization.yaml as the plan reads it,
 	// known without parsing its text.
 	kustomization *parsedKustomization

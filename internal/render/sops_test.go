@@ -34,7 +34,7 @@ func TestEncryptedFilesDecryptWithSops(t *testing.T) {
 	for _, c := range fixtureConfigs(t) {
 		p := plan(t, c)
 		for _, f := range p.Files {
-			if f.Fingerprint == "" {
+			if len(f.Recipients) == 0 {
 				continue
 			}
 			n++
@@ -105,7 +105,7 @@ func TestDataKeyPerRecipientSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, file := range p.Files {
-			if file.Fingerprint == "" {
+			if len(file.Recipients) == 0 {
 				continue
 			}
 			_, meta, err := sops.Decrypt(body(file.Data), ids)

@@ -50,6 +50,10 @@ type Change struct {
 	Old  []byte
 	New  []byte
 	Mode fs.FileMode
+	// Unconfirmed marks the update of an encrypted file that could not be
+	// compared with the file on disk (File.Unconfirmed): a write replaces
+	// it, but it is not a difference for --check and --diff.
+	Unconfirmed bool
 }
 
 // Refusal is a file the render would overwrite or delete but did not write.
@@ -171,9 +175,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		}
 		old := d.data
 		st, _ := ownership(old)
-		same := bytes.Equal(old, f.Data) ||
-			// An unchanged secret keeps the bytes it was encrypted to.
-			(f.Fingerprint != "" && st == Owned && headerFingerprint(old) == f.Fingerprint)
+		same := bytes.Equal(old, f.Data) // an unchanged secret keeps its bytes (unchangedSecret)
 		if f.Unverified && st == Owned && sameRecipients(body(old), f.Recipients) {
 			changes = append(changes, Change{Path: f.Path, Op: OpUnchecked})
 			continue
@@ -188,7 +190,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			refused = append(refused, Refusal{f.Path, st, OpUpdate})
 			continue
 		}
-		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode})
+		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode, Unconfirmed: f.Unconfirmed && st == Owned})
 	}
 	for _, d := range disk {
 		if _, ok := p.File(d.path); ok {
@@ -649,12 +651,13 @@ func Tidy(root string) error {
 	return nil
 }
 
-// Differences drops the changes that only restore a mode: what --check and
-// --diff report.
+// Differences drops the changes that only restore a mode and those of
+// encrypted files that could not be compared: what --check and --diff
+// report as differences.
 func Differences(changes []Change) []Change {
 	out := make([]Change, 0, len(changes))
 	for _, c := range changes {
-		if c.Op != OpMode && c.Op != OpUnchecked {
+		if c.Op != OpMode && c.Op != OpUnchecked && !c.Unconfirmed {
 			out = append(out, c)
 		}
 	}
