@@ -125,8 +125,7 @@ func report(err error, stderr io.Writer) int {
 		code = ee.code
 		err = ee.err
 	}
-	var l diag.List
-	if errors.As(err, &l) {
+	if l, ok := err.(diag.List); ok {
 		fmt.Fprintln(stderr, l.Error())
 	} else if err.Error() != "" {
 		fmt.Fprintln(stderr, "opencenter:", err)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"filippo.io/age"
 	"github.com/sebdah/goldie/v2"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -26,6 +27,9 @@ func runCLI(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// cliEnv, set, makes the test binary run as the CLI (os.Args[0] args...).
+const cliEnv = "OPENCENTER_TEST_CLI"
+
 // outputs records what every CLI invocation of the suite printed.
 var outputs struct {
 	sync.Mutex
@@ -36,6 +40,10 @@ var outputs struct {
 // stdout and stderr of every CLI invocation for the fixture's secret values:
 // no command may print one.
 func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) != "" {
+		// The test binary run as the CLI, for tests that need a process.
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	cleanup, err := fixturekey.Use()
 	if err != nil {
 		panic(err)
@@ -142,17 +150,38 @@ func TestInvalidConfigs(t *testing.T) {
 }
 
 // TestFixtureValidates: the fixture's secrets are encrypted, so it validates
-// without the plaintext flag, and without a key too.
+// without the plaintext flag, and without a key too; each line says whether
+// the secrets were checked, and --require-keys makes an unchecked one an
+// error.
 func TestFixtureValidates(t *testing.T) {
 	code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture")
-	if code != 0 || strings.Count(stdout, ": valid\n") != 5 || strings.Contains(stderr, "plaintext") {
+	if code != 0 || strings.Count(stdout, ": valid (secrets decrypted and checked)\n") != 5 || strings.Contains(stderr, "plaintext") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	t.Setenv(sops.KeyFileEnv, filepath.Join(t.TempDir(), "no-such-key"))
-	if code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture"); code != 0 || strings.Count(stdout, ": valid\n") != 5 {
-		t.Fatalf("without a key: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	const recipient = "age18tjucsprhh3rqntyzsfmt28p3uctwtru93xcklk3zwsjpd5mlszszlx9j4"
+	missing := filepath.Join(t.TempDir(), "no-such-key")
+	wrong := filepath.Join(t.TempDir(), "other.agekey")
+	id, err := age.GenerateX25519Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(wrong, []byte(id.String()+"\n"), 0o600)
+	for _, c := range []struct{ keyFile, why string }{
+		{missing, "$SOPS_AGE_KEY_FILE names " + missing + ", which cannot be read: no such file or directory"},
+		{wrong, "no age key of yours matches"},
+	} {
+		t.Setenv(sops.KeyFileEnv, c.keyFile)
+		want := ": valid, but its secrets were not checked: " + c.why + " (they are encrypted for " + recipient + ")\n"
+		if code, stdout, stderr := runCLI("validate", "--repo", "../../testdata/fixture"); code != 0 || strings.Count(stdout, want) != 5 {
+			t.Fatalf("key file %s: exit %d\nstdout:\n%s\nstderr:\n%s", c.keyFile, code, stdout, stderr)
+		}
+		code, stdout, stderr := runCLI("validate", "--require-keys", "--repo", "../../testdata/fixture")
+		if code != exitBadInput || stdout != "" || strings.Count(stderr, "sops: --require-keys: the secrets were not checked: "+c.why+"\n") != 5 {
+			t.Fatalf("--require-keys, key file %s: exit %d\nstdout:\n%s\nstderr:\n%s", c.keyFile, code, stdout, stderr)
+		}
 	}
 }
+
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"bogus"}, {"render", "--only", "no-such-unit"}, {"validate", "--repo", t.TempDir()}, {"render", "--check", "--diff", "x.yaml"}} {
 		if code, _, stderr := runCLI(args...); code != exitBadInput || stderr == "" {

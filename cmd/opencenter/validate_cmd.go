@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -13,13 +15,16 @@ import (
 type ValidateCmd struct {
 	Repo                  string   `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the .<cluster>-config.yaml files."`
 	AllowPlaintextSecrets bool     `help:"Accept values from secrets: that would be rendered in plaintext, as render --allow-plaintext-secrets does."`
+	RequireKeys           bool     `help:"Fail (exit 2) when the encrypted secrets of a config could not be checked because no age key opened them (for CI that holds the key)."`
 	Configs               []string `arg:"" optional:"" name:"CONFIG" help:"Config files to check (default: every .*-config.yaml at the root of --repo)."`
 }
 
 // Run validates every config and reports all problems at once: loading,
-// defaults and validation, then everything render checks before it writes
-// (requirements, the base release, Flux ordering and ownership, secrets).
-// Encrypted secrets need no key: their values are the only thing not checked.
+// defaults and validation, the recipients of its secrets, then everything
+// render checks before it writes (requirements, the base release, Flux
+// ordering and ownership, secrets). Encrypted secrets need no key: their
+// values are then the only thing not checked, and each config's line says
+// so.
 func (c *ValidateCmd) Run(s *Streams) error {
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
@@ -31,8 +36,12 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	for i, f := range files {
 		var diags diag.List
 		var warnings []string
-		loaded[i], diags, warnings = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo})
+		loaded[i], diags, warnings = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys})
 		all = append(all, diags...)
+		if l := loaded[i]; l != nil && l.Encryption.Locked && c.RequireKeys {
+			all = append(all, diag.Diag{File: f, Line: l.Encryption.Line, Col: l.Encryption.Col, Path: "sops",
+				Msg: "--require-keys: the secrets were not checked: " + l.Encryption.Unopened})
+		}
 		for _, w := range warnings {
 			fmt.Fprintf(s.Err, "warning: %s\n", w)
 		}
@@ -43,10 +52,24 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	if len(all) > 0 {
 		return badInput(all)
 	}
-	for _, f := range files {
-		fmt.Fprintf(s.Out, "%s: valid\n", f)
+	for i, f := range files {
+		fmt.Fprintf(s.Out, "%s: %s\n", f, validity(loaded[i]))
 	}
 	return nil
+}
+
+// validity is validate's word on a valid config: what it checked of its
+// secrets, never a plain "valid" when it could not check them.
+func validity(f *config.File) string {
+	switch e := &f.Encryption; {
+	case e.Locked:
+		return "valid, but its secrets were not checked: " + e.Unopened + " (they are encrypted for " + strings.Join(e.Recipients, ", ") + ")"
+	case e.DataKey != nil:
+		return "valid (secrets decrypted and checked)"
+	case e.PlaintextSecrets:
+		return "valid (secrets in plaintext)"
+	}
+	return "valid"
 }
 
 // check runs the checks render runs before writing, in render's order (a
@@ -57,12 +80,14 @@ func check(name string, keys *sops.Keyring, o render.Options) (*config.File, dia
 	if err != nil {
 		return nil, diag.AsList(name, err), nil
 	}
-	diags, warnings := checkLoaded(f, o)
-	return f, diags, warnings
+	diags, warnings := checkRecipients(f)
+	more, moreWarnings := checkLoaded(f, o)
+	return f, append(diags, more...), append(warnings, moreWarnings...)
 }
 
 // checkLoaded plans a loaded config as render would, and returns the plan's
-// problems and the warnings (plaintext secrets, unmatched sops rules).
+// problems and the warnings (plaintext secrets, unmatched sops rules,
+// encrypted files on disk that are not what the config renders).
 func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
@@ -72,5 +97,19 @@ func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
 	if err != nil {
 		return diag.AsList(f.Name, err), warnings
 	}
-	return nil, append(warnings, p.Warnings...)
+	warnings = append(warnings, p.Warnings...)
+	if o.Repo == "" {
+		return nil, warnings
+	}
+	changes, err := render.Diff(o.Repo, p, render.WriteOptions{})
+	var refused *render.RefusedError
+	if err != nil && !errors.As(err, &refused) {
+		return nil, warnings
+	}
+	for _, ch := range changes {
+		if ch.Op == render.OpUpdate && !ch.Unconfirmed && render.IsSecret(p, ch) && strings.Contains(string(ch.Old), "ENC[AES256_GCM,") {
+			warnings = append(warnings, fmt.Sprintf("%s/%s: the encrypted file on disk is not what %s renders (a secret changed since the last render, or the file was replaced): render writes it again", p.Overlay, ch.Path, f.Name))
+		}
+	}
+	return nil, warnings
 }

@@ -14,19 +14,26 @@ import (
 
 // Encryption says how a config's values were stored.
 type Encryption struct {
-	// Recipients are the age public keys the file is encrypted for; none
-	// when it is plaintext.
+	// Recipients are the age public keys the file's sops: block names, none
+	// when it is plaintext. The block is not authenticated: anyone may add
+	// a recipient to it, so they are checked against .sops.yaml's rule.
 	Recipients []string
 	// DataKey is the file's SOPS data key, nil when the file is plaintext or
-	// Locked. Only key holders have it, which makes it the key of the
-	// fingerprints of rendered secrets.
+	// Locked. Only key holders have it, which makes it the root of the key
+	// that seals rendered secrets.
 	DataKey []byte
 	// Locked means the values are encrypted and no key opened them: each
 	// encrypted value holds a placeholder of its type, so everything but
 	// the secret values themselves can be checked.
 	Locked bool
+	// Unopened says why no key opened a Locked file: none was found (and
+	// where they were looked for), or none of those found matches.
+	Unopened string
 	// PlaintextSecrets reports values under secrets: stored in plaintext.
 	PlaintextSecrets bool
+	// Line and Col place the sops: key of an encrypted file; 0 for a
+	// plaintext one.
+	Line, Col int
 }
 
 // LoadOptions changes how Load treats an encrypted config.
@@ -67,6 +74,7 @@ func open(name string, root *yaml.Node, o LoadOptions) (Encryption, error) {
 		return enc, nil
 	}
 	sopsKey := root.Content[at]
+	enc.Line, enc.Col = sopsKey.Line, sopsKey.Column
 	fail := func(format string, args ...any) (Encryption, error) {
 		return enc, diag.List{{File: name, Line: sopsKey.Line, Col: sopsKey.Column, Path: "sops", Msg: fmt.Sprintf(format, args...)}}
 	}
@@ -88,13 +96,13 @@ func open(name string, root *yaml.Node, o LoadOptions) (Encryption, error) {
 	enc.Recipients = meta.Recipients
 	switch {
 	case idErr != nil || errors.Is(err, sops.ErrNoMatchingIdentity):
+		enc.Unopened = "no age key of yours matches"
+		if idErr != nil {
+			enc.Unopened = strings.TrimPrefix(idErr.Error(), "sops: ")
+		}
 		if !o.AllowLocked {
-			where := "no age key of yours matches"
-			if idErr != nil {
-				where = "no age key was found (" + sops.KeyFileEnv + ", " + sops.KeyEnv + ", or sops's keys file)"
-			}
-			return fail("the values are SOPS-encrypted for %s, and %s: point %s at the key file of one of those recipients",
-				strings.Join(meta.Recipients, ", "), where, sops.KeyFileEnv)
+			return fail("the values are SOPS-encrypted for %s, and no age key opened them (%s): point %s at the key file of one of those recipients",
+				strings.Join(meta.Recipients, ", "), enc.Unopened, sops.KeyFileEnv)
 		}
 		enc.Locked = true
 		if err := lock(root, sopsKey); err != nil {

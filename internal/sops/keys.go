@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -57,12 +58,13 @@ func LoadIdentities() ([]age.Identity, error) {
 		looked = append(looked, "$"+KeyEnv+" (unset)")
 	}
 	if path, ok := os.LookupEnv(KeyFileEnv); ok {
-		if f, err := os.Open(path); err != nil {
-			problems = append(problems, fmt.Sprintf("$%s: %v", KeyFileEnv, err))
-		} else {
-			add(path+" ($"+KeyFileEnv+")", f, false)
-			f.Close()
+		f, err := os.Open(path)
+		if err != nil {
+			// Named on purpose: no other key may stand in for it unseen.
+			return nil, fmt.Errorf("sops: $%s names %s, which cannot be read: %w", KeyFileEnv, path, pathless(err))
 		}
+		add(path+" ($"+KeyFileEnv+")", f, false)
+		f.Close()
 	} else {
 		looked = append(looked, "$"+KeyFileEnv+" (unset)")
 	}
@@ -75,7 +77,7 @@ func LoadIdentities() ([]age.Identity, error) {
 		case errors.Is(err, os.ErrNotExist):
 			looked = append(looked, path+" (absent)")
 		case err != nil:
-			problems = append(problems, err.Error())
+			problems = append(problems, fmt.Sprintf("%s cannot be read: %v", path, pathless(err)))
 		default:
 			add(path, f, false)
 			f.Close()
@@ -94,6 +96,15 @@ func LoadIdentities() ([]age.Identity, error) {
 		msg += "; " + strings.Join(problems, "; ")
 	}
 	return nil, errors.New(msg)
+}
+
+// pathless is err without the path an *fs.PathError repeats.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // userConfigDir is os.UserConfigDir, except that on macOS sops honours

@@ -71,6 +71,16 @@ func TestLoadIdentities(t *testing.T) {
 			t.Errorf("error = %v", err)
 		}
 	})
+	t.Run("missing key file is named, though another key is found", func(t *testing.T) {
+		home := clearKeyEnv(t)
+		writeFile(t, filepath.Join(home, ".config", DefaultKeyFile), []byte(a.id.String()+"\n"))
+		missing := filepath.Join(t.TempDir(), "nope", "keys.txt")
+		t.Setenv(KeyFileEnv, missing)
+		_, err := LoadIdentities()
+		if err == nil || !strings.Contains(err.Error(), "$"+KeyFileEnv+" names "+missing+", which cannot be read: no such file or directory") {
+			t.Errorf("error = %v", err)
+		}
+	})
 	t.Run("passphrase-protected file", func(t *testing.T) {
 		clearKeyEnv(t)
 		enc := filepath.Join(t.TempDir(), "keys.age")
