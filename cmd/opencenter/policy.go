@@ -75,7 +75,6 @@ func set(s []string) []string {
 	return slices.Compact(out)
 }
 
-
 // checkRecipients reports a config whose sops: block names recipients its
 // policy does not (an error: they can read its secrets) or lacks some the
 // policy names (a warning). A config without a policy is a warning: its
