@@ -127,7 +127,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 		})
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			w.errorf(n, "expected a list, got %s", describe(n))
+			w.errorf(n, "expected a list, got %s", w.describe(n))
 			return
 		}
 		for i, item := range n.Content {
@@ -139,22 +139,26 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 			hint := ""
-			if n.Kind == yaml.ScalarNode {
+			switch {
+			case n.Kind != yaml.ScalarNode:
+			case w.secret():
+				hint = ": quote it if it is meant as text"
+			default:
 				hint = fmt.Sprintf(": quote it (\"%s\") if it is meant as text", n.Value)
 			}
-			w.errorf(n, "expected a string, got %s%s", describe(n), hint)
+			w.errorf(n, "expected a string, got %s%s", w.describe(n), hint)
 		}
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-			w.errorf(n, "expected true or false, got %s", describe(n))
+			w.errorf(n, "expected true or false, got %s", w.describe(n))
 		}
 	case reflect.Int, reflect.Int32, reflect.Int64:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-			w.errorf(n, "expected an integer, got %s", describe(n))
+			w.errorf(n, "expected an integer, got %s", w.describe(n))
 		}
 	case reflect.Float64:
 		if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-			w.errorf(n, "expected a number, got %s", describe(n))
+			w.errorf(n, "expected a number, got %s", w.describe(n))
 		}
 	default:
 		w.errorf(n, "internal error: no YAML rule for Go kind %s", t.Kind())
@@ -165,7 +169,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 // each pair.
 func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		w.errorf(n, "expected a mapping, got %s", describe(n))
+		w.errorf(n, "expected a mapping, got %s", w.describe(n))
 		return
 	}
 	// Duplicate keys: a set for a large mapping; a small one, as most are,
@@ -177,7 +181,7 @@ func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		if key.Kind != yaml.ScalarNode || key.ShortTag() == "!!merge" {
-			w.errorf(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", describe(key))
+			w.errorf(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", w.describe(key))
 			continue
 		}
 		back := w.pushKey(key.Value)
@@ -243,6 +247,35 @@ func unknownHint(t reflect.Type, key string, names []string) string {
 		return "; expected one of " + strings.Join(names, ", ")
 	}
 	return ""
+}
+
+// secret reports whether the walk is under the top-level secrets: key,
+// whose values no message may hold.
+func (w *walker) secret() bool {
+	const key = "secrets"
+	return len(w.path) >= len(key) && string(w.path[:len(key)]) == key &&
+		(len(w.path) == len(key) || w.path[len(key)] == '.' || w.path[len(key)] == '[')
+}
+
+// describe names what node n is for a message: its type, and its value
+// unless the walk is under secrets:, where only the type is named.
+func (w *walker) describe(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || !w.secret() {
+		return describe(n)
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return "a string"
+	case "!!int", "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "null"
+	case "!!timestamp":
+		return "a date"
+	}
+	return "a value of type " + n.ShortTag()
 }
 
 func describe(n *yaml.Node) string {
