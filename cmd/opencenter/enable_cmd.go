@@ -409,7 +409,7 @@ func checkEdited(name string, data []byte) (diag.List, []string) {
 	if err != nil {
 		return withoutLines(diag.AsList(name, err)), nil
 	}
-	diags, warnings := checkLoaded(f, render.Options{})
+	diags, warnings, _ := checkLoaded(f, render.Options{}) // no repository: nothing is read to refuse
 	return withoutLines(diags), warnings
 }
 

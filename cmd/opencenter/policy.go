@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -32,9 +35,19 @@ func sopsPolicy(configFile string) (*policy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no %s in %s or above it: add one with a creation rule for %s (see docs/user/secrets.md)", sops.ConfigFileName, dir, filepath.Base(configFile))
 	}
-	cfg, err := sops.LoadConfig(file)
+	var data []byte
+	if abs, _ := filepath.Abs(dir); filepath.Dir(file) == abs {
+		// In the config's repository: not through a link out of it.
+		data, err = inrepo.ReadFile(dir, sops.ConfigFileName)
+	} else {
+		data, err = os.ReadFile(file)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "sops: "))
+		return nil, err
+	}
+	cfg, err := sops.ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", file, strings.TrimPrefix(err.Error(), "sops: "))
 	}
 	rule, err := cfg.FindRule(filepath.Dir(file), configFile)
 	if err != nil {
@@ -79,13 +92,17 @@ func set(s []string) []string {
 // policy does not (an error: they can read its secrets) or lacks some the
 // policy names (a warning). A config without a policy is a warning: its
 // recipients cannot be checked.
-func checkRecipients(f *config.File) (diag.List, []string) {
+func checkRecipients(f *config.File) (diag.List, []string, error) {
 	if f.Encryption.Line == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p, err := sopsPolicy(f.Name)
-	if err != nil {
-		return nil, []string{fmt.Sprintf("%s: the recipients of its secrets are not checked: %v", f.Name, err)}
+	var esc *inrepo.EscapeError
+	switch {
+	case errors.As(err, &esc):
+		return nil, nil, err
+	case err != nil:
+		return nil, []string{fmt.Sprintf("%s: the recipients of its secrets are not checked: %v", f.Name, err)}, nil
 	}
 	extra, missing := p.recipientDrift(f.Encryption.Recipients)
 	var diags diag.List
@@ -99,5 +116,15 @@ func checkRecipients(f *config.File) (diag.List, []string) {
 		warnings = append(warnings, fmt.Sprintf("%s: %s names %s for this file, for which its secrets are not encrypted: run 'opencenter secrets updatekeys %s'",
 			f.Name, p.File, strings.Join(missing, ", "), f.Name))
 	}
-	return diags, warnings
+	return diags, warnings, nil
+}
+
+// policyError is the exit error of a policy that could not be read: 3
+// for a link out of the repository, 2 otherwise.
+func policyError(err error) error {
+	var esc *inrepo.EscapeError
+	if errors.As(err, &esc) {
+		return &exitError{exitRefused, err}
+	}
+	return badInput(err)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -221,8 +222,7 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	name := f.Name
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring})
 	if err != nil {
-		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
-		r.code = exitBadInput
+		r.code = planFailed(&r.err, name, err)
 		return
 	}
 	defer plan.Release() // the next cluster's files are written into its memory
@@ -294,6 +294,20 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	if (c.Check || c.Diff) && len(diffs) > 0 {
 		r.code = exitDiffers
 	}
+}
+
+// planFailed prints why the plan of config name failed and returns the
+// exit code: 3 for a refusal (a symbolic link out of the repository), 2
+// for problems of the config.
+func planFailed(w io.Writer, name string, err error) int {
+	var unsafe *render.UnsafeError
+	var escape *inrepo.EscapeError
+	if errors.As(err, &unsafe) || errors.As(err, &escape) {
+		fmt.Fprintf(w, "opencenter: %s: %v\n", name, err)
+		return exitRefused
+	}
+	fmt.Fprintln(w, diag.AsList(name, err).Error())
+	return exitBadInput
 }
 
 func summary(p *render.Plan, changes []render.Change) string {

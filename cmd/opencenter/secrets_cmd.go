@@ -59,7 +59,7 @@ func (c *SecretsEncryptCmd) Run(s *Streams) error {
 	}
 	p, err := sopsPolicy(c.Config)
 	if err != nil {
-		return badInput(err)
+		return policyError(err)
 	}
 	if err := encryptTo(c.Config, data, p, nil); err != nil {
 		return err
@@ -118,7 +118,7 @@ func (c *SecretsUpdatekeysCmd) Run(s *Streams) error {
 	}
 	p, err := sopsPolicy(c.Config)
 	if err != nil {
-		return badInput(err)
+		return policyError(err)
 	}
 	plain, meta, err := decryptConfig(c.Config, data)
 	if err != nil {
@@ -149,7 +149,7 @@ func (c *SecretsEditCmd) Run(s *Streams) error {
 	}
 	p, err := sopsPolicy(c.Config)
 	if err != nil {
-		return badInput(err)
+		return policyError(err)
 	}
 	plain, meta, err := decryptConfig(c.Config, data)
 	if err != nil {

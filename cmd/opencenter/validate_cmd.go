@@ -31,12 +31,17 @@ func (c *ValidateCmd) Run(s *Streams) error {
 		return err
 	}
 	var all diag.List
+	var refused strings.Builder
 	loaded := make([]*config.File, len(files))
 	keys := &sops.Keyring{} // the keys file read once
 	for i, f := range files {
 		var diags diag.List
 		var warnings []string
-		loaded[i], diags, warnings = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys})
+		var err error
+		loaded[i], diags, warnings, err = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys})
+		if err != nil {
+			planFailed(&refused, f, err)
+		}
 		all = append(all, diags...)
 		if l := loaded[i]; l != nil && l.Encryption.Locked && c.RequireKeys {
 			all = append(all, diag.Diag{File: f, Line: l.Encryption.Line, Col: l.Encryption.Col, Path: "sops",
@@ -48,6 +53,13 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	}
 	for _, d := range sameCluster(files, loaded) {
 		all = append(all, d)
+	}
+	if refused.Len() > 0 {
+		if len(all) > 0 {
+			fmt.Fprintln(s.Err, all.Error())
+		}
+		fmt.Fprint(s.Err, refused.String())
+		return &exitError{exitRefused, errors.New("")}
 	}
 	if len(all) > 0 {
 		return badInput(all)
@@ -74,42 +86,51 @@ func validity(f *config.File) string {
 
 // check runs the checks render runs before writing, in render's order (a
 // config that does not load is not planned), and returns the loaded config
-// (nil when it does not load) and the warnings too.
-func check(name string, keys *sops.Keyring, o render.Options) (*config.File, diag.List, []string) {
+// (nil when it does not load), the warnings too, and a refusal to plan it
+// (a symbolic link out of the repository: exit 3).
+func check(name string, keys *sops.Keyring, o render.Options) (*config.File, diag.List, []string, error) {
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
-		return nil, diag.AsList(name, err), nil
+		return nil, diag.AsList(name, err), nil, nil
 	}
-	diags, warnings := checkRecipients(f)
-	more, moreWarnings := checkLoaded(f, o)
-	return f, append(diags, more...), append(warnings, moreWarnings...)
+	diags, warnings, err := checkRecipients(f)
+	if err != nil {
+		return f, nil, nil, err
+	}
+	more, moreWarnings, err := checkLoaded(f, o)
+	return f, append(diags, more...), append(warnings, moreWarnings...), err
 }
 
 // checkLoaded plans a loaded config as render would, and returns the plan's
 // problems and the warnings (plaintext secrets, unmatched sops rules,
-// encrypted files on disk that are not what the config renders).
-func checkLoaded(f *config.File, o render.Options) (diag.List, []string) {
+// encrypted files on disk that are not what the config renders), or the
+// plan's refusal.
+func checkLoaded(f *config.File, o render.Options) (diag.List, []string, error) {
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
 		warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", f.Name, f.Name))
 	}
 	p, err := render.Build(f, o)
-	if err != nil {
-		return diag.AsList(f.Name, err), warnings
+	var unsafe *render.UnsafeError
+	switch {
+	case errors.As(err, &unsafe):
+		return nil, warnings, err
+	case err != nil:
+		return diag.AsList(f.Name, err), warnings, nil
 	}
 	warnings = append(warnings, p.Warnings...)
 	if o.Repo == "" {
-		return nil, warnings
+		return nil, warnings, nil
 	}
 	changes, err := render.Diff(o.Repo, p, render.WriteOptions{})
 	var refused *render.RefusedError
 	if err != nil && !errors.As(err, &refused) {
-		return nil, warnings
+		return nil, warnings, nil
 	}
 	for _, ch := range changes {
 		if ch.Op == render.OpUpdate && !ch.Unconfirmed && render.IsSecret(p, ch) && strings.Contains(string(ch.Old), "ENC[AES256_GCM,") {
 			warnings = append(warnings, fmt.Sprintf("%s/%s: the encrypted file on disk is not what %s renders (a secret changed since the last render, or the file was replaced): render writes it again", p.Overlay, ch.Path, f.Name))
 		}
 	}
-	return nil, warnings
+	return nil, warnings, nil
 }

@@ -155,8 +155,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	// nothing it prints carries a value.
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo})
 	if err != nil {
-		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
-		r.code = exitBadInput
+		r.code = planFailed(&r.err, name, err)
 		return
 	}
 	tree := fluxbuild.Tree{}
@@ -166,8 +165,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	// The user's local/ directories are part of what Flux applies.
 	local, err := render.LocalFiles(c.Repo, plan)
 	if err != nil {
-		fmt.Fprintln(&r.err, "opencenter:", err)
-		r.code = exitBadInput
+		r.code = planFailed(&r.err, name, err)
 		return
 	}
 	for p, data := range local {

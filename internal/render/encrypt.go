@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"filippo.io/age"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -151,7 +153,12 @@ func (b *builder) ownedOnDisk(p string) []byte {
 	if b.o.Repo == "" || b.newOverlay {
 		return nil
 	}
-	data, err := readFile(filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(p)))
+	// A link is never read: Diff refuses it as a target.
+	rel := path.Join(b.p.Overlay, p)
+	if info, err := os.Lstat(filepath.Join(b.o.Repo, filepath.FromSlash(rel))); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	data, err := inrepo.ReadFile(b.o.Repo, rel)
 	if err != nil {
 		return nil
 	}

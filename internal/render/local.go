@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/helmvalues"
+	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
@@ -38,7 +40,8 @@ type local struct {
 }
 
 // readLocal reads the escape hatches of the active units from the
-// repository on disk (none when the plan is built without a repository).
+// repository on disk (none when the plan is built without a repository),
+// never through a symbolic link that leaves it (b.escaped).
 func (b *builder) readLocal(active []*catalog.Unit) {
 	if b.o.Repo == "" {
 		return
@@ -51,26 +54,16 @@ func (b *builder) readLocal(active []*catalog.Unit) {
 		if u.Root == "" {
 			continue
 		}
-		dir := filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(u.Root), LocalDir)
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-			continue // the common case: one system call, not one per file
+		dir := path.Join(b.p.Overlay, u.Root, LocalDir)
+		if !b.localExists(u, dir) {
+			continue // the common case: one look, not one per file
 		}
 		var l local
-		if k, err := os.ReadFile(filepath.Join(dir, "kustomization.yaml")); err == nil {
-			var head struct {
-				Kind string `yaml:"kind"`
-			}
-			if err := yaml.Unmarshal(k, &head); err != nil {
-				b.errorf(u, "%s: %v", filepath.Join(dir, "kustomization.yaml"), err)
-			}
-			l.kustomization, l.component = true, head.Kind == "Component"
+		if kind, ok := b.localKind(u, path.Join(dir, "kustomization.yaml")); ok {
+			l.kustomization, l.component = true, kind == "Component"
 		}
-		data, err := os.ReadFile(filepath.Join(dir, LocalValues))
-		switch {
-		case err == nil:
+		if data, ok := b.readUser(u, path.Join(dir, LocalValues)); ok {
 			l.values = data
-		case !errors.Is(err, fs.ErrNotExist):
-			b.errorf(u, "reading %s: %v", filepath.Join(dir, LocalValues), err)
 		}
 		if l.kustomization || l.values != nil {
 			b.local[u.Name] = l
@@ -79,20 +72,101 @@ func (b *builder) readLocal(active []*catalog.Unit) {
 	}
 	dirs := b.appliedDirs(active)
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		k := filepath.Join(b.o.Repo, filepath.FromSlash(b.p.Overlay), filepath.FromSlash(d), LocalDir, "kustomization.yaml")
-		data, err := os.ReadFile(k)
-		if err != nil {
+		dir := path.Join(b.p.Overlay, d, LocalDir)
+		if !b.localExists(dirs[d], dir) {
 			continue
 		}
-		var head struct {
-			Kind string `yaml:"kind"`
+		if kind, ok := b.localKind(dirs[d], path.Join(dir, "kustomization.yaml")); ok {
+			b.localDirs[d] = kind == "Component"
+			b.include[joinRoot(d, LocalDir)] = true
 		}
-		if err := yaml.Unmarshal(data, &head); err != nil {
-			b.errorf(dirs[d], "%s: %v", k, err)
-		}
-		b.localDirs[d] = head.Kind == "Component"
-		b.include[joinRoot(d, LocalDir)] = true
 	}
+}
+
+// localExists reports whether the local directory dir (a path in the
+// repository) is there.
+func (b *builder) localExists(u *catalog.Unit, dir string) bool {
+	_, err := inrepo.Stat(b.o.Repo, dir)
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		b.userFileError(u, err)
+	}
+	return false
+}
+
+// readUser reads a user's file at p, a path in the repository; ok is
+// false when it is not there or cannot be read (reported).
+func (b *builder) readUser(u *catalog.Unit, p string) (data []byte, ok bool) {
+	data, err := inrepo.ReadFile(b.o.Repo, p)
+	switch {
+	case err == nil:
+		return data, true
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		b.userFileError(u, err)
+	}
+	return nil, false
+}
+
+// userFileError reports a user's file that cannot be read, a refused
+// symbolic link apart (Build's UnsafeError).
+func (b *builder) userFileError(u *catalog.Unit, err error) {
+	var esc *inrepo.EscapeError
+	if errors.As(err, &esc) {
+		b.escaped = append(b.escaped, esc.Error())
+		return
+	}
+	b.errorf(u, "%v", err)
+}
+
+// localKind reads the kind of the local kustomization at p; ok is false
+// when there is none.
+func (b *builder) localKind(u *catalog.Unit, p string) (kind string, ok bool) {
+	data, ok := b.readUser(u, p)
+	if !ok {
+		return "", false
+	}
+	var head struct {
+		Kind string `yaml:"kind"`
+	}
+	if err := userYAML(data, &head); err != nil {
+		b.errorf(u, "%s: %v", filepath.Join(b.o.Repo, filepath.FromSlash(p)), err)
+	}
+	return head.Kind, true
+}
+
+// userYAML decodes a user's YAML file into out, a mapping, with an error
+// that places the problem but never quotes the file: yaml.v3's own errors
+// may hold its text.
+func userYAML(data []byte, out any) error {
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return contentFree(err, "not valid YAML")
+	}
+	if len(n.Content) == 0 {
+		return nil // empty
+	}
+	if root := n.Content[0]; root.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: not a YAML mapping", root.Line)
+	}
+	if err := n.Decode(out); err != nil {
+		return contentFree(err, "a key or value of an unexpected type")
+	}
+	return nil
+}
+
+// yamlLine finds the line yaml.v3 gives a problem.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// contentFree is what a yaml.v3 error says about where it is, with what.
+func contentFree(err error, what string) error {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("line %s: %s", m[1], what)
+	}
+	return errors.New(what)
 }
 
 // appliedDirs lists the overlay directories, other than the standard units'
@@ -179,8 +253,8 @@ func (b *builder) mergeLocalValues(active []*catalog.Unit) {
 			b.errorf(u, "%s: %v", p, err)
 			continue
 		}
-		if err := yaml.Unmarshal(l.values, &user); err != nil {
-			b.errorf(u, "%s/%s/%s/%s: not a YAML mapping of Helm values: %v", b.p.Overlay, u.Root, LocalDir, LocalValues, err)
+		if err := userYAML(l.values, &user); err != nil {
+			b.errorf(u, "%s: %v: expected a YAML mapping of Helm values", filepath.Join(b.o.Repo, filepath.FromSlash(path.Join(b.p.Overlay, u.Root, LocalDir, LocalValues))), err)
 			continue
 		}
 		merged := helmvalues.Merge(gen, user)
@@ -207,15 +281,22 @@ func isLocal(p string) bool {
 
 // LocalFiles reads the files of every local/ directory of a plan's overlay
 // on disk, keyed by their path in the repository, for tools that need the
-// whole tree Flux will see (verify).
+// whole tree Flux will see (verify); never through a symbolic link that
+// leaves the repository (an *inrepo.EscapeError).
 func LocalFiles(repo string, p *Plan) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
 	err := walkOwned(root, func(rel string, e fs.DirEntry) error {
-		if !e.Type().IsRegular() || !isLocal(rel) {
+		if e.IsDir() || !isLocal(rel) {
 			return nil
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if e.Type()&fs.ModeSymlink != 0 {
+			info, err := inrepo.Stat(repo, p.Overlay+"/"+rel)
+			if err != nil || info.IsDir() {
+				return err // a link to a directory is walked where it points
+			}
+		}
+		data, err := inrepo.ReadFile(repo, p.Overlay+"/"+rel)
 		out[p.Overlay+"/"+rel] = data
 		return err
 	})

@@ -232,6 +232,9 @@ type builder struct {
 	// newOverlay: the overlay does not exist on disk yet (readLocal looked),
 	// so there is nothing of it to read back.
 	newOverlay bool
+	// escaped says which of the user's files a symbolic link would have
+	// been read through out of the repository: refused (UnsafeError).
+	escaped []string
 	// path is the buffer of the plan's sequential path lookups.
 	path pathBuf
 	// words interns the identifying strings read from rendered manifests.
@@ -272,6 +275,10 @@ func (b *builder) build() (*Plan, error) {
 	b.builtins(active, true)
 	b.validate(active)
 	b.encryptSecrets()
+	if len(b.escaped) > 0 {
+		slices.Sort(b.escaped)
+		return nil, &UnsafeError{Msg: strings.Join(slices.Compact(b.escaped), "\n")}
+	}
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
 	}
