@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
 // writeDocument writes m byte for byte as emitDocument does, for the shape
@@ -236,12 +238,12 @@ func literalBlock(s string) bool {
 	return true
 }
 
-// metadata writes the top-level sops: entry of m as mapping writes
-// mapping{{metadataKey, m.block()}}, without building that mapping: the
-// same fields, each value through text. ok is false where the
-// mapping writer would fail, for the caller to take block's way.
-// TestMetadataMatchesBlock holds the two to the same bytes.
-func (w *docWriter) metadata(m *fileMetadata) bool {
+// metadata writes the top-level sops: entry of m, its fields in the order
+// sops writes them, each string as yaml.v3 writes it where that form is
+// one plain, double-quoted or literal scalar, else as the one YAML writer
+// does (metaText). TestMetadataMatchesBlock holds it to the bytes yaml.v3
+// writes of m.block() for the strings of the first kind.
+func (w *docWriter) metadata(m *fileMetadata) {
 	var buf [8]metaField // age, the selectors, lastmodified, mac, mac_only_encrypted, version
 	w.b = append(w.b, metadataKey+":\n"...)
 	for _, f := range m.fields(buf[:0]) {
@@ -252,19 +254,26 @@ func (w *docWriter) metadata(m *fileMetadata) bool {
 		case "age":
 			if m.ageText != nil {
 				w.b = append(w.b, m.ageText...)
-			} else if !w.ageEntries(m.age) {
-				return false
+			} else {
+				w.ageEntries(m.age)
 			}
 		case "mac_only_encrypted":
 			w.b = append(w.b, " true\n"...)
 		default:
 			w.b = append(w.b, ' ')
-			if !w.text(f.value, true, 8) {
-				return false
-			}
+			w.metaText(f.value, 8)
 		}
 	}
-	return true
+}
+
+// metaText writes a string of the sops: block as yaml.v3 does, or, where
+// yaml.v3 would write it in another form (a selector holding a space,
+// quote or line separator), as the one YAML writer does: any string,
+// one line, nothing raw that a reader could take for a line break.
+func (w *docWriter) metaText(s string, block int) {
+	if !w.text(s, true, block) {
+		w.b = append(yamlenc.AppendScalar(w.b, s), '\n')
+	}
 }
 
 // ageEntries writes the value of the age: key, from the line break after
@@ -277,14 +286,10 @@ func (w *docWriter) ageEntries(age []ageStanza) bool {
 	for _, s := range age {
 		w.spaces(8)
 		w.b = append(w.b, "- enc: "...)
-		if !w.text(s.enc, true, 12) { // an item's literal block: as mapping and sequence indent it
-			return false
-		}
+		w.metaText(s.enc, 12) // an item's literal block: as mapping and sequence indent it
 		w.spaces(10)
 		w.b = append(w.b, "recipient: "...)
-		if !w.text(s.recipient, true, 12) {
-			return false
-		}
+		w.metaText(s.recipient, 12)
 	}
 	return true
 }

@@ -239,7 +239,6 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	e := newEncrypter(gcm, rnd, len(plain))
 	defer e.release()
 	mac := e.newMAC(rules.MACOnlyEncrypted)
-	start := len(dst)
 	streamed := false
 	if stream {
 		dst = slices.Grow(dst, 2*len(plain)+768+600*len(recipients))
@@ -292,35 +291,30 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	if opts.Key != nil {
 		meta.ageText = opts.Key.ageText(meta.age)
 	}
-	if streamed {
-		w := docWriter{b: dst}
-		if w.metadata(meta) {
-			return w.b, nil
+	if !streamed {
+		// Values grow by a third in base64, plus about 95 bytes of
+		// ENC[...] each; the sops: block is about 300 bytes and its age:
+		// list 570 per recipient. (The fixture's Secrets, 270-690 bytes,
+		// come to 1.9-2.7 KB.)
+		size := 2*len(plain) + 768 + len(meta.ageText)
+		if meta.ageText == nil {
+			size += 600 * len(meta.age)
 		}
-		// A sops: block the writer leaves to yaml.v3 needs the tree: the
-		// file is encrypted again, that way.
-		return appendEncrypt(dst[:start], plain, opts, false)
-	}
-	// Values grow by a third in base64, plus about 95 bytes of ENC[...]
-	// each; the sops: block is about 300 bytes and its age: list 570 per
-	// recipient. (The fixture's Secrets, 270-690 bytes, come to 1.9-2.7 KB.)
-	size := 2*len(plain) + 768 + len(meta.ageText)
-	if meta.ageText == nil {
-		size += 600 * len(meta.age)
-	}
-	dst = slices.Grow(dst, size)
-	if out, ok := appendDocument(dst, doc); ok {
-		w := docWriter{b: out}
-		if w.metadata(meta) { // the sops: block written as the document's last entry, with no mapping built
-			return w.b, nil
+		dst = slices.Grow(dst, size)
+		out, ok := appendDocument(dst, doc)
+		if !ok {
+			text, err := emitDocument(doc)
+			if err != nil {
+				return nil, fmt.Errorf("sops: %w", err)
+			}
+			out = append(dst, text...)
 		}
+		dst = out
 	}
-	doc = append(doc, entry{key: metadataKey, value: meta.block()})
-	out, err := emitDocument(doc)
-	if err != nil {
-		return nil, fmt.Errorf("sops: %w", err)
-	}
-	return append(dst, out...), nil
+	// The sops: block, the document's last entry, with no mapping built.
+	w := docWriter{b: dst}
+	w.metadata(meta)
+	return w.b, nil
 }
 
 // encryptTree encrypts the values of doc in place, in document order, and

@@ -246,3 +246,32 @@ func TestHybridRecipient(t *testing.T) {
 		t.Errorf("Decrypt and sops --decrypt differ:\n%s\n%s", plain, byCLI)
 	}
 }
+
+// TestMetadataHasNoRawLineSeparators: a selector holding characters some
+// YAML readers take for line breaks (U+2028, U+2029, NEL) is written
+// escaped in the sops: block, as the one YAML writer writes any string,
+// and the file still decrypts, with ours and with the real sops, to the
+// same selector.
+func TestMetadataHasNoRawLineSeparators(t *testing.T) {
+	key := newKey(t)
+	for _, regex := range []string{"^(data|x\u2028y)$", "^(data|x\u2029y)$", "^(data|x\u0085y)$", "^(data|it's \"quoted\")$"} {
+		out, err := Encrypt([]byte("data:\n    password: hunter2\nkind: Secret\n"), EncryptOptions{Recipients: []string{key.recipient}, Rules: Rules{EncryptedRegex: regex}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range []string{"\u2028", "\u2029", "\u0085"} {
+			if strings.Contains(string(out), raw) {
+				t.Errorf("%q: the file holds %q raw:\n%s", regex, raw, out)
+			}
+		}
+		_, meta, err := Decrypt(out, key.ids())
+		if err != nil || meta.EncryptedRegex != regex {
+			t.Fatalf("%q: Decrypt: %q, %v\n%s", regex, meta.EncryptedRegex, err, out)
+		}
+		if cli := maybeSops(t); cli != nil {
+			if plain, err := cli.decrypt(out, key.file); err != nil || !strings.Contains(string(plain), "password: hunter2") {
+				t.Errorf("%q: sops --decrypt: %v\n%s", regex, err, plain)
+			}
+		}
+	}
+}
