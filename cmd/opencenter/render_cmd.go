@@ -29,6 +29,7 @@ type RenderCmd struct {
 	Diff                  bool          `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
 	Force                 bool          `help:"Overwrite or delete files under owned paths that opencenter did not write or that were edited by hand."`
 	AllowPlaintextSecrets bool          `help:"Write values from secrets: into the tree in plaintext (warned on stderr); without it such a config is refused."`
+	RequireKeys           bool          `help:"With --check or --diff, fail (exit 2) when an encrypted file could not be compared because no age key was at hand (for CI that holds the key)."`
 	Prune                 bool          `help:"Delete the files opencenter wrote in overlays no config names (orphans: a config deleted or a cluster renamed); other files there stay, listed."`
 	Wait                  time.Duration `default:"60s" help:"How long to wait for another opencenter process rendering this repository before giving up (exit 4)."`
 	Configs               []string      `arg:"" optional:"" name:"CONFIG" help:"Config files to render (default: every .*-config.yaml at the root of --repo; then overlays no config names are reported as orphans)."`
@@ -240,7 +241,11 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(&r.err, "warning: %s\n", w)
 	}
+	unchecked := 0
 	for _, ch := range changes {
+		if ch.Op == render.OpUnchecked || ch.Unconfirmed && (c.Check || c.Diff) {
+			unchecked++
+		}
 		switch {
 		case ch.Op == render.OpUnchecked:
 			fmt.Fprintf(&r.err, "note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)\n", plan.Overlay, ch.Path)
@@ -293,6 +298,10 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	}
 	if (c.Check || c.Diff) && len(diffs) > 0 {
 		r.code = exitDiffers
+	}
+	if c.RequireKeys && unchecked > 0 {
+		fmt.Fprintf(&r.err, "opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)\n", plan.Overlay, unchecked)
+		r.code = exitBadInput
 	}
 }
 

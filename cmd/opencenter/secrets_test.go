@@ -124,6 +124,17 @@ func TestSecretChangeRewritesOnlyItsFiles(t *testing.T) {
 	if code != 0 || stdout != "" || !strings.Contains(stderr, "services/loki/object-store-secret.yaml: encrypted, present and owned") {
 		t.Fatalf("--check without a key: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// CI that holds the key makes an unchecked file an error.
+	encrypted := 0
+	for p := range first {
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), "ENC[AES256_GCM,") {
+			encrypted++
+		}
+	}
+	code, _, stderr = runCLI("render", "--repo", ".", "--check", "--require-keys", cfg)
+	if code != exitBadInput || !strings.Contains(stderr, fmt.Sprintf("--require-keys: %d encrypted files were not compared (no age key)", encrypted)) {
+		t.Fatalf("--check --require-keys without a key: exit %d\n%s", code, stderr)
+	}
 	os.Remove(filepath.Join(overlay, "services/loki/object-store-secret.yaml"))
 	if code, stdout, _ := runCLI("render", "--repo", ".", "--check", cfg); code != exitDiffers || !strings.Contains(stdout, "create applications/overlays/k8s-dev/services/loki/object-store-secret.yaml") {
 		t.Fatalf("--check without a key, a secret file missing: exit %d\n%s", code, stdout)
