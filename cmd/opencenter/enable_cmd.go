@@ -24,10 +24,10 @@ import (
 
 // EnableCmd turns a unit on in a config, with every unit it requires.
 type EnableCmd struct {
-	Unit   string   `arg:"" name:"UNIT" help:"The overlay unit to enable ('opencenter units' lists them)."`
-	Set    []string `placeholder:"KEY=VALUE" sep:"none" help:"Set a field of the unit, its path relative to the unit's service (hostname=auth.example.com, source.branch=main); repeatable. Values are checked against the field's type. Secrets are set with 'opencenter secrets edit'."`
-	Config string   `placeholder:"FILE" help:"The config to edit (default: the only .*-config.yaml at the root of --repo)."`
-	Repo   string   `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the config."`
+	Unit     string   `arg:"" name:"UNIT" help:"The overlay unit to enable ('opencenter units' lists them)."`
+	Set      []string `placeholder:"KEY=VALUE" sep:"none" help:"Set a field of the unit, its path relative to the unit's service (hostname=auth.example.com, source.branch=main); repeatable. Values are checked against the field's type. Secrets are set with 'opencenter secrets edit'."`
+	Config   string   `placeholder:"FILE" help:"The config to edit (default: the only .*-config.yaml at the root of --repo)."`
+	RepoFlag `embed:""`
 }
 
 // DisableCmd turns a unit off in a config.
@@ -35,7 +35,7 @@ type DisableCmd struct {
 	Unit           string `arg:"" name:"UNIT" help:"The overlay unit to disable ('opencenter units' lists them)."`
 	WithDependents bool   `help:"Also disable the enabled units that require UNIT; without it, disable refuses and names them."`
 	Config         string `placeholder:"FILE" help:"The config to edit (default: the only .*-config.yaml at the root of --repo)."`
-	Repo           string `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the config."`
+	RepoFlag       `embed:""`
 }
 
 // change is one value to set in the config, and what to say when it changes.
@@ -47,6 +47,9 @@ type change struct {
 // Run sets enabled: true for the unit and its requires closure, then the
 // --set fields, and writes the config only when it validates.
 func (c *EnableCmd) Run(s *Streams) error {
+	if err := c.resolve(optional(c.Config)); err != nil {
+		return err
+	}
 	u, err := unitNamed(c.Unit)
 	if err != nil {
 		return err
@@ -86,6 +89,9 @@ func (c *EnableCmd) Run(s *Streams) error {
 // Run sets enabled: false for the unit, refusing while enabled units
 // require it unless --with-dependents disables them too.
 func (c *DisableCmd) Run(s *Streams) error {
+	if err := c.resolve(optional(c.Config)); err != nil {
+		return err
+	}
 	u, err := unitNamed(c.Unit)
 	if err != nil {
 		return err
@@ -357,7 +363,7 @@ func editConfig(s *Streams, name string, data []byte, changes []change, unchange
 	out := data
 	var done []string
 	for _, ch := range changes {
-		next, changed, err := configedit.Set(out, strings.Split(ch.path, "."), ch.value)
+		next, changed, err := configedit.SetInOrder(out, strings.Split(ch.path, "."), ch.value, schemaOrder)
 		if err != nil {
 			return badInput(fmt.Errorf("%s: %v; the file is unchanged", name, err))
 		}
@@ -386,6 +392,18 @@ func editConfig(s *Streams, name string, data []byte, changes []change, unchange
 	}
 	fmt.Fprintf(s.Out, "wrote %s: 'opencenter render' updates its overlay\n", name)
 	return nil
+}
+
+// schemaOrder is the order of the keys of a mapping of the config, the
+// schema's (the catalog's order for services): a key enable adds goes in
+// its place, so two branches that enable two services edit two places of
+// the file, which git merges.
+func schemaOrder(mapping []string) []string {
+	var keys []string
+	for _, f := range childrenOf(strings.Join(mapping, ".")) {
+		keys = append(keys, lastKey(f.Path))
+	}
+	return keys
 }
 
 // secretsHint says how to add values under secrets:, which enable cannot

@@ -16,13 +16,16 @@ import (
 type InitCmd struct {
 	Cluster       string `required:"" placeholder:"NAME" help:"Cluster name (a DNS-1123 label): the file is .<NAME>-config.yaml and the overlay applications/overlays/<NAME>/."`
 	Provider      string `enum:"${providers}" default:"${default_provider}" help:"Infrastructure provider: ${providers}."`
-	Repo          string `default:"." placeholder:"DIR" help:"GitOps repository to write the config into."`
+	RepoFlag      `embed:""`
 	RepositoryURL string `placeholder:"URL" help:"URL of the cluster's GitOps repository (ssh://, https:// or git@host:path); default: the origin remote of --repo, if any."`
 	Env           string `placeholder:"ENV" help:"The environment, free text (dev, prod, dr...); default: the last part of the cluster name after a '-'."`
 }
 
 // Run writes .<NAME>-config.yaml with the defaults, refusing to overwrite.
 func (c *InitCmd) Run(s *Streams) error {
+	if err := c.resolve(nil); err != nil {
+		return err
+	}
 	if !config.IsDNSLabel(c.Cluster) {
 		return badInput(fmt.Errorf("--cluster %q is not a DNS-1123 label (lowercase letters, digits and '-')", c.Cluster))
 	}
@@ -110,14 +113,18 @@ func initConfig(cluster, provider, url, env string) string {
 		w("      %s: %s", k, configedit.Quote(defaultOf("opencenter.gitops.flux."+k)))
 	}
 	w("      prune: %s", defaultOf("opencenter.gitops.flux.prune"))
+	// Every service listed, disabled: enabling one changes its own line, so
+	// two branches that enable two services merge in git.
 	w("  services:")
-	w("    # Enable what this cluster runs; 'opencenter explain services.<name>' lists each one's fields.")
+	w("    # Enable what this cluster runs (opencenter enable NAME); 'opencenter explain services.NAME' lists its fields.")
 	for _, f := range childrenOf("opencenter.services") {
-		w("    # %s: {enabled: true}", lastKey(f.Path))
+		w("    %s:", lastKey(f.Path))
+		w("      enabled: false")
 	}
-	w("  managed_services: {}")
+	w("  managed_services:")
 	for _, f := range childrenOf("opencenter.managed_services") {
-		w("  # managed_services: {%s: {enabled: true}}", lastKey(f.Path))
+		w("    %s:", lastKey(f.Path))
+		w("      enabled: false")
 	}
 	return b.String()
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,7 @@ import (
 
 // RenderCmd renders overlays.
 type RenderCmd struct {
-	Repo                  string        `default:"." placeholder:"DIR" help:"GitOps repository: configs are read from its root, overlays written to applications/overlays/<cluster>/."`
+	RepoFlag              `embed:""`
 	Only                  string        `placeholder:"UNIT" enum:"${only_units}" default:"" help:"Re-render only this unit and the aggregates it belongs to (one of: ${units})."`
 	Check                 bool          `help:"Write nothing; exit 1 and list the files if the overlay on disk differs."`
 	Diff                  bool          `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
@@ -47,6 +48,9 @@ type result struct {
 // planned and checked in memory first: a cluster with any problem writes
 // nothing; the others are written.
 func (c *RenderCmd) Run(s *Streams) error {
+	if err := c.resolve(c.Configs); err != nil {
+		return err
+	}
 	if c.Check && c.Diff {
 		return badInput(errors.New("--check and --diff are exclusive"))
 	}
@@ -228,14 +232,18 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	}
 	defer plan.Release() // the next cluster's files are written into its memory
 	changes, err := render.Diff(c.Repo, plan, render.WriteOptions{Force: c.Force, Only: c.Only})
-	if err != nil {
+	var refused *render.RefusedError
+	var unsafe *render.UnsafeError
+	switch {
+	case errors.As(err, &refused):
+		// --check and --diff show the refused files with the others.
+	case errors.As(err, &unsafe):
 		fmt.Fprintln(&r.err, "opencenter:", err)
-		var re *render.RefusedError
-		var ue *render.UnsafeError
+		r.code = exitRefused
+		return
+	case err != nil:
+		fmt.Fprintln(&r.err, "opencenter:", err)
 		r.code = exitBadInput
-		if errors.As(err, &re) || errors.As(err, &ue) {
-			r.code = exitRefused
-		}
 		return
 	}
 	for _, w := range plan.Warnings {
@@ -263,6 +271,10 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	var diffs []render.Change // what --check and --diff report; a render needs none
 	if c.Check || c.Diff {
 		diffs = render.Differences(changes)
+		if refused != nil {
+			diffs = append(diffs, refused.Changes()...)
+			slices.SortFunc(diffs, func(a, b render.Change) int { return strings.Compare(a.Path, b.Path) })
+		}
 	}
 	switch {
 	case c.Check:
@@ -271,23 +283,10 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		}
 	case c.Diff:
 		for _, ch := range diffs {
-			p := plan.Overlay + "/" + ch.Path
-			a, b := "a/"+p, "b/"+p
-			if ch.Op == render.OpCreate {
-				a = "/dev/null"
-			}
-			if ch.Op == render.OpDelete {
-				b = "/dev/null"
-			}
-			old, new := ch.Old, ch.New
-			if render.IsSecret(plan, ch) {
-				old, new = render.Redact(old), render.Redact(new)
-			}
-			if ch.New == nil && ch.Op != render.OpDelete {
-				new = []byte("(encrypted: its content is known only with the key)\n")
-			}
-			r.out.WriteString(udiff.Unified(a, b, old, new))
+			r.out.WriteString(unifiedDiff(plan, ch))
 		}
+	case refused != nil:
+		// Nothing is written.
 	default:
 		if err := render.Apply(c.Repo, plan, changes); err != nil {
 			fmt.Fprintf(&r.err, "opencenter: %s: writing: %v\n", plan.Overlay, err)
@@ -299,6 +298,10 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	if (c.Check || c.Diff) && len(diffs) > 0 {
 		r.code = exitDiffers
 	}
+	if refused != nil {
+		fmt.Fprintln(&r.err, "opencenter:", refused)
+		r.code = exitRefused
+	}
 	if c.RequireKeys && unchecked > 0 {
 		fmt.Fprintf(&r.err, "opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)\n", plan.Overlay, unchecked)
 		r.code = exitBadInput
@@ -306,17 +309,38 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 }
 
 // planFailed prints why the plan of config name failed and returns the
-// exit code: 3 for a refusal (a symbolic link out of the repository), 2
-// for problems of the config.
+// exit code: 3 for a refusal (a symbolic link out of the repository,
+// files the render may not overwrite), 2 for problems of the config.
 func planFailed(w io.Writer, name string, err error) int {
 	var unsafe *render.UnsafeError
 	var escape *inrepo.EscapeError
-	if errors.As(err, &unsafe) || errors.As(err, &escape) {
+	var refused *render.RefusedError
+	if errors.As(err, &unsafe) || errors.As(err, &escape) || errors.As(err, &refused) {
 		fmt.Fprintf(w, "opencenter: %s: %v\n", name, err)
 		return exitRefused
 	}
 	fmt.Fprintln(w, diag.AsList(name, err).Error())
 	return exitBadInput
+}
+
+// unifiedDiff is the diff of one change, secret values redacted.
+func unifiedDiff(plan *render.Plan, ch render.Change) string {
+	p := plan.Overlay + "/" + ch.Path
+	a, b := "a/"+p, "b/"+p
+	if ch.Op == render.OpCreate {
+		a = "/dev/null"
+	}
+	if ch.Op == render.OpDelete {
+		b = "/dev/null"
+	}
+	old, new := ch.Old, ch.New
+	if render.IsSecret(plan, ch) {
+		old, new = render.Redact(old), render.Redact(new)
+	}
+	if ch.New == nil && ch.Op != render.OpDelete {
+		new = []byte("(encrypted: its content is known only with the key)\n")
+	}
+	return udiff.Unified(a, b, old, new)
 }
 
 func summary(p *render.Plan, changes []render.Change) string {

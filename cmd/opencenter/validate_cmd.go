@@ -13,7 +13,7 @@ import (
 
 // ValidateCmd checks configs the way render does, without writing.
 type ValidateCmd struct {
-	Repo                  string   `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the .<cluster>-config.yaml files."`
+	RepoFlag              `embed:""`
 	AllowPlaintextSecrets bool     `help:"Accept values from secrets: that would be rendered in plaintext, as render --allow-plaintext-secrets does."`
 	RequireKeys           bool     `help:"Fail (exit 2) when the encrypted secrets of a config could not be checked because no age key opened them (for CI that holds the key)."`
 	Configs               []string `arg:"" optional:"" name:"CONFIG" help:"Config files to check (default: every .*-config.yaml at the root of --repo)."`
@@ -26,6 +26,9 @@ type ValidateCmd struct {
 // values are then the only thing not checked, and each config's line says
 // so.
 func (c *ValidateCmd) Run(s *Streams) error {
+	if err := c.resolve(c.Configs); err != nil {
+		return err
+	}
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
 		return err
@@ -103,8 +106,9 @@ func check(name string, keys *sops.Keyring, o render.Options) (*config.File, dia
 
 // checkLoaded plans a loaded config as render would, and returns the plan's
 // problems and the warnings (plaintext secrets, unmatched sops rules,
-// encrypted files on disk that are not what the config renders), or the
-// plan's refusal.
+// encrypted files on disk that are not what the config renders), and what
+// render would refuse: a link out of the repository, files on disk that
+// are foreign or edited by hand.
 func checkLoaded(f *config.File, o render.Options) (diag.List, []string, error) {
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
@@ -125,12 +129,12 @@ func checkLoaded(f *config.File, o render.Options) (diag.List, []string, error) 
 	changes, err := render.Diff(o.Repo, p, render.WriteOptions{})
 	var refused *render.RefusedError
 	if err != nil && !errors.As(err, &refused) {
-		return nil, warnings, nil
+		return nil, warnings, err
 	}
 	for _, ch := range changes {
 		if ch.Op == render.OpUpdate && !ch.Unconfirmed && render.IsSecret(p, ch) && strings.Contains(string(ch.Old), "ENC[AES256_GCM,") {
 			warnings = append(warnings, fmt.Sprintf("%s/%s: the encrypted file on disk is not what %s renders (a secret changed since the last render, or the file was replaced): render writes it again", p.Overlay, ch.Path, f.Name))
 		}
 	}
-	return nil, warnings, nil
+	return nil, warnings, err // what render would refuse, validate reports (exit 3)
 }

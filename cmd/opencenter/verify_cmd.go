@@ -23,9 +23,9 @@ const exitFindings = 1
 // VerifyCmd simulates Flux offline over each cluster's rendered overlay and
 // a checkout of the base repository.
 type VerifyCmd struct {
-	Repo    string   `default:"." placeholder:"DIR" help:"GitOps repository whose root holds the .<cluster>-config.yaml files."`
-	Base    string   `required:"" placeholder:"DIR" help:"Git checkout (or bare git directory) of the base repository; GitRepositories on gitops.base_repo.url are read from it at their tag, branch or commit."`
-	Configs []string `arg:"" optional:"" name:"CONFIG" help:"Config files to verify (default: every .<cluster>-config.yaml at the root of --repo)."`
+	RepoFlag `embed:""`
+	Base     string   `required:"" placeholder:"DIR" help:"Git checkout (or bare git directory) of the base repository; GitRepositories on gitops.base_repo.url are read from it at their tag, branch or commit."`
+	Configs  []string `arg:"" optional:"" name:"CONFIG" help:"Config files to verify (default: every .<cluster>-config.yaml at the root of --repo)."`
 }
 
 // Help explains what verify checks and what it cannot.
@@ -85,6 +85,9 @@ Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a g
 
 // Run verifies every config, clusters in parallel, reports in config order.
 func (c *VerifyCmd) Run(s *Streams) error {
+	if err := c.resolve(c.Configs); err != nil {
+		return err
+	}
 	files, err := configFiles(c.Repo, c.Configs)
 	if err != nil {
 		return err

@@ -17,6 +17,19 @@ import (
 // with Quote. Missing mappings on the path are created; changed is false,
 // and data is returned as is, when the scalar already has that value.
 func Set(data []byte, path []string, value string) (out []byte, changed bool, err error) {
+	return SetInOrder(data, path, value, nil)
+}
+
+// Order gives the canonical order of the keys of the mapping at a path
+// (keys from the root), nil when it has none.
+type Order func(mapping []string) []string
+
+// SetInOrder is Set placing a key it adds where order puts it among the
+// keys already there: before the first that order puts after it. Two
+// edits that add two keys then touch different lines, and merge. Without
+// an order (nil, or one that does not name the key), a key goes before
+// the first greater key of a mapping sorted already, else last.
+func SetInOrder(data []byte, path []string, value string, order Order) (out []byte, changed bool, err error) {
 	at := strings.Join(path, ".")
 	if len(path) == 0 {
 		return nil, false, errors.New("configedit: empty path")
@@ -29,7 +42,7 @@ func Set(data []byte, path []string, value string) (out []byte, changed bool, er
 	if err != nil {
 		return nil, false, err
 	}
-	edits, err := d.plan(path, value, want)
+	edits, err := d.plan(path, value, want, order)
 	if err != nil {
 		return nil, false, err
 	}
@@ -181,7 +194,7 @@ func apply(data []byte, edits []edit) []byte {
 }
 
 // plan returns the edits setting path to value, none when it has it already.
-func (d *doc) plan(path []string, value string, want scalar) ([]edit, error) {
+func (d *doc) plan(path []string, value string, want scalar, order Order) ([]edit, error) {
 	m := d.root
 	flow := m.Style&yaml.FlowStyle != 0
 	for i, key := range path {
@@ -191,7 +204,11 @@ func (d *doc) plan(path []string, value string, want scalar) ([]edit, error) {
 			return nil, err
 		}
 		if k == nil {
-			return d.insert(m, flow, path[i:], value)
+			var keys []string
+			if order != nil {
+				keys = order(path[:i])
+			}
+			return d.insert(m, flow, path[i:], value, keys)
 		}
 		if v.Kind == yaml.AliasNode {
 			return nil, fmt.Errorf("%s is an alias of &%s: edit it by hand", at, v.Value)
@@ -313,8 +330,9 @@ func (d *doc) fill(k, v *yaml.Node, flow bool, at string, rest []string, value s
 	return append(edits, d.insertLines(last, keyIndent+d.unit, rest, value)), nil
 }
 
-// insert adds the path keys (keys[0] missing) to mapping m.
-func (d *doc) insert(m *yaml.Node, flow bool, keys []string, value string) ([]edit, error) {
+// insert adds the path keys (keys[0] missing) to mapping m, whose keys
+// come in the order of order when it names them.
+func (d *doc) insert(m *yaml.Node, flow bool, keys []string, value string, order []string) ([]edit, error) {
 	if flow {
 		open := d.src.offset(m.Line, m.Column)
 		if d.src.b[open] != '{' {
@@ -335,12 +353,45 @@ func (d *doc) insert(m *yaml.Node, flow bool, keys []string, value string) ([]ed
 		return []edit{{last, last, entry}}, nil
 	}
 	indent := m.Content[0].Column - 1
-	if before, ok := d.sortedPlace(m, keys[0]); ok {
+	if before, ok := d.orderedPlace(m, keys[0], order); ok {
+		return []edit{d.block(before, indent, keys, value)}, nil
+	}
+	if before, ok := d.sortedPlace(m, keys[0]); ok && !slices.Contains(order, keys[0]) {
 		return []edit{d.block(before, indent, keys, value)}, nil
 	}
 	last := d.lastLine(m, indent)
 	last = d.trailingComments(last, indent)
 	return []edit{d.insertLines(last, indent, keys, value)}, nil
+}
+
+// orderedPlace is where key goes in mapping m when order names it: before
+// the first key of m that order puts after it, and the comment lines just
+// above that key. ok is false when order does not name key, or puts every
+// key of m before it (the key goes last).
+func (d *doc) orderedPlace(m *yaml.Node, key string, order []string) (int, bool) {
+	rank := slices.Index(order, key)
+	if rank < 0 {
+		return 0, false
+	}
+	for i := 0; i < len(m.Content); i += 2 {
+		if r := slices.Index(order, m.Content[i].Value); r > rank {
+			return d.before(m.Content[i])
+		}
+	}
+	return 0, false
+}
+
+// before is the offset of the line of key k, above the comment lines
+// just above it; ok is false when k does not start its line.
+func (d *doc) before(k *yaml.Node) (int, bool) {
+	if !d.src.startsLine(d.src.offset(k.Line, k.Column)) {
+		return 0, false
+	}
+	l := k.Line
+	for l > 1 && d.src.comment(l-1) && d.src.indent(l-1) == k.Column-1 {
+		l--
+	}
+	return d.src.start[l-1], true
 }
 
 // sortedPlace is where a new key goes in a mapping whose keys are sorted
@@ -359,15 +410,7 @@ func (d *doc) sortedPlace(m *yaml.Node, key string) (int, bool) {
 	if i == len(keys) {
 		return 0, false
 	}
-	k := m.Content[2*i]
-	if !d.src.startsLine(d.src.offset(k.Line, k.Column)) {
-		return 0, false
-	}
-	l := k.Line
-	for l > 1 && d.src.comment(l-1) && d.src.indent(l-1) == k.Column-1 {
-		l--
-	}
-	return d.src.start[l-1], true
+	return d.before(m.Content[2*i])
 }
 
 // trailingComments extends line last over the comment lines (and blank

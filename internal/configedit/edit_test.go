@@ -191,3 +191,30 @@ func TestSetFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestSetInOrder: a key Set adds goes where the order puts it among the
+// keys there, above their comments, whatever the order of the others;
+// without the key in the order, the old rules hold.
+func TestSetInOrder(t *testing.T) {
+	order := func(mapping []string) []string {
+		if strings.Join(mapping, ".") == "services" {
+			return []string{"zeta", "alpha", "mid", "omega"}
+		}
+		return nil
+	}
+	for _, c := range []struct{ doc, path, want string }{
+		{"services:\n  zeta: {enabled: true}\n  # omega's comment\n  omega: {enabled: true}\n", "services.mid.enabled",
+			"services:\n  zeta: {enabled: true}\n  mid:\n    enabled: true\n  # omega's comment\n  omega: {enabled: true}\n"},
+		{"services:\n  mid: {enabled: true}\n", "services.zeta.enabled",
+			"services:\n  zeta:\n    enabled: true\n  mid: {enabled: true}\n"},
+		{"services:\n  zeta: {enabled: true}\n", "services.omega.enabled",
+			"services:\n  zeta: {enabled: true}\n  omega:\n    enabled: true\n"},
+		{"services:\n  zeta: {enabled: true}\nother: 1\n", "services.unknown.enabled",
+			"services:\n  zeta: {enabled: true}\n  unknown:\n    enabled: true\nother: 1\n"},
+	} {
+		out, changed, err := SetInOrder([]byte(c.doc), strings.Split(c.path, "."), "true", order)
+		if err != nil || !changed || string(out) != c.want {
+			t.Errorf("SetInOrder(%q, %s): %v, %v\n%s\nwant\n%s", c.doc, c.path, changed, err, out, c.want)
+		}
+	}
+}

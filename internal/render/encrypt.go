@@ -86,8 +86,10 @@ func (b *builder) encryptSecrets() {
 		plain := body(f.Data)
 		old := b.ownedOnDisk(p)
 		if old != nil && seals != nil && seals.holds(b.p.Cluster, p, plain, ruleIDs[sf.rule], old) {
-			f.Data = old
-			continue // the file on disk already holds this plaintext: no encryption
+			// The file on disk already holds this plaintext: no encryption,
+			// and a header of today's form.
+			f.Data = withSOPSHeader(b.cfgName(), f.Unit, body(old), headerSeal(old))
+			continue
 		}
 		if b.o.DataKeys == nil {
 			b.o.DataKeys = &sops.DataKeys{}
@@ -121,7 +123,7 @@ func (b *builder) encryptSecrets() {
 			case errors.Is(err, sops.ErrNoMatchingIdentity):
 				f.Unconfirmed = true
 			case same:
-				f.Data = old
+				f.Data = withSOPSHeader(b.cfgName(), f.Unit, body(old), "")
 				continue
 			}
 		}

@@ -30,8 +30,8 @@ func TestHeaderNames(t *testing.T) {
 }
 
 // TestFileArena: the files an arena hands out never share bytes, whatever
-// their sizes (some outgrow a chunk) or nesting, and each is what startFile
-// and finishHeader give for the same body.
+// their sizes (some outgrow a chunk) or nesting, and each is what
+// withHeader gives for the same body.
 func TestFileArena(t *testing.T) {
 	var a fileArena
 	var files, want [][]byte
@@ -49,7 +49,7 @@ func TestFileArena(t *testing.T) {
 				t.Fatal(err)
 			}
 			files = append(files, outer, inner)
-			want = append(want, finishHeader(append(startFile("c.yaml", "u", "", 0), body...), ""), finishHeader(append(startFile("c.yaml", "inner", "", 0), body...), ""))
+			want = append(want, withHeader("c.yaml", "u", "", body), withHeader("c.yaml", "inner", "", body))
 			continue
 		}
 		f, err := a.file("c.yaml", "u", write)
@@ -57,7 +57,7 @@ func TestFileArena(t *testing.T) {
 			t.Fatal(err)
 		}
 		files = append(files, f)
-		want = append(want, finishHeader(append(startFile("c.yaml", "u", "", 0), body...), ""))
+		want = append(want, withHeader("c.yaml", "u", "", body))
 	}
 	for i, f := range files {
 		if cap(f) != len(f) {

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/opencenter-dev/opencenter/internal/provenance"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
@@ -61,6 +62,13 @@ type Refusal struct {
 	Path  string
 	State Ownership
 	Op    Op
+	// Old is the file on disk; New what the render would write, nil for a
+	// deletion.
+	Old, New []byte
+	// Keep says where a hand edit belongs to survive renders: the unit's
+	// local/ file that does what it did, or its config fields ("" for a
+	// foreign file).
+	Keep string
 }
 
 // RefusedError lists the files a render refused to touch (exit code 3).
@@ -71,12 +79,45 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: refusing to %s files opencenter did not write or that were edited by hand; nothing was written (pass --force to %s them anyway):",
-		e.Overlay, "overwrite or delete", "overwrite or delete")
+	fmt.Fprintf(&b, "%s: refusing to overwrite or delete files opencenter did not write or that were edited by hand; nothing was written:", e.Overlay)
 	for _, r := range e.Files {
 		fmt.Fprintf(&b, "\n  %s/%s: %s, would %s", e.Overlay, r.Path, r.State, r.Op)
+		if r.Keep != "" {
+			fmt.Fprintf(&b, "\n    to keep the change: %s", r.Keep)
+		}
 	}
+	b.WriteString("\nrender --diff shows what would change; --force overwrites or deletes them anyway")
 	return b.String()
+}
+
+// Changes are the refused files as the changes a forced render would
+// make, for --check and --diff to show.
+func (e *RefusedError) Changes() []Change {
+	out := make([]Change, 0, len(e.Files))
+	for _, r := range e.Files {
+		if r.Old != nil || r.New != nil {
+			out = append(out, Change{Path: r.Path, Op: r.Op, Old: r.Old, New: r.New})
+		}
+	}
+	return out
+}
+
+// keepHint says where the hand edit of the owned file at rel, written for
+// unit, belongs so that it survives renders.
+func keepHint(overlay, rel, unit string) string {
+	u := unitByName(unit)
+	if u == nil {
+		return ""
+	}
+	explain := "opencenter explain " + strings.TrimPrefix(configPath(u), "opencenter.")
+	if u.Root == "" || !strings.HasPrefix(rel, u.Root+"/") {
+		return "set it through the config (" + explain + ")"
+	}
+	local := path.Join(overlay, u.Root, LocalDir)
+	if rel == path.Join(u.Root, valuesFile) {
+		return "put the values in " + local + "/" + LocalValues + ", laid over the generated Helm values, or set them through the config (" + explain + ")"
+	}
+	return "put it in " + local + "/kustomization.yaml, a kustomize Component that patches the unit's objects (or a kustomization of more of them), or set it through the config (" + explain + ")"
 }
 
 // UnsafeError is a target path that cannot be written safely (exit code 3).
@@ -93,7 +134,10 @@ type WriteOptions struct {
 }
 
 // Diff compares a plan with the overlay under repo and returns the changes a
-// write would make, sorted by path. It reads only owned paths and writes nothing.
+// write would make, sorted by path. It reads only owned paths and writes
+// nothing. Files it would overwrite or delete but may not (foreign, edited
+// by hand) make a *RefusedError, returned with the other changes, which a
+// caller must then not apply.
 // The changes live in room the plan gives to later plans on its Release.
 func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
@@ -129,6 +173,17 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 	}
 	changes := releasedChanges.get(len(p.Files))
 	var refused []Refusal
+	// Where the files on disk came from, read when a changed file needs it.
+	var prov *provenance.Overlay
+	handEdited := func(rel string, data []byte) (bool, error) {
+		if prov == nil {
+			var err error
+			if prov, err = provenance.Open(repo, p.Overlay); err != nil {
+				return false, err
+			}
+		}
+		return prov.HandEdited(rel, data), nil
+	}
 	for i := range p.Files {
 		f := &p.Files[i]
 		if o.Only != "" && f.Unit != o.Only && !f.Aggregate {
@@ -170,11 +225,11 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			continue
 		}
 		if d.irregular {
-			refused = append(refused, Refusal{f.Path, Foreign, OpUpdate})
+			refused = append(refused, Refusal{Path: f.Path, State: Foreign, Op: OpUpdate})
 			continue
 		}
 		old := d.data
-		st, _ := ownership(old)
+		st, unit := ownership(old)
 		same := bytes.Equal(old, f.Data) // an unchanged secret keeps its bytes (unchangedSecret)
 		if f.Unverified && st == Owned && sameRecipients(body(old), f.Recipients) {
 			changes = append(changes, Change{Path: f.Path, Op: OpUnchecked})
@@ -186,8 +241,18 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			}
 			continue
 		}
+		if st == Owned && !o.Force {
+			edited, err := handEdited(f.Path, old)
+			if err != nil {
+				return nil, err
+			}
+			if edited {
+				refused = append(refused, Refusal{Path: f.Path, State: Edited, Op: OpUpdate, Old: old, New: data, Keep: keepHint(p.Overlay, f.Path, unit)})
+				continue
+			}
+		}
 		if st != Owned && !o.Force {
-			refused = append(refused, Refusal{f.Path, st, OpUpdate})
+			refused = append(refused, Refusal{Path: f.Path, State: st, Op: OpUpdate, Old: old, New: data})
 			continue
 		}
 		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode, Unconfirmed: f.Unconfirmed && st == Owned})
@@ -200,19 +265,28 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		if o.Only != "" && unit != o.Only {
 			continue
 		}
+		if st == Owned && !o.Force {
+			edited, err := handEdited(d.path, d.data)
+			if err != nil {
+				return nil, err
+			}
+			if edited {
+				st = Edited
+			}
+		}
 		if st != Owned && !o.Force {
-			refused = append(refused, Refusal{d.path, st, OpDelete})
+			refused = append(refused, Refusal{Path: d.path, State: st, Op: OpDelete, Old: d.data})
 			continue
 		}
 		changes = append(changes, Change{Path: d.path, Op: OpDelete, Old: d.data})
 	}
-	if len(refused) > 0 {
-		slices.SortFunc(refused, func(a, b Refusal) int { return strings.Compare(a.Path, b.Path) })
-		return nil, &RefusedError{Overlay: p.Overlay, Files: refused}
-	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	p.changes = append(p.changes, changes) // its room goes to the next plan's (Release)
 	p.tidy = !untidy
+	if len(refused) > 0 {
+		slices.SortFunc(refused, func(a, b Refusal) int { return strings.Compare(a.Path, b.Path) })
+		return changes, &RefusedError{Overlay: p.Overlay, Files: refused}
+	}
 	return changes, nil
 }
 
@@ -384,6 +458,35 @@ func Apply(repo string, p *Plan, changes []Change) error {
 			return fmt.Errorf("%s/%s: the config's secrets are encrypted and no key opened them, so this secret file cannot be written: set %s", p.Overlay, c.Path, sops.KeyFileEnv)
 		}
 	}
+	// The ledger knows the new contents before any is written, and the old
+	// too until all are: a render stopped half way leaves files of both.
+	written := map[string][]byte{}
+	for _, c := range changes {
+		switch c.Op {
+		case OpCreate, OpUpdate:
+			written[c.Path] = c.New
+		case OpDelete:
+			written[c.Path] = nil
+		}
+	}
+	if len(written) == 0 {
+		return apply(repo, p, changes) // modes at most
+	}
+	ledger, err := provenance.Open(repo, p.Overlay)
+	if err != nil {
+		return err
+	}
+	if err := ledger.Begin(written); err != nil {
+		return fmt.Errorf("recording what this render writes: %w", err)
+	}
+	if err := apply(repo, p, changes); err != nil {
+		return err
+	}
+	return ledger.Commit(written)
+}
+
+// apply is Apply's writing.
+func apply(repo string, p *Plan, changes []Change) error {
 	root := filepath.Join(repo, filepath.FromSlash(p.Overlay))
 	_, err := os.Lstat(root)
 	if errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
@@ -713,8 +816,12 @@ func Orphans(repo string, named map[string]bool) ([]Orphan, error) {
 		if err != nil {
 			return nil, err
 		}
+		prov, err := provenance.Open(repo, o.Overlay)
+		if err != nil {
+			return nil, err
+		}
 		for _, d := range disk {
-			if d.state == Owned {
+			if d.state == Owned && !prov.HandEdited(d.path, d.data) {
 				o.Owned = append(o.Owned, d.path)
 			} else {
 				o.Kept = append(o.Kept, d.path)
@@ -741,5 +848,16 @@ func Prune(repo string, o Orphan) error {
 		return err
 	}
 	os.Remove(root) // only when nothing else is left in it
-	return nil
+	prov, err := provenance.Open(repo, o.Overlay)
+	if err != nil {
+		return err
+	}
+	if len(o.Kept) == 0 {
+		return prov.Forget()
+	}
+	gone := map[string][]byte{}
+	for _, p := range o.Owned {
+		gone[p] = nil
+	}
+	return prov.Commit(gone)
 }

@@ -1,0 +1,228 @@
+package provenance
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Overlay is what is known of the provenance of one overlay's files.
+type Overlay struct {
+	repo, overlay string
+	ledgerFile    string
+	// written maps a file (relative to the overlay) to the hashes of the
+	// contents opencenter wrote there, usually one; two while a write is
+	// under way (Begin).
+	written map[string][]string
+
+	gitOnce sync.Once
+	// outsideGit are the files whose work-tree content git's index does
+	// not hold: modified or untracked. A file git is merging is not one.
+	outsideGit map[string]bool
+	noGit      bool
+}
+
+// Open reads what is known of the overlay at overlay (a slash path in
+// repo). A missing ledger is an empty one.
+func Open(repo, overlay string) (*Overlay, error) {
+	file, err := ledgerFile(repo, overlay)
+	if err != nil {
+		return nil, err
+	}
+	o := &Overlay{repo: repo, overlay: overlay, ledgerFile: file, written: map[string][]string{}}
+	data, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return o, nil
+	case err != nil:
+		return nil, err
+	}
+	s := bufio.NewScanner(bytes.NewReader(data))
+	for s.Scan() {
+		sum, p, ok := strings.Cut(s.Text(), " ")
+		if ok && len(sum) == 2*sha256.Size {
+			o.written[p] = append(o.written[p], sum)
+		}
+	}
+	return o, nil
+}
+
+// HandEdited reports whether data, the content of the overlay's file at
+// rel, is a hand edit: opencenter did not write it, and git does not hold
+// it (in its index, or as a file it is merging: conflict markers and all).
+func (o *Overlay) HandEdited(rel string, data []byte) bool {
+	if o.Wrote(rel, data) {
+		return false
+	}
+	o.gitOnce.Do(o.readGit)
+	if o.noGit {
+		return len(o.written[rel]) > 0
+	}
+	return o.outsideGit[rel]
+}
+
+// Wrote reports whether opencenter wrote exactly data at rel.
+func (o *Overlay) Wrote(rel string, data []byte) bool {
+	return slices.Contains(o.written[rel], hash(data))
+}
+
+// Begin records, before a write, that the files of next (contents by
+// path, nil for a file to delete) are about to be written, keeping what
+// was recorded before: a write stopped half way leaves files of both,
+// and the next render knows either as its own.
+func (o *Overlay) Begin(next map[string][]byte) error {
+	for p, data := range next {
+		if data != nil && !o.Wrote(p, data) {
+			o.written[p] = append(o.written[p], hash(data))
+		}
+	}
+	return o.save()
+}
+
+// Commit records, once a write is done, the files it wrote (contents by
+// path, nil for a file it deleted) as their only recorded content.
+func (o *Overlay) Commit(wrote map[string][]byte) error {
+	for p, data := range wrote {
+		if data == nil {
+			delete(o.written, p)
+		} else {
+			o.written[p] = []string{hash(data)}
+		}
+	}
+	return o.save()
+}
+
+// Forget removes the overlay's ledger (its files are gone).
+func (o *Overlay) Forget() error {
+	err := os.Remove(o.ledgerFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// save writes the ledger atomically.
+func (o *Overlay) save() error {
+	var b bytes.Buffer
+	for _, p := range slices.Sorted(maps.Keys(o.written)) {
+		for _, sum := range o.written[p] {
+			fmt.Fprintf(&b, "%s %s\n", sum, p)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(o.ledgerFile), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.ledgerFile), ".ledger-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(b.Bytes())
+	if err := errors.Join(werr, tmp.Close()); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), o.ledgerFile); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// readGit asks git which of the overlay's files it does not hold.
+func (o *Overlay) readGit() {
+	dir := filepath.Join(o.repo, filepath.FromSlash(o.overlay))
+	prefix, err := git(dir, "rev-parse", "--show-prefix")
+	if err != nil {
+		o.noGit = true
+		return
+	}
+	out, err := git(dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=no", "--no-renames", "--", ".")
+	if err != nil {
+		o.noGit = true
+		return
+	}
+	prefix = strings.TrimSpace(prefix)
+	o.outsideGit = map[string]bool{}
+	for _, entry := range strings.Split(out, "\x00") {
+		if len(entry) < 4 {
+			continue
+		}
+		// XY: the index against HEAD, then the work tree against the index.
+		if xy := entry[:2]; xy == "??" || xy[1] == 'M' || xy[1] == 'T' {
+			o.outsideGit[strings.TrimPrefix(entry[3:], prefix)] = true
+		}
+	}
+}
+
+// git runs git in dir and returns its standard output.
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0") // a status must not take the index lock
+	out, err := cmd.Output()
+	return string(out), err
+}
+
+// ledgerFile is where the ledger of an overlay lives: in the git directory
+// of the repository when it is in one, else in the temporary directory,
+// named after the repository's absolute path.
+func ledgerFile(repo, overlay string) (string, error) {
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		return "", err
+	}
+	name := strings.ReplaceAll(path.Clean(overlay), "/", "%")
+	if dir := gitDir(abs); dir != "" {
+		return filepath.Join(dir, "opencenter", "ledger", name), nil
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(os.TempDir(), "opencenter-"+hex.EncodeToString(sum[:8]), "ledger", name), nil
+}
+
+// gitDir finds the git directory of the repository holding dir as git
+// does, from dir up: a .git directory, or a .git file naming one (a
+// worktree, a submodule). "" when there is none.
+func gitDir(dir string) string {
+	for {
+		dotgit := filepath.Join(dir, ".git")
+		info, err := os.Stat(dotgit)
+		switch {
+		case err == nil && info.IsDir():
+			return dotgit
+		case err == nil:
+			data, err := os.ReadFile(dotgit)
+			if err != nil {
+				return ""
+			}
+			target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
+			if !ok {
+				return ""
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			return target
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
