@@ -495,21 +495,10 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
-		Path:         "opencenter.gitops.overlay_units.sops.rules",
-		Kind:         catalog.KindList,
-		GoType:       "[]config.SOPSRule",
-		Doc:          "rules are the creation rules {path_regex, age_recipients} of .sops.yaml, first match wins.",
-		RequiredWhen: "gitops.overlay_units.sops is enabled",
-		RequiredBy:   "opencenter.gitops.overlay_units.sops.enabled",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled {
-				return nil
-			}
-			if len(c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules) > 0 {
-				return nil
-			}
-			return []string{"opencenter.gitops.overlay_units.sops.rules"}
-		},
+		Path:   "opencenter.gitops.overlay_units.sops.rules",
+		Kind:   catalog.KindList,
+		GoType: "[]config.SOPSRule",
+		Doc:    "rules are the creation rules {path_regex, age_recipients} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \\.yaml$, for the recipients of the config's own .sops.yaml creation rule.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules, true
 		},
@@ -522,11 +511,10 @@ var Fields = []catalog.Field{
 		Required: true,
 	},
 	{
-		Path:     "opencenter.gitops.overlay_units.sops.rules[].age_recipients",
-		Kind:     catalog.KindList,
-		GoType:   "[]string",
-		Doc:      "age_recipients are the age public keys (age1...) that can decrypt.",
-		Required: true,
+		Path:   "opencenter.gitops.overlay_units.sops.rules[].age_recipients",
+		Kind:   catalog.KindList,
+		GoType: "[]string",
+		Doc:    "age_recipients are the age public keys (age1...) that can decrypt; none: those of the config's own .sops.yaml creation rule, so the recipients are written in one place.",
 	},
 	{
 		Path:    "opencenter.gitops.overlay_units.sops.rules[].encrypted_regex",

@@ -290,8 +290,11 @@ func yamlValue(f *catalog.Field, val string) (string, error) {
 	switch {
 	case f.Secret:
 		return "", errors.New("it is a secret: set it with 'opencenter secrets edit'")
+	case f.Kind == catalog.KindList:
+		return "", fmt.Errorf("%s is a list, which --set does not write: add it to the file, such as\n%s('opencenter explain %s' documents its items)",
+			lastKey(f.Path), listExample(f), strings.TrimPrefix(f.Path, "opencenter."))
 	case !scalarKinds[f.Kind]:
-		return "", fmt.Errorf("%s is %s: set its fields one by one, or edit the file", lastKey(f.Path), kindText(f.Kind))
+		return "", fmt.Errorf("%s is %s: set its fields one by one (--set %s.FIELD=VALUE), or edit the file", lastKey(f.Path), kindText(f.Kind), lastKey(f.Path))
 	case !utf8.ValidString(val):
 		return "", errors.New("the value is not valid UTF-8")
 	case len(f.Enum) > 0 && !slices.Contains(f.Enum, val):
@@ -317,6 +320,39 @@ func yamlValue(f *catalog.Field, val string) (string, error) {
 		return strconv.FormatFloat(x, 'g', -1, 64), nil
 	}
 	return configedit.Quote(val), nil
+}
+
+// listExample writes the list field f as YAML with one item, its fields
+// (for a list of objects) given as placeholders, required ones first.
+func listExample(f *catalog.Field) string {
+	key := lastKey(f.Path)
+	items := childrenOf(f.Path + "[]")
+	if len(items) == 0 {
+		return "    " + key + ":\n      - VALUE\n"
+	}
+	slices.SortStableFunc(items, func(a, b catalog.Field) int {
+		switch {
+		case a.Required == b.Required:
+			return 0
+		case a.Required:
+			return -1
+		}
+		return 1
+	})
+	var b strings.Builder
+	b.WriteString("    " + key + ":\n")
+	for i, item := range items {
+		lead := "        "
+		if i == 0 {
+			lead = "      - "
+		}
+		note := ""
+		if item.Required {
+			note = "   # required"
+		}
+		fmt.Fprintf(&b, "%s%s: %s%s\n", lead, lastKey(item.Path), strings.ToUpper(string(item.Kind)), note)
+	}
+	return b.String()
 }
 
 func kindText(k catalog.Kind) string {
@@ -378,8 +414,11 @@ func editConfig(s *Streams, name string, data []byte, changes []change, unchange
 	}
 	diags, warnings := checkEdited(name, out)
 	if len(diags) > 0 {
-		fmt.Fprintf(s.Err, "opencenter: %s is unchanged: %s, it would not validate%s:\n", name, with, secretsHint(name, data, diags))
-		return badInput(diags)
+		fmt.Fprintf(s.Err, "opencenter: %s is unchanged: %s, it would not validate:\n%s\n", name, with, diags)
+		if hint := secretsHint(name, diags); hint != "" {
+			fmt.Fprintln(s.Err, hint)
+		}
+		return &exitError{exitBadInput, errors.New("")}
 	}
 	if err := writeConfig(name, data, out); err != nil {
 		return err
@@ -406,16 +445,20 @@ func schemaOrder(mapping []string) []string {
 	return keys
 }
 
-// secretsHint says how to add values under secrets:, which enable cannot
-// set, when a problem is there.
-func secretsHint(name string, data []byte, diags diag.List) string {
-	if !slices.ContainsFunc(diags, func(d diag.Diag) bool { return strings.HasPrefix(d.Path, sops.SecretsKey+".") }) {
+// secretsHint gives the commands that set the credentials the edit
+// lacks (required values under secrets:), which enable cannot set: they
+// are read without echo and encrypted, never written in plaintext.
+func secretsHint(name string, diags diag.List) string {
+	var cmds []string
+	for _, d := range diags {
+		if strings.HasPrefix(d.Path, sops.SecretsKey+".") && strings.HasPrefix(d.Msg, "required") {
+			cmds = append(cmds, "  opencenter secrets set "+d.Path+" --config "+name)
+		}
+	}
+	if len(cmds) == 0 {
 		return ""
 	}
-	if sops.IsEncrypted(data) {
-		return fmt.Sprintf(" (set the values under secrets: with 'opencenter secrets edit %s')", name)
-	}
-	return fmt.Sprintf(" (add the values under secrets:, then encrypt them with 'opencenter secrets encrypt %s')", name)
+	return "Set the credentials first (each is read without echo, or from standard input, and encrypted), then run the command again:\n" + strings.Join(slices.Compact(cmds), "\n")
 }
 
 // checkEdited runs on an edited config, before it is written, what validate
@@ -427,7 +470,7 @@ func checkEdited(name string, data []byte) (diag.List, []string) {
 	if err != nil {
 		return withoutLines(diag.AsList(name, err)), nil
 	}
-	diags, warnings, _ := checkLoaded(f, render.Options{}) // no repository: nothing is read to refuse
+	diags, warnings, _ := checkLoaded(f, render.Options{PolicyRecipients: policyRecipients(name)}) // no repository: nothing is read to refuse
 	return withoutLines(diags), warnings
 }
 

@@ -162,8 +162,14 @@ func TestInitThenRender(t *testing.T) {
 	if code, stdout, stderr := runCLI("render", "--repo", repo); code != 0 || strings.Count(stdout, "applications/overlays/") != len(names) {
 		t.Fatalf("render: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	text, _ := os.ReadFile(filepath.Join(repo, ".prod-01-config.yaml"))
-	if !strings.Contains(string(text), "env: prod ") {
-		t.Errorf("--env: %s", text)
+	for name, env := range map[string]string{"prod-01": "    env: prod\n", "k8s-prod-2": "    env: prod\n", "eu-west-1": "    # env: prod   # free text"} {
+		// From --env, from the part of the name that names an environment,
+		// else none (not "1" of eu-west-1).
+		if text, _ := os.ReadFile(filepath.Join(repo, "."+name+"-config.yaml")); !strings.Contains(string(text), env) {
+			t.Errorf("%s: env: %s", name, text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(repo, schemaModeline)); err != nil {
+		t.Errorf("init did not write the schema its modeline names: %v", err)
 	}
 }

@@ -6,10 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"filippo.io/age"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/configedit"
+	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
 // InitCmd writes a new cluster config.
@@ -17,11 +21,14 @@ type InitCmd struct {
 	Cluster       string `required:"" placeholder:"NAME" help:"Cluster name (a DNS-1123 label): the file is .<NAME>-config.yaml and the overlay applications/overlays/<NAME>/."`
 	Provider      string `enum:"${providers}" default:"${default_provider}" help:"Infrastructure provider: ${providers}."`
 	RepoFlag      `embed:""`
-	RepositoryURL string `placeholder:"URL" help:"URL of the cluster's GitOps repository (ssh://, https:// or git@host:path); default: the origin remote of --repo, if any."`
-	Env           string `placeholder:"ENV" help:"The environment, free text (dev, prod, dr...); default: the last part of the cluster name after a '-'."`
+	RepositoryURL string   `placeholder:"URL" help:"URL of the cluster's GitOps repository (ssh://, https:// or git@host:path); default: the origin remote of the repository, if any."`
+	Env           string   `placeholder:"ENV" help:"The environment, free text; default: a part of the cluster name that names one (dev, prod, dr, qa, uat, stage...), else none."`
+	SOPS          bool     `name:"sops" help:"Set up SOPS: a .sops.yaml creation rule for the configs (when there is none), the config's secrets encrypted, and the overlay's Secrets encrypted for the same recipients."`
+	AgeRecipient  []string `placeholder:"AGE1..." help:"With --sops, an age public key that may decrypt (repeatable); default: the public key of your age key (SOPS_AGE_KEY_FILE, or ~/.config/sops/age/keys.txt)."`
 }
 
-// Run writes .<NAME>-config.yaml with the defaults, refusing to overwrite.
+// Run writes .<NAME>-config.yaml with the defaults, refusing to overwrite,
+// and the JSON Schema its modeline names when there is none.
 func (c *InitCmd) Run(s *Streams) error {
 	if err := c.resolve(nil); err != nil {
 		return err
@@ -29,23 +36,122 @@ func (c *InitCmd) Run(s *Streams) error {
 	if !config.IsDNSLabel(c.Cluster) {
 		return badInput(fmt.Errorf("--cluster %q is not a DNS-1123 label (lowercase letters, digits and '-')", c.Cluster))
 	}
+	if len(c.AgeRecipient) > 0 && !c.SOPS {
+		return badInput(errors.New("--age-recipient goes with --sops"))
+	}
 	url := c.RepositoryURL
 	if url == "" {
 		url = originURL(c.Repo)
 	}
 	if url == "" {
-		return badInput(errors.New("no --repository-url given and --repo has no git remote origin: pass the URL of the cluster's GitOps repository"))
+		return badInput(errors.New("no --repository-url given and the repository has no git remote origin: pass the URL of the cluster's GitOps repository"))
 	}
 	env := c.Env
 	if env == "" {
 		env = envOf(c.Cluster)
 	}
-	text := initConfig(c.Cluster, c.Provider, url, env)
 	name := filepath.Join(c.Repo, "."+c.Cluster+"-config.yaml")
+	if _, err := os.Lstat(name); err == nil {
+		return badInput(fmt.Errorf("%s exists: not overwriting it", name))
+	}
+	var rule *policy
+	if c.SOPS {
+		var err error
+		if rule, err = c.sopsPolicy(s, name); err != nil {
+			return err
+		}
+	}
+	text := initConfig(c.Cluster, c.Provider, url, env, c.SOPS)
 	// The written file must itself be valid: check it before it exists.
 	if _, err := config.Parse(name, []byte(text), config.LoadOptions{}); err != nil {
 		return badInput(err)
 	}
+	data := []byte(text)
+	if rule != nil {
+		var err error
+		if data, err = configedit.EncryptSecrets(data, sops.EncryptOptions{Recipients: rule.Rule.Age, Rules: sops.Rules{MACOnlyEncrypted: rule.Rule.MACOnlyEncrypted}}); err != nil {
+			return err
+		}
+	}
+	if err := writeNew(name, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "wrote %s: enable services with 'opencenter enable NAME', then run 'opencenter render'\n", name)
+	schema := filepath.Join(c.Repo, schemaModeline)
+	if _, err := os.Lstat(schema); errors.Is(err, fs.ErrNotExist) {
+		if err := writeNew(schema, schemaJSON()); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Out, "wrote %s, the schema editors check the config with (refresh it with 'opencenter schema > %s' after an upgrade)\n", schema, schemaModeline)
+	}
+	if rule != nil {
+		fmt.Fprintf(s.Out, "its secrets are encrypted for %s (%s): set each with 'opencenter secrets set PATH'\n", strings.Join(rule.Rule.Age, ", "), rule.File)
+	}
+	return nil
+}
+
+// sopsPolicy returns the creation rule the new config's secrets follow:
+// that of the .sops.yaml there is, else one it writes at the root of the
+// repository for the recipients given or the user's own key.
+func (c *InitCmd) sopsPolicy(s *Streams, name string) (*policy, error) {
+	if p, err := sopsPolicy(name); err == nil {
+		if len(c.AgeRecipient) > 0 && !slices.Equal(set(p.Rule.Age), set(c.AgeRecipient)) {
+			return nil, badInput(fmt.Errorf("%s names %s for %s already: change its rule, not --age-recipient", p.File, strings.Join(p.Rule.Age, ", "), filepath.Base(name)))
+		}
+		return p, nil
+	}
+	file := filepath.Join(c.Repo, sops.ConfigFileName)
+	if _, err := os.Lstat(file); err == nil {
+		return nil, badInput(fmt.Errorf("%s has no creation rule for %s: add one (path_regex, age, encrypted_regex: ^secrets$, mac_only_encrypted: true)", file, filepath.Base(name)))
+	}
+	recipients := c.AgeRecipient
+	if len(recipients) == 0 {
+		r, err := ownRecipient()
+		if err != nil {
+			return nil, err
+		}
+		recipients = []string{r}
+	}
+	for _, r := range recipients {
+		if _, err := sops.ParseRecipient(r); err != nil {
+			return nil, badInput(fmt.Errorf("--age-recipient %s: %v", r, err))
+		}
+	}
+	text := "# Whom the secrets of the cluster configs are encrypted for (opencenter\n" +
+		"# and sops read this file); the overlays' Secrets follow the same rule.\n" +
+		"creation_rules:\n" +
+		"  - path_regex: '\\.[a-z0-9-]+-config\\.yaml$'\n" +
+		"    encrypted_regex: '^secrets$'\n" +
+		"    mac_only_encrypted: true\n" +
+		"    age: " + strings.Join(recipients, ",") + "\n"
+	if err := writeNew(file, []byte(text)); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(s.Out, "wrote %s: secrets are encrypted for %s\n", file, strings.Join(recipients, ", "))
+	return sopsPolicy(name)
+}
+
+// ownRecipient is the public key of the user's age key, found as sops
+// finds it.
+func ownRecipient() (string, error) {
+	ids, err := sops.LoadIdentities()
+	if err != nil {
+		file, ferr := sops.DefaultKeyPath()
+		if ferr != nil {
+			file = "keys.txt"
+		}
+		return "", badInput(fmt.Errorf("%s\nMake a key first (age-keygen is in the age package), then run init again:\n  mkdir -p %s\n  age-keygen -o %s\nor pass --age-recipient", strings.TrimPrefix(err.Error(), "sops: "), filepath.Dir(file), file))
+	}
+	for _, id := range ids {
+		if x, ok := id.(*age.X25519Identity); ok {
+			return x.Recipient().String(), nil
+		}
+	}
+	return "", badInput(errors.New("no X25519 age key among yours: pass --age-recipient"))
+}
+
+// writeNew writes a file that must not exist.
+func writeNew(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return badInput(fmt.Errorf("%s exists: not overwriting it", name))
@@ -53,15 +159,11 @@ func (c *InitCmd) Run(s *Streams) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if _, err := f.WriteString(text); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(s.Out, "wrote %s: enable services under opencenter.services, then run opencenter render\n", name)
-	return nil
+	return f.Close()
 }
 
 // originURL reads the origin remote from the repository's .git/config.
@@ -87,7 +189,7 @@ func originURL(repo string) string {
 
 // initConfig is the text of a new config: required keys set, defaults shown,
 // every service of the catalog listed (from the field index), disabled.
-func initConfig(cluster, provider, url, env string) string {
+func initConfig(cluster, provider, url, env string, withSOPS bool) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("# yaml-language-server: $schema=%s", schemaModeline)
@@ -96,7 +198,11 @@ func initConfig(cluster, provider, url, env string) string {
 	w("opencenter:")
 	w("  meta:")
 	w("    name: %s", configedit.Quote(cluster))
-	w("    env: %s          # free text: dev, prod, ...", configedit.Quote(env))
+	if env != "" {
+		w("    env: %s", configedit.Quote(env))
+	} else {
+		w("    # env: prod   # free text: dev, prod, ...")
+	}
 	w("  cluster:")
 	w("    cluster_name: %s   # names applications/overlays/%s", configedit.Quote(cluster), cluster)
 	w("  infrastructure:")
@@ -113,6 +219,11 @@ func initConfig(cluster, provider, url, env string) string {
 		w("      %s: %s", k, configedit.Quote(defaultOf("opencenter.gitops.flux."+k)))
 	}
 	w("      prune: %s", defaultOf("opencenter.gitops.flux.prune"))
+	if withSOPS {
+		w("    overlay_units:")
+		w("      sops:")
+		w("        enabled: true   # the overlay's Secrets, encrypted for the recipients of .sops.yaml")
+	}
 	// Every service listed, disabled: enabling one changes its own line, so
 	// two branches that enable two services merge in git.
 	w("  services:")
@@ -126,6 +237,8 @@ func initConfig(cluster, provider, url, env string) string {
 		w("    %s:", lastKey(f.Path))
 		w("      enabled: false")
 	}
+	w("# Credentials: opencenter secrets set secrets.services.NAME.FIELD ('opencenter explain secrets' lists them).")
+	w("secrets:")
 	return b.String()
 }
 
@@ -136,13 +249,21 @@ func defaultOf(path string) string {
 	panic("no field " + path + " in the generated index")
 }
 
+// environments are the words a cluster name commonly carries for its
+// environment.
+var environments = []string{"dev", "development", "test", "qa", "uat", "stage", "staging", "preprod", "prod", "production", "dr", "sandbox", "demo", "lab"}
+
+// envOf is the environment a cluster's name names (acme-prod-1: prod), ""
+// when none of its parts is one.
 func envOf(cluster string) string {
-	if i := strings.LastIndex(cluster, "-"); i >= 0 {
-		return cluster[i+1:]
+	for part := range strings.SplitSeq(cluster, "-") {
+		if slices.Contains(environments, part) {
+			return part
+		}
 	}
-	return cluster
+	return ""
 }
 
-// schemaModeline is where editors find the schema: `opencenter schema >
-// .opencenter.schema.json` at the root of the repository.
-const schemaModeline = "./.opencenter.schema.json"
+// schemaModeline is where editors find the schema: init writes it at the
+// root of the repository (`opencenter schema > .opencenter.schema.json`).
+const schemaModeline = ".opencenter.schema.json"

@@ -51,8 +51,9 @@ type CLI struct {
 	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
 }
 
-// Streams are the command's output streams.
+// Streams are the command's input and output streams.
 type Streams struct {
+	In       io.Reader
 	Out, Err io.Writer
 }
 
@@ -74,11 +75,11 @@ func main() {
 	// Nothing reads a heap profile, and sampling one allocation per 512 KB
 	// (Go's default) was half a per cent of a fleet render's CPU.
 	runtime.MemProfileRate = 0
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run executes the CLI with args and returns the exit code.
-func run(args []string, stdout, stderr io.Writer) (code int) {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(kongExit)
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	var cli CLI
-	streams := &Streams{Out: stdout, Err: stderr}
+	streams := &Streams{In: stdin, Out: stdout, Err: stderr}
 	parser, err := kong.New(&cli,
 		kong.Name("opencenter"),
 		kong.Description("Render FluxCD GitOps overlays from typed cluster configs (.<cluster>-config.yaml)."),

@@ -19,8 +19,13 @@ import (
 
 // runCLI runs the CLI in-process and returns exit code, stdout and stderr.
 func runCLI(args ...string) (int, string, string) {
+	return runCLIWith("", args...)
+}
+
+// runCLIWith is runCLI with stdin holding input.
+func runCLIWith(input string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
+	code := run(args, strings.NewReader(input), &out, &errb)
 	outputs.Lock()
 	outputs.all = append(outputs.all, strings.Join(args, " ")+"\n"+out.String()+errb.String())
 	outputs.Unlock()
@@ -42,7 +47,7 @@ var outputs struct {
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) != "" {
 		// The test binary run as the CLI, for tests that need a process.
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	cleanup, err := fixturekey.Use()
 	if err != nil {

@@ -128,3 +128,13 @@ func policyError(err error) error {
 	}
 	return badInput(err)
 }
+
+// policyRecipients are the recipients of the config's policy, for the
+// overlay's sops rules that name none; nil when it has none.
+func policyRecipients(configFile string) []string {
+	p, err := sopsPolicy(configFile)
+	if err != nil {
+		return nil
+	}
+	return p.Rule.Age
+}

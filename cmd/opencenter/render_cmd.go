@@ -225,7 +225,7 @@ func (c *RenderCmd) orphans(s *Streams, names []string) int {
 // renderOne plans, compares and (unless --check/--diff) writes one cluster.
 func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Keyring, r *result) {
 	name := f.Name
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		r.code = planFailed(&r.err, name, err)
 		return

@@ -10,3 +10,6 @@ func (SchemaCmd) Run(s *Streams) error {
 	_, err := s.Out.Write(zz_generated.Schema)
 	return err
 }
+
+// schemaJSON is the JSON Schema of the config.
+func schemaJSON() []byte { return zz_generated.Schema }

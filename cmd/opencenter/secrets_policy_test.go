@@ -229,3 +229,90 @@ func waitForPID(t *testing.T, file string) int {
 	t.Fatal("the editor did not start")
 	return 0
 }
+
+// TestSecretsSet: one secret set from standard input, in an encrypted
+// config and in one whose secrets are plaintext, leaves the file encrypted,
+// every line outside secrets: as it was, and the value only in ENC[...]; a
+// key file keeps its lines; an unknown path or a value the config refuses
+// changes nothing and prints no value.
+func TestSecretsSet(t *testing.T) {
+	repo := fixtureRepo(t)
+	const cfg = ".k8s-dev-config.yaml"
+	before, _ := os.ReadFile(cfg)
+	code, _, stderr := runCLIWith("rotated-Zq9\n", "secrets", "set", "services.loki.secret_access_key", "--config", cfg)
+	after, _ := os.ReadFile(cfg)
+	if code != 0 || bytes.Contains(after, []byte("Zq9")) || !sops.IsEncrypted(after) {
+		t.Fatalf("secrets set: exit %d\n%s", code, stderr)
+	}
+	plain, _, err := sops.Decrypt(after, mustIdentities(t))
+	if err != nil || !bytes.Contains(plain, []byte("secret_access_key: rotated-Zq9\n")) {
+		t.Fatalf("the value decrypts as: %v\n%s", err, plain)
+	}
+	if outside(before) != outside(after) {
+		t.Errorf("lines outside secrets: changed:\n%s", after)
+	}
+
+	// A config whose secrets are plaintext: encrypted by the set.
+	os.WriteFile(cfg, []byte(strings.Split(string(mustDecrypt(t, before)), "\nsecrets:\n")[0]+"\nsecrets: {}\n"), 0o644)
+	key := "-----BEGIN OPENSSH PRIVATE KEY-----\nZq9line\n-----END OPENSSH PRIVATE KEY-----\n"
+	if code, _, stderr := runCLIWith(key, "secrets", "set", "secrets.overlay_units.customer_managed.identity", "--repo", repo, "--config", cfg); code != 0 || !strings.Contains(stderr, "for the first time") {
+		t.Fatalf("secrets set on a plaintext config: exit %d\n%s", code, stderr)
+	}
+	after, _ = os.ReadFile(cfg)
+	plain, _, err = sops.Decrypt(after, mustIdentities(t))
+	if err != nil || bytes.Contains(after, []byte("Zq9")) || !bytes.Contains(plain, []byte("identity: |\n")) || !bytes.Contains(plain, []byte("Zq9line\n")) {
+		t.Fatalf("a key file's lines: %v\n%s", err, plain)
+	}
+
+	for _, c := range []struct{ path, value, want string }{
+		{"services.loki.secret_acess_key", "x", "is not a secret of the config (did you mean \"secrets.services.loki.secret_access_key\"?)"},
+		{"services.harbor.secret_key", "Zq9-not-sixteen-bytes", "would not be a valid config"},
+	} {
+		code, stdout, stderr := runCLIWith(c.value, "secrets", "set", c.path, "--config", cfg)
+		if now, _ := os.ReadFile(cfg); code != exitBadInput || !bytes.Equal(now, after) || !strings.Contains(stderr, c.want) || strings.Contains(stdout+stderr, "Zq9") {
+			t.Errorf("secrets set %s: exit %d\n%s%s", c.path, code, stdout, stderr)
+		}
+	}
+}
+
+// outside is a config's text without its secrets: section and sops: block.
+func outside(data []byte) string {
+	text, _, _ := strings.Cut(string(data), "\nsecrets:")
+	return text
+}
+
+func mustDecrypt(t *testing.T, data []byte) []byte {
+	t.Helper()
+	plain, err := fixturekey.Decrypt(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plain
+}
+
+// TestSecretsEncryptKeepsTheFile: secrets encrypt, decrypt and edit change
+// the values under secrets: and the sops: block, and no other byte of a
+// config written by init (indented by two, with comments).
+func TestSecretsEncryptKeepsTheFile(t *testing.T) {
+	fixtureRepo(t)
+	const cfg = ".k8s-lab-config.yaml" // the fixture's .sops.yaml has a rule for it
+	mustCLI(t, "init", "--cluster", "k8s-lab", "--repository-url", "https://github.com/acme/gitops.git")
+	data, _ := os.ReadFile(cfg)
+	text := strings.Replace(string(data), "\nsecrets:\n", "\nsecrets:\n  services:\n    loki:\n      access_key_id: Zq9id   # the bucket's\n", 1)
+	os.WriteFile(cfg, []byte(text), 0o644)
+	mustCLI(t, "secrets", "encrypt", cfg)
+	enc, _ := os.ReadFile(cfg)
+	if outside(enc) != outside([]byte(text)) || bytes.Contains(enc, []byte("Zq9")) || !bytes.Contains(enc, []byte("      access_key_id: ENC[")) {
+		t.Fatalf("secrets encrypt changed more than the values:\n%s", enc)
+	}
+	t.Setenv("EDITOR", writeEditor(t, "sed -i 's/Zq9id/Zq9id2/' \"$1\""))
+	mustCLI(t, "secrets", "edit", cfg)
+	edited, _ := os.ReadFile(cfg)
+	if outside(edited) != outside([]byte(text)) {
+		t.Fatalf("secrets edit changed more than the values:\n%s", edited)
+	}
+	mustCLI(t, "secrets", "decrypt", cfg)
+	if plain, _ := os.ReadFile(cfg); string(plain) != strings.Replace(text, "Zq9id ", "Zq9id2 ", 1) {
+		t.Fatalf("secrets decrypt does not give the file back:\n%s", plain)
+	}
+}

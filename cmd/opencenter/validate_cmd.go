@@ -41,7 +41,7 @@ func (c *ValidateCmd) Run(s *Streams) error {
 		var diags diag.List
 		var warnings []string
 		var err error
-		loaded[i], diags, warnings, err = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys})
+		loaded[i], diags, warnings, err = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys, PolicyRecipients: policyRecipients(f)})
 		if err != nil {
 			planFailed(&refused, f, err)
 		}

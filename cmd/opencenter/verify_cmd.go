@@ -156,7 +156,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	}
 	// Plaintext secrets stay in memory: the simulation needs the files, and
 	// nothing it prints carries a value.
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo})
+	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		r.code = planFailed(&r.err, name, err)
 		return

@@ -321,8 +321,8 @@ type CustomerKustomization struct {
 type SOPS struct {
 	// Enabled renders .sops.yaml.
 	Enabled bool `json:"enabled,omitempty"`
-	// Rules are the creation rules {path_regex, age_recipients} of .sops.yaml, first match wins.
-	Rules []SOPSRule `json:"rules,omitempty" required_when:"enabled"`
+	// Rules are the creation rules {path_regex, age_recipients} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \.yaml$, for the recipients of the config's own .sops.yaml creation rule.
+	Rules []SOPSRule `json:"rules,omitempty"`
 	// SecretName names the Secret in flux-system holding the age key
 	// (age.agekey) that Flux decrypts with; every Flux unit applying secret
 	// material references it.
@@ -333,8 +333,8 @@ type SOPS struct {
 type SOPSRule struct {
 	// PathRegex selects the files the rule applies to (a Go regular expression).
 	PathRegex string `json:"path_regex"`
-	// AgeRecipients are the age public keys (age1...) that can decrypt.
-	AgeRecipients []string `json:"age_recipients"`
+	// AgeRecipients are the age public keys (age1...) that can decrypt; none: those of the config's own .sops.yaml creation rule, so the recipients are written in one place.
+	AgeRecipients []string `json:"age_recipients,omitempty"`
 	// EncryptedRegex selects the keys to encrypt.
 	EncryptedRegex string `json:"encrypted_regex,omitempty" default:"^(data|stringData)$"`
 }

@@ -225,9 +225,6 @@ func validateSOPS(v *Validator, s *SOPS) {
 				v.Errorf(rp+".encrypted_regex", "does not compile: %v", err)
 			}
 		}
-		if len(r.AgeRecipients) == 0 {
-			v.Errorf(rp+".age_recipients", "required: at least one age public key (age1...)")
-		}
 		for j, a := range r.AgeRecipients {
 			if !ageRecipient.MatchString(a) {
 				v.Errorf(fmt.Sprintf("%s.age_recipients[%d]", rp, j), "%q is not an age public key: expected age1 followed by 58 bech32 characters", a)

@@ -17,6 +17,33 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
+// defaultSOPSRule is the overlay's one sops rule when the config lists
+// none: every file, its Secrets' data encrypted.
+var defaultSOPSRule = config.SOPSRule{PathRegex: `\.yaml$`, EncryptedRegex: "^(data|stringData)$"}
+
+// withSOPSDefaults returns c, or a copy of it whose overlay sops rules are
+// filled in: the default rule when there is none, and the recipients of
+// the config's own creation rule where a rule names none. The recipients
+// are then written once, in .sops.yaml, for the config and its overlay.
+func withSOPSDefaults(c *config.Config, policy []string) *config.Config {
+	s := &c.OpenCenter.GitOps.OverlayUnits.SOPS
+	if !s.Enabled || len(s.Rules) > 0 && !slices.ContainsFunc(s.Rules, func(r config.SOPSRule) bool { return len(r.AgeRecipients) == 0 }) {
+		return c
+	}
+	rules := slices.Clone(s.Rules)
+	if len(rules) == 0 {
+		rules = []config.SOPSRule{defaultSOPSRule}
+	}
+	for i := range rules {
+		if len(rules[i].AgeRecipients) == 0 {
+			rules[i].AgeRecipients = policy
+		}
+	}
+	copied := *c
+	copied.OpenCenter.GitOps.OverlayUnits.SOPS.Rules = rules
+	return &copied
+}
+
 // compileRules compiles the path regexps of the sops rules when sops is
 // enabled (validation has checked that they compile).
 func compileRules(s *config.SOPS) []*sops.PathPattern {
@@ -75,6 +102,13 @@ func (b *builder) encryptSecrets() {
 	var seals *sealer
 	if len(secrets) > 0 && b.f.Encryption.DataKey != nil {
 		seals = newSealer(b.f.Encryption.DataKey)
+	}
+	for i, r := range s.Rules {
+		if s.Enabled && len(r.AgeRecipients) == 0 {
+			b.diags = append(b.diags, b.f.Diag(fmt.Sprintf("opencenter.gitops.overlay_units.sops.rules[%d].age_recipients", i),
+				"no recipients: the rule names none, and no .sops.yaml creation rule for %s names any; list them here, or add a .sops.yaml beside the config (opencenter init --sops)", path.Base(b.f.Name)))
+			return
+		}
 	}
 	for _, sf := range secrets {
 		p, f, rule := sf.path, b.files[sf.path], &s.Rules[sf.rule]

@@ -41,6 +41,10 @@ type Options struct {
 	// of a config whose secrets are plaintext, to tell whether they changed.
 	// Nil: none.
 	Keys *sops.Keyring
+	// PolicyRecipients are the recipients of the config's own .sops.yaml
+	// creation rule, for the overlay's sops rules that name none (and the
+	// one rule of an overlay whose config lists no rules).
+	PolicyRecipients []string
 }
 
 // File is one rendered file.
@@ -327,10 +331,10 @@ func newBuilder(f *config.File, o Options) *builder {
 		}
 	}
 	cluster := f.Config.OpenCenter.Cluster.ClusterName
-	b.f, b.c, b.o = f, f.Config, o
+	b.f, b.c, b.o = f, withSOPSDefaults(f.Config, o.PolicyRecipients), o
 	b.p = &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)}
 	b.durations = parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux)
-	b.rules = compileRules(&f.Config.OpenCenter.GitOps.OverlayUnits.SOPS)
+	b.rules = compileRules(&b.c.OpenCenter.GitOps.OverlayUnits.SOPS)
 	b.sources[flux_system] = true
 	return b
 }

@@ -98,6 +98,15 @@ func LoadIdentities() ([]age.Identity, error) {
 	return nil, errors.New(msg)
 }
 
+// DefaultKeyPath is where sops looks for the default keys file.
+func DefaultKeyPath() (string, error) {
+	dir, err := userConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.FromSlash(DefaultKeyFile)), nil
+}
+
 // pathless is err without the path an *fs.PathError repeats.
 func pathless(err error) error {
 	var pe *fs.PathError
