@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -314,5 +316,38 @@ func TestSecretsEncryptKeepsTheFile(t *testing.T) {
 	mustCLI(t, "secrets", "decrypt", cfg)
 	if plain, _ := os.ReadFile(cfg); string(plain) != strings.Replace(text, "Zq9id ", "Zq9id2 ", 1) {
 		t.Fatalf("secrets decrypt does not give the file back:\n%s", plain)
+	}
+}
+
+// TestEncryptedConfigProblemsAtTheirLines: in an encrypted config, a
+// problem of a plaintext value and one of a secret are both reported, each
+// at its own line, not at the sops: block.
+func TestEncryptedConfigProblemsAtTheirLines(t *testing.T) {
+	fixtureRepo(t)
+	const cfg = ".k8s-dev-config.yaml"
+	mustCLI(t, "secrets", "decrypt", cfg)
+	data, _ := os.ReadFile(cfg)
+	text := strings.Replace(string(data), "retention_count: 14", "retention_count: -1", 1)
+	text = regexp.MustCompile(`(?m)^(            secret_key: ).*$`).ReplaceAllString(text, "${1}tooshort")
+	os.WriteFile(cfg, []byte(text), 0o644)
+	mustCLI(t, "secrets", "encrypt", cfg)
+	enc, _ := os.ReadFile(cfg)
+	line := func(marker string) int {
+		for i, l := range strings.Split(string(enc), "\n") {
+			if strings.Contains(l, marker) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no %q", marker)
+		return 0
+	}
+	code, _, stderr := runCLI("validate", cfg)
+	for _, want := range []string{
+		fmt.Sprintf("%s:%d:13: opencenter.services.etcd-backup.retention_count: -1", cfg, line("retention_count:")),
+		fmt.Sprintf("%s:%d:13: secrets.services.harbor.secret_key: is 8 bytes long", cfg, line("            secret_key:")),
+	} {
+		if code != exitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("validate: exit %d, want %q in\n%s", code, want, stderr)
+		}
 	}
 }

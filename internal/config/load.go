@@ -1,6 +1,8 @@
 package config
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -58,15 +60,42 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 	return parse(name, string(data), o)
 }
 
+// parse loads a config and checks it. Keys that are no field and values of
+// the wrong type do not stop it: they are left out, the rest is checked
+// too, and every problem is reported at once (those the checks find where
+// a value was left out apart: that value is already reported).
 func parse(name, text string, o LoadOptions) (*File, error) {
-	f, err := decode(name, text, o)
+	root, release, err := yamlfile.ParseTextTransient(name, text)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Check(); err != nil {
+	defer release() // the decoded config keeps strings, not nodes
+	enc, err := open(name, root, o)
+	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	var c Config
+	shape, whole := yamlfile.DecodeAround(name, root, &c)
+	if !whole {
+		return nil, shape.Err()
+	}
+	f := &File{Name: name, Config: &c, Encryption: enc, pos: &lazyPositions{text: text}}
+	checked := diag.AsList(name, f.Check())
+	if len(shape) == 0 {
+		return f, checked.Err()
+	}
+	problems := shape
+	for _, d := range checked {
+		if !slices.ContainsFunc(shape, func(s diag.Diag) bool { return within(d.Path, s.Path) }) {
+			problems = append(problems, d)
+		}
+	}
+	return nil, problems.Err()
+}
+
+// within reports whether YAML path p is at or below path at ("" is none).
+func within(p, at string) bool {
+	return at != "" && (p == at || strings.HasPrefix(p, at+".") || strings.HasPrefix(p, at+"["))
 }
 
 // Decode is the first half of Parse: it decrypts and strictly decodes, and

@@ -242,13 +242,13 @@ func parseText(name, data string) (*yaml.Node, func(), error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
 		}
-		return nil, nil, diag.List{syntaxDiag(name, err)}
+		return nil, nil, diag.List{syntaxDiag(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, nil, diag.List{syntaxDiag(name, err)}
+		return nil, nil, diag.List{syntaxDiag(name, data, err)}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -298,12 +298,62 @@ func decodeNode(name string, root *yaml.Node, out any, pos map[string]Pos) error
 	return nil
 }
 
+// DecodeAround decodes what it can of a document's root node into out: the
+// entries that are no field of out's type and the values of the wrong type
+// are left out (unset), and returned as problems, so a caller can check the
+// rest and report every problem of a file at once. whole is false when the
+// document was refused as a whole (too large or deep to walk) or had more
+// problems than are listed: out is then unset, or not worth checking.
+func DecodeAround(name string, root *yaml.Node, out any) (problems diag.List, whole bool) {
+	w := walker{file: name}
+	w.walk(root, reflect.TypeOf(out).Elem(), "")
+	problems = w.result()
+	if w.bomb || w.dropped > 0 {
+		return problems, false
+	}
+	w.prune(root)
+	if d := assign(name, root, reflect.ValueOf(out).Elem()); d != nil {
+		return append(problems, *d), false
+	}
+	return problems, true
+}
+
+// tabAt finds a tab in the indentation of line, or with later (yaml.v3
+// reports some at the line before) of the first line from line on that
+// has one, and its column.
+func tabAt(data string, line int, later bool) (int, int, bool) {
+	n := 0
+	for text := range strings.Lines(data) {
+		n++
+		if n < line {
+			continue
+		}
+		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+		if i := strings.IndexByte(indent, '\t'); i >= 0 {
+			return n, i + 1, true
+		}
+		if !later {
+			break
+		}
+	}
+	return 0, 0, false
+}
+
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func syntaxDiag(name string, err error) diag.Diag {
+// tabProblem is yaml.v3's message for a tab in indentation, which it
+// gives at the line of the key before (where it started a simple key).
+const tabProblem = "found a tab character that violates indentation"
+
+func syntaxDiag(name, data string, err error) diag.Diag {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		// A tab yaml.v3 reports at the line before, or as a token it cannot
+		// start: the line and column of the tab.
+		if at, col, ok := tabAt(data, line, m[2] == tabProblem); ok {
+			return diag.Diag{File: name, Line: at, Col: col, Msg: "YAML syntax error: a tab in the indentation: YAML indents with spaces only"}
+		}
 		return diag.Diag{File: name, Line: line, Col: 1, Msg: "YAML syntax error: " + m[2]}
 	}
 	if len(msg) > 6 && msg[:6] == "yaml: " {

@@ -32,6 +32,57 @@ type walker struct {
 	dropped int
 	nodes   int
 	bomb    bool
+	// format is the format tag of the field being walked ("" for none).
+	format string
+	// rejected are the value nodes of the wrong type, and cut the keys of
+	// entries that are not fields or come twice: cut out (prune), the rest
+	// of a document still decodes, so its other problems are found.
+	rejected []*yaml.Node
+	cut      map[*yaml.Node]bool
+}
+
+// reject records a value of the wrong type.
+func (w *walker) reject(n *yaml.Node, format string, args ...any) {
+	w.errorf(n, format, args...)
+	w.rejected = append(w.rejected, n)
+}
+
+// drop records an entry that is no field, by its key.
+func (w *walker) drop(key *yaml.Node, format string, args ...any) {
+	w.errorf(key, format, args...)
+	if w.cut == nil {
+		w.cut = map[*yaml.Node]bool{}
+	}
+	w.cut[key] = true
+}
+
+// prune cuts out of the tree under n what the walk rejected: the entries
+// it dropped go, and the values it rejected become null (unset).
+func (w *walker) prune(n *yaml.Node) {
+	for _, r := range w.rejected {
+		*r = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: r.Line, Column: r.Column}
+	}
+	var cutOut func(n *yaml.Node, depth int)
+	cutOut = func(n *yaml.Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			kept := n.Content[:0]
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if !w.cut[n.Content[i]] {
+					kept = append(kept, n.Content[i], n.Content[i+1])
+				}
+			}
+			n.Content = kept
+		}
+		for _, c := range n.Content {
+			cutOut(c, depth+1)
+		}
+	}
+	if len(w.cut) > 0 {
+		cutOut(n, 0)
+	}
 }
 
 // errorf records a problem at node n, at the current path.
@@ -116,9 +167,10 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 		w.mapping(n, func(key *yaml.Node, val *yaml.Node) {
 			ft, ok := fields.byName[key.Value]
 			if !ok {
-				w.errorf(key, "unknown key %q%s", key.Value, unknownHint(t, key.Value, fields.names))
+				w.drop(key, "unknown key %q%s", key.Value, unknownHint(t, key.Value, fields.names))
 				return
 			}
+			w.format = fields.formats[key.Value]
 			w.walkDepth(val, ft, depth+1)
 		})
 	case reflect.Map:
@@ -127,7 +179,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 		})
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			w.errorf(n, "expected a list, got %s", w.describe(n))
+			w.reject(n, "expected a list, got %s", w.describe(n))
 			return
 		}
 		for i, item := range n.Content {
@@ -141,24 +193,26 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 			hint := ""
 			switch {
 			case n.Kind != yaml.ScalarNode:
+			case unitHints[w.format] != "":
+				hint = ": " + unitHints[w.format]
 			case w.secret():
 				hint = ": quote it if it is meant as text"
 			default:
 				hint = fmt.Sprintf(": quote it (\"%s\") if it is meant as text", n.Value)
 			}
-			w.errorf(n, "expected a string, got %s%s", w.describe(n), hint)
+			w.reject(n, "expected a string, got %s%s", w.describe(n), hint)
 		}
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
-			w.errorf(n, "expected true or false, got %s", w.describe(n))
+			w.reject(n, "expected true or false, got %s", w.describe(n))
 		}
 	case reflect.Int, reflect.Int32, reflect.Int64:
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
-			w.errorf(n, "expected an integer, got %s", w.describe(n))
+			w.reject(n, "expected an integer, got %s", w.describe(n))
 		}
 	case reflect.Float64:
 		if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-			w.errorf(n, "expected a number, got %s", w.describe(n))
+			w.reject(n, "expected a number, got %s", w.describe(n))
 		}
 	default:
 		w.errorf(n, "internal error: no YAML rule for Go kind %s", t.Kind())
@@ -169,7 +223,7 @@ func (w *walker) walkDepth(n *yaml.Node, t reflect.Type, depth int) {
 // each pair.
 func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 	if n.Kind != yaml.MappingNode {
-		w.errorf(n, "expected a mapping, got %s", w.describe(n))
+		w.reject(n, "expected a mapping, got %s", w.describe(n))
 		return
 	}
 	// Duplicate keys: a set for a large mapping; a small one, as most are,
@@ -181,12 +235,12 @@ func (w *walker) mapping(n *yaml.Node, fn func(key, val *yaml.Node)) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		key, val := n.Content[i], n.Content[i+1]
 		if key.Kind != yaml.ScalarNode || key.ShortTag() == "!!merge" {
-			w.errorf(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", w.describe(key))
+			w.drop(key, "unsupported key %s: keys are plain strings (no merge keys or complex keys)", w.describe(key))
 			continue
 		}
 		back := w.pushKey(key.Value)
 		if first, dup := firstKey(n.Content[:i], seen, key.Value); dup {
-			w.errorf(key, "duplicate key %q (first at line %d)", key.Value, first)
+			w.drop(key, "duplicate key %q (first at line %d)", key.Value, first)
 		} else {
 			if seen != nil {
 				seen[key.Value] = key.Line
@@ -249,6 +303,16 @@ func unknownHint(t reflect.Type, key string, names []string) string {
 	return ""
 }
 
+// unitHints say, for the string formats that hold a number and a unit,
+// what to write where a bare number was given: quoting the number would
+// lead to the next error (\"15\" is not a duration).
+var unitHints = map[string]string{
+	"duration":    "a duration takes a unit: 15m, 30s or 1h30m",
+	"go-duration": "a duration takes a unit: 15m, 30s or 1h30m",
+	"retention":   "a retention takes a unit: 15d, 12h or 4w",
+	"quantity":    "a size takes a unit: 10Gi, 500Mi",
+}
+
 // secret reports whether the walk is under the top-level secrets: key,
 // whose values no message may hold.
 func (w *walker) secret() bool {
@@ -304,6 +368,8 @@ type structFields struct {
 	byName map[string]reflect.Type
 	index  map[string][]int // for reflect.Value.FieldByIndex
 	names  []string         // sorted
+	// formats are the fields' format tags, which say what a string holds.
+	formats map[string]string
 }
 
 var fieldCache sync.Map // reflect.Type -> *structFields
@@ -314,7 +380,7 @@ func fieldsOf(t reflect.Type) *structFields {
 	if v, ok := fieldCache.Load(t); ok {
 		return v.(*structFields)
 	}
-	sf := &structFields{byName: map[string]reflect.Type{}, index: map[string][]int{}}
+	sf := &structFields{byName: map[string]reflect.Type{}, index: map[string][]int{}, formats: map[string]string{}}
 	var add func(t reflect.Type, at []int)
 	add = func(t reflect.Type, at []int) {
 		for f := range t.Fields() {
@@ -338,6 +404,9 @@ func fieldsOf(t reflect.Type) *structFields {
 			}
 			sf.byName[name] = f.Type
 			sf.index[name] = index
+			if format := f.Tag.Get("format"); format != "" {
+				sf.formats[name] = format
+			}
 			sf.names = append(sf.names, name)
 		}
 	}
