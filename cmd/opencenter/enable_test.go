@@ -260,13 +260,3 @@ func TestEnableEncrypted(t *testing.T) {
 }
 
 // TestEnableHelp keeps the --help of enable and disable as goldens.
-func TestEnableHelp(t *testing.T) {
-	g := goldie.New(t, goldie.WithFixtureDir("testdata/help"), goldie.WithNameSuffix(".golden"))
-	for _, cmd := range []string{"enable", "disable"} {
-		code, stdout, stderr := runCLI(cmd, "--help")
-		if code != 0 || stderr != "" {
-			t.Fatalf("%s --help: exit %d, %s", cmd, code, stderr)
-		}
-		g.Assert(t, cmd, []byte(stdout))
-	}
-}

@@ -2,36 +2,63 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/sebdah/goldie/v2"
 )
 
-// TestHelp keeps the --help of every command as a golden.
+// commandPaths lists every command of the command line, subcommands too,
+// from kong's model: nothing to keep by hand.
+func commandPaths(t *testing.T) [][]string {
+	t.Helper()
+	var cli CLI
+	parser, err := kong.New(&cli, kong.Name("opencenter"), vars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths [][]string
+	var walk func(n *kong.Node, path []string)
+	walk = func(n *kong.Node, path []string) {
+		paths = append(paths, path)
+		for _, c := range n.Children {
+			if !c.Hidden {
+				walk(c, append(slices.Clip(path), c.Name))
+			}
+		}
+	}
+	walk(parser.Model.Node, nil)
+	return paths
+}
+
+// TestHelp keeps the --help of every command, examples included, as a
+// golden, and the CLI reference (docs/reference/cli.md) made of them.
 func TestHelp(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/help"), goldie.WithNameSuffix(".golden"))
-	for _, cmd := range []string{"", "render", "validate", "units", "explain", "schema", "init", "version"} {
-		name := cmd
+	var ref strings.Builder
+	ref.WriteString("# The opencenter command line\n\nGenerated from the command line's own model (`go test ./cmd/opencenter -update`); every page is what `--help` prints.\n")
+	for _, path := range commandPaths(t) {
+		name := strings.Join(path, "_")
 		if name == "" {
 			name = "opencenter"
 		}
 		t.Run(name, func(t *testing.T) {
-			args := []string{"--help"}
-			if cmd != "" {
-				args = []string{cmd, "--help"}
-			}
-			code, stdout, stderr := runCLI(args...)
+			code, stdout, stderr := runCLI(append(slices.Clone(path), "--help")...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("exit %d, stderr %q", code, stderr)
 			}
 			g.Assert(t, name, []byte(stdout))
+			fmt.Fprintf(&ref, "\n## %s\n\n```text\n%s```\n", strings.TrimSpace("opencenter "+strings.Join(path, " ")), stdout)
 		})
 	}
+	goldie.New(t, goldie.WithFixtureDir("../../docs/reference"), goldie.WithNameSuffix(".md")).Assert(t, "cli", []byte(ref.String()))
 }
 
 func TestExplain(t *testing.T) {

@@ -21,7 +21,7 @@ func vars() kong.Vars {
 	providers, _ := lookupExact("opencenter.infrastructure.provider")
 	return kong.Vars{
 		"units":            strings.Join(zz_generated.UnitNames, ", "),
-		"only_units":       "," + strings.Join(zz_generated.UnitNames, ","),
+		"version":          "opencenter " + versionString(),
 		"providers":        strings.Join(providers.Enum, ","),
 		"default_provider": providers.Enum[0],
 	}
@@ -38,23 +38,30 @@ const (
 
 // CLI is the command line.
 type CLI struct {
-	Render   RenderCmd   `cmd:"" help:"Render the overlay of each cluster config into applications/overlays/<cluster>/."`
-	Validate ValidateCmd `cmd:"" help:"Check cluster configs as render does before writing: loading, validation, the base release, Flux ordering, ownership, secrets."`
-	Verify   VerifyCmd   `cmd:"" help:"Simulate Flux offline on each rendered overlay against a checkout of the base repository."`
-	Secrets  SecretsCmd  `cmd:"" help:"Encrypt, decrypt or edit the secrets: of a config in place (SOPS, age), without the sops CLI."`
-	Units    UnitsCmd    `cmd:"" help:"List the overlay units; with --config, which are active and why not."`
-	Explain  ExplainCmd  `cmd:"" help:"Document the config: sections, an object's fields, or one field."`
-	Schema   SchemaCmd   `cmd:"" help:"Print the JSON Schema of .<cluster>-config.yaml (for editors)."`
-	Init     InitCmd     `cmd:"" help:"Write a new .<cluster>-config.yaml with the defaults."`
-	Enable   EnableCmd   `cmd:"" help:"Enable a unit and every unit it requires in a config, keeping its comments and layout; --set sets the unit's fields."`
-	Disable  DisableCmd  `cmd:"" help:"Disable a unit in a config, keeping its comments and layout."`
-	Version  VersionCmd  `cmd:"" help:"Print the version of opencenter."`
+	Version kong.VersionFlag `name:"version" help:"Print the version of opencenter and exit."`
+	Quiet   bool             `short:"q" help:"Print errors only: no summaries, notes or warnings (the exit status says the rest)."`
+
+	Render     RenderCmd     `cmd:"" help:"Render the overlay of each cluster config into applications/overlays/<cluster>/."`
+	Validate   ValidateCmd   `cmd:"" help:"Check cluster configs as render does before writing: loading, validation, the base release, Flux ordering, ownership, secrets."`
+	Verify     VerifyCmd     `cmd:"" help:"Simulate Flux offline on each rendered overlay against a checkout of the base repository."`
+	Secrets    SecretsCmd    `cmd:"" help:"Set, edit, encrypt or decrypt the secrets: of a config in place (SOPS, age), without the sops CLI."`
+	Units      UnitsCmd      `cmd:"" help:"List the overlay units; with --config, which are active and why not."`
+	Explain    ExplainCmd    `cmd:"" help:"Document the config: sections, an object's fields, or one field."`
+	Schema     SchemaCmd     `cmd:"" help:"Print the JSON Schema of .<cluster>-config.yaml (for editors)."`
+	Init       InitCmd       `cmd:"" help:"Write a new .<cluster>-config.yaml with the defaults."`
+	Enable     EnableCmd     `cmd:"" help:"Enable a unit and every unit it requires in a config, keeping its comments and layout; --set sets the unit's fields."`
+	Disable    DisableCmd    `cmd:"" help:"Disable a unit in a config, keeping its comments and layout."`
+	HelpCmd    HelpCmd       `cmd:"" name:"help" help:"Show the help of opencenter or of a command."`
+	Completion CompletionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`
+	VersionCmd VersionCmd    `cmd:"" name:"version" help:"Print the version of opencenter."`
 }
 
 // Streams are the command's input and output streams.
 type Streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// Quiet keeps the commands to their errors (--quiet).
+	Quiet bool
 }
 
 // exitError carries an exit code with the error that caused it.
@@ -104,6 +111,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, "opencenter: internal error:", err)
 		return exitBadInput
 	}
+	if len(args) == 0 {
+		args = []string{"--help"} // usage, not an error
+	}
 	ctx, err := parser.Parse(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "opencenter: %v\n", err)
@@ -112,6 +122,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 		return exitBadInput
 	}
+	streams.Quiet = cli.Quiet
 	return report(ctx.Run(), stderr)
 }
 

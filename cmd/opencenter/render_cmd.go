@@ -25,7 +25,7 @@ import (
 // RenderCmd renders overlays.
 type RenderCmd struct {
 	RepoFlag              `embed:""`
-	Only                  string        `placeholder:"UNIT" enum:"${only_units}" default:"" help:"Re-render only this unit and the aggregates it belongs to (one of: ${units})."`
+	Only                  string        `placeholder:"UNIT" help:"Re-render only this unit and the aggregates it belongs to ('opencenter units' lists them)."`
 	Check                 bool          `help:"Write nothing; exit 1 and list the files if the overlay on disk differs."`
 	Diff                  bool          `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
 	Force                 bool          `help:"Overwrite or delete files under owned paths that opencenter did not write or that were edited by hand."`
@@ -33,14 +33,8 @@ type RenderCmd struct {
 	RequireKeys           bool          `help:"With --check or --diff, fail (exit 2) when an encrypted file could not be compared because no age key was at hand (for CI that holds the key)."`
 	Prune                 bool          `help:"Delete the files opencenter wrote in overlays no config names (orphans: a config deleted or a cluster renamed); other files there stay, listed."`
 	Wait                  time.Duration `default:"60s" help:"How long to wait for another opencenter process rendering this repository before giving up (exit 4)."`
-	Configs               []string      `arg:"" optional:"" name:"CONFIG" help:"Config files to render (default: every .*-config.yaml at the root of --repo; then overlays no config names are reported as orphans)."`
-}
-
-// result is what rendering one cluster produced; results are printed in
-// config order once every cluster is done, so output is deterministic.
-type result struct {
-	out, err strings.Builder
-	code     int // exit code of this cluster alone
+	OutputFlag            `embed:""`
+	Configs               []string `arg:"" optional:"" name:"CONFIG" help:"Config files to render (default: every .*-config.yaml at the root of --repo; then overlays no config names are reported as orphans)."`
 }
 
 // Run renders every config, clusters in parallel (at most GOMAXPROCS at a
@@ -53,6 +47,11 @@ func (c *RenderCmd) Run(s *Streams) error {
 	}
 	if c.Check && c.Diff {
 		return badInput(errors.New("--check and --diff are exclusive"))
+	}
+	if c.Only != "" {
+		if _, err := unitNamed(c.Only); err != nil {
+			return badInput(fmt.Errorf("--only: %w", errors.Unwrap(err)))
+		}
 	}
 	if c.Prune && (c.Check || c.Diff || len(c.Configs) > 0) {
 		return badInput(errors.New("--prune needs the whole repository: no CONFIG, no --check or --diff"))
@@ -76,17 +75,17 @@ func (c *RenderCmd) Run(s *Streams) error {
 	ring := &sops.Keyring{} // the keys file read once
 	opts := config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: ring}
 	parallel(len(files), func(i int) {
+		results[i].rep.Config = files[i]
 		f, err := config.Load(files[i], opts)
 		if err != nil {
-			fmt.Fprintln(&results[i].err, diag.AsList(files[i], err).Error())
-			results[i].code = exitBadInput
+			results[i].problems(diag.AsList(files[i], err), exitBadInput)
 			return
 		}
 		loaded[i] = f
 	})
 	for i, d := range sameCluster(files, loaded) {
-		fmt.Fprintln(&results[i].err, d.String())
-		results[i].code, loaded[i] = exitBadInput, nil
+		results[i].problems(diag.List{d}, exitBadInput)
+		loaded[i] = nil
 	}
 	// The names of the clusters, "" for a config that did not load; each
 	// config is dropped once rendered, so a fleet's are not all held.
@@ -107,36 +106,16 @@ func (c *RenderCmd) Run(s *Streams) error {
 	})
 	progress.finish()
 
-	err = results.report(s)
+	var orphans []orphanJSON
+	code := exitOK
 	if len(c.Configs) == 0 {
-		if code := c.orphans(s, names); code != exitOK {
-			var ee *exitError
-			if errors.As(err, &ee) {
-				code = max(code, ee.code)
-			}
-			err = &exitError{code, errors.New("")}
+		var r result
+		orphans, code = c.orphans(&r, names)
+		if c.Output != "json" {
+			results = append(results, r)
 		}
 	}
-	return err
-}
-
-// results are the outcomes of clusters, in config order.
-type results []result
-
-// report prints every cluster's output in config order and returns the
-// worst exit code as an error (nil when all are 0).
-func (rs results) report(s *Streams) error {
-	code := exitOK
-	for i := range rs {
-		r := &rs[i]
-		io.WriteString(s.Out, r.out.String())
-		io.WriteString(s.Err, r.err.String())
-		code = max(code, r.code)
-	}
-	if code != exitOK {
-		return &exitError{code, errors.New("")}
-	}
-	return nil
+	return results.print(s, "render", c.Output, s.Quiet, orphans, code)
 }
 
 // parallel runs do(0..n-1) on at most GOMAXPROCS goroutines.
@@ -184,53 +163,60 @@ func sameCluster(files []string, loaded []*config.File) map[int]diag.Diag {
 }
 
 // orphans reports overlays that hold files opencenter wrote but that no
-// config names, and with --prune deletes those files. It returns the exit
-// code: 1 for --check and --diff when there is an orphan.
-func (c *RenderCmd) orphans(s *Streams, names []string) int {
+// config names, into r, and with --prune deletes those files. It returns
+// them and the exit code: 1 for --check and --diff when there is one.
+func (c *RenderCmd) orphans(r *result, names []string) ([]orphanJSON, int) {
 	named := map[string]bool{}
 	for _, n := range names {
 		if n == "" {
-			return exitOK // a config that did not load may name any cluster
+			return nil, exitOK // a config that did not load may name any cluster
 		}
 		named[n] = true
 	}
 	found, err := render.Orphans(c.Repo, named)
 	if err != nil {
-		fmt.Fprintln(s.Err, "opencenter:", err)
-		return exitBadInput
+		r.errorf("opencenter: %v", err)
+		return nil, exitBadInput
 	}
 	code := exitOK
+	var out []orphanJSON
 	for _, o := range found {
+		j := orphanJSON{Cluster: o.Cluster, Overlay: o.Overlay, Owned: o.Owned, Kept: o.Kept}
 		switch {
 		case c.Prune:
 			if err := render.Prune(c.Repo, o); err != nil {
-				fmt.Fprintf(s.Err, "opencenter: %s: %v\n", o.Overlay, err)
+				r.errorf("opencenter: %s: %v", o.Overlay, err)
 				code = exitBadInput
 				continue
 			}
-			fmt.Fprintf(s.Out, "%s: pruned %d files opencenter wrote (no config names cluster %s)\n", o.Overlay, len(o.Owned), o.Cluster)
+			j.Pruned = true
+			fmt.Fprintf(&r.out, "%s: pruned %d files opencenter wrote (no config names cluster %s)\n", o.Overlay, len(o.Owned), o.Cluster)
 			for _, f := range o.Kept {
-				fmt.Fprintf(s.Err, "%s/%s: kept: not written by opencenter, or edited since\n", o.Overlay, f)
+				r.warnf("%s/%s: kept: not written by opencenter, or edited since", o.Overlay, f)
 			}
 		default:
-			fmt.Fprintf(s.Err, "orphan: %s holds %d files opencenter wrote, but no config names cluster %s: Flux goes on applying them; render --prune deletes them\n", o.Overlay, len(o.Owned), o.Cluster)
+			r.warnf("orphan: %s holds %d files opencenter wrote, but no config names cluster %s: Flux goes on applying them; render --prune deletes them", o.Overlay, len(o.Owned), o.Cluster)
 			if c.Check || c.Diff {
 				code = exitDiffers
 			}
 		}
+		out = append(out, j)
 	}
-	return code
+	return out, code
 }
 
 // renderOne plans, compares and (unless --check/--diff) writes one cluster.
 func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Keyring, r *result) {
 	name := f.Name
+	r.rep.Cluster = f.Config.OpenCenter.Cluster.ClusterName
+	r.rep.Overlay = render.OverlayDir(r.rep.Cluster)
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
-		r.code = planFailed(&r.err, name, err)
+		planFailed(r, name, err)
 		return
 	}
 	defer plan.Release() // the next cluster's files are written into its memory
+	r.rep.Files = len(plan.Files)
 	changes, err := render.Diff(c.Repo, plan, render.WriteOptions{Force: c.Force, Only: c.Only})
 	var refused *render.RefusedError
 	var unsafe *render.UnsafeError
@@ -238,16 +224,16 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	case errors.As(err, &refused):
 		// --check and --diff show the refused files with the others.
 	case errors.As(err, &unsafe):
-		fmt.Fprintln(&r.err, "opencenter:", err)
+		r.errorf("opencenter: %v", err)
 		r.code = exitRefused
 		return
 	case err != nil:
-		fmt.Fprintln(&r.err, "opencenter:", err)
+		r.errorf("opencenter: %v", err)
 		r.code = exitBadInput
 		return
 	}
 	for _, w := range plan.Warnings {
-		fmt.Fprintf(&r.err, "warning: %s\n", w)
+		r.warnf("warning: %s", w)
 	}
 	unchecked := 0
 	for _, ch := range changes {
@@ -256,16 +242,16 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		}
 		switch {
 		case ch.Op == render.OpUnchecked:
-			fmt.Fprintf(&r.err, "note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)\n", plan.Overlay, ch.Path)
+			r.notef("note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)", plan.Overlay, ch.Path)
 		case ch.Unconfirmed && (c.Check || c.Diff):
-			fmt.Fprintf(&r.err, "note: %s/%s: encrypted; its content was not compared (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)\n", plan.Overlay, ch.Path)
+			r.notef("note: %s/%s: encrypted; its content was not compared (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", plan.Overlay, ch.Path)
 		case ch.Unconfirmed:
-			fmt.Fprintf(&r.err, "note: %s/%s: encrypted again: nothing proved that the file on disk holds the same secret (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)\n", plan.Overlay, ch.Path)
+			r.notef("note: %s/%s: encrypted again: nothing proved that the file on disk holds the same secret (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", plan.Overlay, ch.Path)
 		}
 	}
 	if !c.Check && !c.Diff {
 		for _, p := range plan.SecretFiles {
-			fmt.Fprintf(&r.err, "warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)\n", plan.Overlay, p)
+			r.warnf("warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)", plan.Overlay, p)
 		}
 	}
 	var diffs []render.Change // what --check and --diff report; a render needs none
@@ -280,47 +266,58 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	case c.Check:
 		for _, ch := range diffs {
 			fmt.Fprintf(&r.out, "%s %s/%s\n", ch.Op, plan.Overlay, ch.Path)
+			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
 		}
 	case c.Diff:
 		for _, ch := range diffs {
 			r.out.WriteString(unifiedDiff(plan, ch))
+			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
 		}
 	case refused != nil:
 		// Nothing is written.
 	default:
 		if err := render.Apply(c.Repo, plan, changes); err != nil {
-			fmt.Fprintf(&r.err, "opencenter: %s: writing: %v\n", plan.Overlay, err)
+			r.errorf("opencenter: %s: writing: %v", plan.Overlay, err)
 			r.code = exitBadInput
 			return
 		}
-		fmt.Fprintln(&r.out, summary(plan, changes))
+		for _, ch := range changes {
+			if ch.Op == render.OpCreate || ch.Op == render.OpUpdate || ch.Op == render.OpDelete {
+				r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
+			}
+		}
+		r.rep.Summary = summary(plan, changes)
+		fmt.Fprintln(&r.out, r.rep.Summary)
 	}
 	if (c.Check || c.Diff) && len(diffs) > 0 {
 		r.code = exitDiffers
 	}
 	if refused != nil {
-		fmt.Fprintln(&r.err, "opencenter:", refused)
+		for _, f := range refused.Files {
+			r.rep.Refused = append(r.rep.Refused, refusalJSON{f.Path, f.State.String(), string(f.Op), f.Keep})
+		}
+		r.errorf("opencenter: %v", refused)
 		r.code = exitRefused
 	}
 	if c.RequireKeys && unchecked > 0 {
-		fmt.Fprintf(&r.err, "opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)\n", plan.Overlay, unchecked)
-		r.code = exitBadInput
+		r.errorf("opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)", plan.Overlay, unchecked)
+		r.code = max(r.code, exitBadInput)
 	}
 }
 
-// planFailed prints why the plan of config name failed and returns the
-// exit code: 3 for a refusal (a symbolic link out of the repository,
-// files the render may not overwrite), 2 for problems of the config.
-func planFailed(w io.Writer, name string, err error) int {
+// planFailed records why the plan of config name failed: a refusal (a
+// symbolic link out of the repository, files the render may not
+// overwrite: exit 3) or problems of the config (exit 2).
+func planFailed(r *result, name string, err error) {
 	var unsafe *render.UnsafeError
 	var escape *inrepo.EscapeError
 	var refused *render.RefusedError
 	if errors.As(err, &unsafe) || errors.As(err, &escape) || errors.As(err, &refused) {
-		fmt.Fprintf(w, "opencenter: %s: %v\n", name, err)
-		return exitRefused
+		r.errorf("opencenter: %s: %v", name, err)
+		r.code = max(r.code, exitRefused)
+		return
 	}
-	fmt.Fprintln(w, diag.AsList(name, err).Error())
-	return exitBadInput
+	r.problems(diag.AsList(name, err), exitBadInput)
 }
 
 // unifiedDiff is the diff of one change, secret values redacted.

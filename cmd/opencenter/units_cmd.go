@@ -14,8 +14,9 @@ import (
 
 // UnitsCmd lists the overlay units.
 type UnitsCmd struct {
-	Config string `placeholder:"FILE" type:"path" help:"Show whether each unit is active for this config, and why not."`
-	Output string `enum:"text,json" default:"text" help:"Output format: text or json."`
+	Config   string `placeholder:"FILE" type:"path" help:"Show whether each unit is active for this config, and why not."`
+	RepoFlag `embed:""`
+	Output   string `short:"o" enum:"text,json" default:"text" help:"Output format: text or json."`
 }
 
 type unitJSON struct {
@@ -32,6 +33,14 @@ type unitJSON struct {
 // Run prints every unit, its layer, sources and Flux units, and with a config its status.
 func (c *UnitsCmd) Run(s *Streams) error {
 	var status []render.UnitStatus
+	if c.Config == "" && c.Repo != "" {
+		// --repo alone: the status for the config at its root.
+		name, _, err := readConfig(c.Repo, "")
+		if err != nil {
+			return err
+		}
+		c.Config = name
+	}
 	if c.Config != "" {
 		f, err := config.Load(c.Config, config.LoadOptions{AllowLocked: true})
 		if err != nil {

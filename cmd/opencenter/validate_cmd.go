@@ -14,17 +14,18 @@ import (
 // ValidateCmd checks configs the way render does, without writing.
 type ValidateCmd struct {
 	RepoFlag              `embed:""`
-	AllowPlaintextSecrets bool     `help:"Accept values from secrets: that would be rendered in plaintext, as render --allow-plaintext-secrets does."`
-	RequireKeys           bool     `help:"Fail (exit 2) when the encrypted secrets of a config could not be checked because no age key opened them (for CI that holds the key)."`
+	AllowPlaintextSecrets bool `help:"Accept values from secrets: that would be rendered in plaintext, as render --allow-plaintext-secrets does."`
+	RequireKeys           bool `help:"Fail (exit 2) when the encrypted secrets of a config could not be checked because no age key opened them (for CI that holds the key)."`
+	OutputFlag            `embed:""`
 	Configs               []string `arg:"" optional:"" name:"CONFIG" help:"Config files to check (default: every .*-config.yaml at the root of --repo)."`
 }
 
 // Run validates every config and reports all problems at once: loading,
 // defaults and validation, the recipients of its secrets, then everything
 // render checks before it writes (requirements, the base release, Flux
-// ordering and ownership, secrets). Encrypted secrets need no key: their
-// values are then the only thing not checked, and each config's line says
-// so.
+// ordering and ownership, secrets, and the files render would refuse to
+// overwrite). Encrypted secrets need no key: their values are then the
+// only thing not checked, and each config's line says so.
 func (c *ValidateCmd) Run(s *Streams) error {
 	if err := c.resolve(c.Configs); err != nil {
 		return err
@@ -33,44 +34,58 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	if err != nil {
 		return err
 	}
-	var all diag.List
-	var refused strings.Builder
+	results := make(results, len(files))
 	loaded := make([]*config.File, len(files))
 	keys := &sops.Keyring{} // the keys file read once
 	for i, f := range files {
-		var diags diag.List
-		var warnings []string
-		var err error
-		loaded[i], diags, warnings, err = check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys, PolicyRecipients: policyRecipients(f)})
-		if err != nil {
-			planFailed(&refused, f, err)
-		}
-		all = append(all, diags...)
-		if l := loaded[i]; l != nil && l.Encryption.Locked && c.RequireKeys {
-			all = append(all, diag.Diag{File: f, Line: l.Encryption.Line, Col: l.Encryption.Col, Path: "sops",
-				Msg: "--require-keys: the secrets were not checked: " + l.Encryption.Unopened})
-		}
+		r := &results[i]
+		r.rep.Config = f
+		file, diags, warnings, err := check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys, PolicyRecipients: policyRecipients(f)})
+		loaded[i] = file
 		for _, w := range warnings {
-			fmt.Fprintf(s.Err, "warning: %s\n", w)
+			r.warnf("warning: %s", w)
+		}
+		if file != nil && file.Encryption.Locked && c.RequireKeys {
+			diags = append(diags, diag.Diag{File: f, Line: file.Encryption.Line, Col: file.Encryption.Col, Path: "sops",
+				Msg: "--require-keys: the secrets were not checked: " + file.Encryption.Unopened})
+		}
+		if len(diags) > 0 {
+			r.problems(diags, exitBadInput)
+		}
+		if err != nil {
+			planFailed(r, f, err)
 		}
 	}
-	for _, d := range sameCluster(files, loaded) {
-		all = append(all, d)
+	for i, d := range sameCluster(files, loaded) {
+		results[i].problems(diag.List{d}, exitBadInput)
 	}
-	if refused.Len() > 0 {
-		if len(all) > 0 {
-			fmt.Fprintln(s.Err, all.Error())
+	for i := range results {
+		r := &results[i]
+		valid := r.code == exitOK
+		r.rep.Valid = &valid
+		if f := loaded[i]; f != nil {
+			r.rep.Cluster = f.Config.OpenCenter.Cluster.ClusterName
+			r.rep.Secrets = secretsState(f)
+			if valid {
+				fmt.Fprintf(&r.out, "%s: %s\n", files[i], validity(f))
+			}
 		}
-		fmt.Fprint(s.Err, refused.String())
-		return &exitError{exitRefused, errors.New("")}
 	}
-	if len(all) > 0 {
-		return badInput(all)
+	return results.print(s, "validate", c.Output, s.Quiet, nil, exitOK)
+}
+
+// secretsState says, for -o json, what validate could check of a
+// config's secrets: checked, not-checked (no key), plaintext, or none.
+func secretsState(f *config.File) string {
+	switch e := &f.Encryption; {
+	case e.Locked:
+		return "not-checked"
+	case e.DataKey != nil:
+		return "checked"
+	case e.PlaintextSecrets:
+		return "plaintext"
 	}
-	for i, f := range files {
-		fmt.Fprintf(s.Out, "%s: %s\n", f, validity(loaded[i]))
-	}
-	return nil
+	return "none"
 }
 
 // validity is validate's word on a valid config: what it checked of its

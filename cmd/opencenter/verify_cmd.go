@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
@@ -23,9 +22,10 @@ const exitFindings = 1
 // VerifyCmd simulates Flux offline over each cluster's rendered overlay and
 // a checkout of the base repository.
 type VerifyCmd struct {
-	RepoFlag `embed:""`
-	Base     string   `required:"" placeholder:"DIR" help:"Git checkout (or bare git directory) of the base repository; GitRepositories on gitops.base_repo.url are read from it at their tag, branch or commit."`
-	Configs  []string `arg:"" optional:"" name:"CONFIG" help:"Config files to verify (default: every .<cluster>-config.yaml at the root of --repo)."`
+	RepoFlag   `embed:""`
+	Base       string `required:"" placeholder:"DIR" help:"Git checkout (or bare git directory) of the base repository; GitRepositories on gitops.base_repo.url are read from it at their tag, branch or commit."`
+	OutputFlag `embed:""`
+	Configs    []string `arg:"" optional:"" name:"CONFIG" help:"Config files to verify (default: every .<cluster>-config.yaml at the root of --repo)."`
 }
 
 // Help explains what verify checks and what it cannot.
@@ -80,7 +80,13 @@ Not checked: what the cluster does with the objects (schemas beyond metadata, ad
 charts and their values beyond cert-manager's Gateway API support, controllers), postBuild substitution and images set on Flux
 Kustomizations.
 
-Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).`
+Exit status: 0 no findings, 1 findings, 2 bad input (a config, or --base not a git repository).
+
+Examples:
+
+    git clone --branch 2026.01 https://github.com/opencenter-cloud/openCenter-gitops-base.git ../base
+    opencenter verify --base ../base
+    opencenter verify --base ../base .k8s-dev-config.yaml -o json`
 }
 
 // Run verifies every config, clusters in parallel, reports in config order.
@@ -100,7 +106,7 @@ func (c *VerifyCmd) Run(s *Streams) error {
 	results := make(results, len(files))
 	keys := &sops.Keyring{} // the keys file read once
 	parallel(len(files), func(i int) { c.verifyOne(&sim, tables, keys, files[i], &results[i]) })
-	return results.report(s)
+	return results.print(s, "verify", c.Output, s.Quiet, nil, exitOK)
 }
 
 // checkCheckout makes sure dir is a git repository with commits.
@@ -148,19 +154,20 @@ func providers() map[string][]string {
 
 // verifyOne loads and renders one config in memory and simulates Flux on it.
 func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *sops.Keyring, name string, r *result) {
+	r.rep.Config = name
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
-		fmt.Fprintln(&r.err, diag.AsList(name, err).Error())
-		r.code = exitBadInput
+		r.problems(diag.AsList(name, err), exitBadInput)
 		return
 	}
 	// Plaintext secrets stay in memory: the simulation needs the files, and
 	// nothing it prints carries a value.
 	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
-		r.code = planFailed(&r.err, name, err)
+		planFailed(r, name, err)
 		return
 	}
+	r.rep.Cluster, r.rep.Overlay = plan.Cluster, plan.Overlay
 	tree := fluxbuild.Tree{}
 	for _, pf := range plan.Files {
 		tree[plan.Overlay+"/"+pf.Path] = pf.Data
@@ -168,7 +175,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	// The user's local/ directories are part of what Flux applies.
 	local, err := render.LocalFiles(c.Repo, plan)
 	if err != nil {
-		r.code = planFailed(&r.err, name, err)
+		planFailed(r, name, err)
 		return
 	}
 	for p, data := range local {
@@ -191,15 +198,16 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 		ClusterScoped:   catalog.ClusterScoped,
 		ExistingSecrets: render.ExistingSecrets(plan, f.Config),
 	})
-	var b strings.Builder
 	for _, x := range rep.Findings {
-		fmt.Fprintln(&b, x)
+		fmt.Fprintln(&r.out, x)
+		r.rep.Findings = append(r.rep.Findings, findingJSON{x.Unit, x.File, x.Message})
 	}
 	for _, x := range rep.Info {
-		fmt.Fprintln(&b, "info:", x)
+		fmt.Fprintln(&r.out, "info:", x)
+		r.rep.Info = append(r.rep.Info, findingJSON{x.Unit, x.File, x.Message})
 	}
-	fmt.Fprintln(&b, rep.Summary())
-	r.out.WriteString(b.String())
+	r.rep.Summary = rep.Summary()
+	fmt.Fprintln(&r.out, r.rep.Summary)
 	if len(rep.Findings) > 0 {
 		r.code = exitFindings
 	}

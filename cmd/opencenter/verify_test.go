@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sebdah/goldie/v2"
-
 	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
 )
 
@@ -89,10 +87,3 @@ func TestVerifyBadInput(t *testing.T) {
 }
 
 // TestVerifyHelp keeps verify --help as a golden with the other commands'.
-func TestVerifyHelp(t *testing.T) {
-	code, stdout, stderr := runCLI("verify", "--help")
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
-	}
-	goldie.New(t, goldie.WithFixtureDir("testdata/help"), goldie.WithNameSuffix(".golden")).Assert(t, "verify", []byte(stdout))
-}

@@ -15,6 +15,12 @@ type VersionCmd struct{}
 
 // Run prints the version of opencenter and of the Go toolchain that built it.
 func (VersionCmd) Run(s *Streams) error {
+	fmt.Fprintf(s.Out, "opencenter %s\n", versionString())
+	return nil
+}
+
+// versionString is the version and the Go toolchain that built it.
+func versionString() string {
 	v := version
 	if v == "" {
 		v = "(devel)"
@@ -22,6 +28,5 @@ func (VersionCmd) Run(s *Streams) error {
 			v = bi.Main.Version
 		}
 	}
-	fmt.Fprintf(s.Out, "opencenter %s (%s)\n", v, runtime.Version())
-	return nil
+	return v + " (" + runtime.Version() + ")"
 }
