@@ -10,7 +10,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
 
-// Catalog emits docs/CATALOG.md: every unit with its gate, namespace,
+// Catalog emits docs/reference/catalog.md: every unit with its gate, namespace,
 // sources, Flux units and overlay files, from the checked units and the
 // indexes of the base releases.
 func Catalog(units []*check.Unit, base []*baseindex.Index) []byte {
@@ -23,7 +23,7 @@ func Catalog(units []*check.Unit, base []*baseindex.Index) []byte {
 	w("Every overlay unit opencenter renders, by layer: what activates it, its namespace,")
 	w("the GitRepository sources and Flux Kustomizations it emits, and its overlay files.")
 	w("`{overlay}` is `applications/overlays/<cluster>`; `{namespace}` the unit's namespace.")
-	w("See [ADDING-A-SERVICE.md](ADDING-A-SERVICE.md) to add one.")
+	w("See [adding a service](../contributing/adding-a-service.md) to add one.")
 	for _, l := range catalog.Layers {
 		w("")
 		w("## Layer %s", l)

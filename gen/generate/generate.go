@@ -26,13 +26,13 @@ type Options struct {
 	Descriptors string
 	// Out is the output folder ("zz_generated").
 	Out string
-	// Catalog is the generated catalog document ("docs/CATALOG.md"); "" for none.
+	// Catalog is the generated catalog document ("docs/reference/catalog.md"); "" for none.
 	Catalog string
 }
 
 // Defaults are the project's own locations.
 func Defaults(root string) Options {
-	return Options{Root: root, Descriptors: "descriptors", Out: "zz_generated", Catalog: "docs/CATALOG.md"}
+	return Options{Root: root, Descriptors: "descriptors", Out: "zz_generated", Catalog: "docs/reference/catalog.md"}
 }
 
 // Generate loads, checks and emits; it returns the output files keyed by
