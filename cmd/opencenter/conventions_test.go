@@ -132,3 +132,30 @@ func TestCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildBeforeBootstrap: a reviewer builds a cluster's overlay without
+// flux-system/: the root gives the Flux objects, --unit one unit's objects
+// as Flux applies them, secrets still encrypted.
+func TestBuildBeforeBootstrap(t *testing.T) {
+	repo := fixtureRepo(t)
+	const cfg = ".k8s-dev-config.yaml"
+	code, stdout, stderr := runCLI("build", cfg)
+	if code != 0 || !strings.Contains(stdout, "kind: Kustomization\n") || !strings.Contains(stdout, "name: keycloak-operator\n") {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "applications")); err == nil {
+		t.Error("build wrote the overlay")
+	}
+	code, stdout, stderr = runCLI("build", cfg, "--unit", "loki-override")
+	if code != 0 || !strings.Contains(stdout, "name: loki-values-override\n") || !strings.Contains(stdout, "namespace: observability\n") {
+		t.Fatalf("build --unit loki-override: exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, c := range []struct{ unit, want string }{
+		{"loki-base", "its path is in the repository of GitRepository"},
+		{"loki-overide", `(did you mean "loki-override"?)`},
+	} {
+		if code, _, stderr := runCLI("build", cfg, "--unit", c.unit); code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("build --unit %s: exit %d\n%s", c.unit, code, stderr)
+		}
+	}
+}
