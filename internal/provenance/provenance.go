@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -26,6 +25,8 @@ type Overlay struct {
 	// contents opencenter wrote there, usually one; two while a write is
 	// under way (Begin).
 	written map[string][]string
+	// next are the hashes of the write under way, "" for a deletion.
+	next map[string]string
 
 	gitOnce sync.Once
 	// outsideGit are the files whose work-tree content git's index does
@@ -52,7 +53,7 @@ func Open(repo, overlay string) (*Overlay, error) {
 	s := bufio.NewScanner(bytes.NewReader(data))
 	for s.Scan() {
 		sum, p, ok := strings.Cut(s.Text(), " ")
-		if ok && len(sum) == 2*sha256.Size {
+		if ok && len(sum) == 2*hashSize {
 			o.written[p] = append(o.written[p], sum)
 		}
 	}
@@ -83,24 +84,32 @@ func (o *Overlay) Wrote(rel string, data []byte) bool {
 // was recorded before: a write stopped half way leaves files of both,
 // and the next render knows either as its own.
 func (o *Overlay) Begin(next map[string][]byte) error {
+	o.next = make(map[string]string, len(next))
 	for p, data := range next {
-		if data != nil && !o.Wrote(p, data) {
-			o.written[p] = append(o.written[p], hash(data))
+		if data == nil {
+			o.next[p] = ""
+			continue
+		}
+		sum := hash(data)
+		o.next[p] = sum
+		if !slices.Contains(o.written[p], sum) {
+			o.written[p] = append(o.written[p], sum)
 		}
 	}
 	return o.save()
 }
 
-// Commit records, once a write is done, the files it wrote (contents by
-// path, nil for a file it deleted) as their only recorded content.
-func (o *Overlay) Commit(wrote map[string][]byte) error {
-	for p, data := range wrote {
-		if data == nil {
+// Commit records, once the write Begin announced is done, the files it
+// wrote as their only recorded content, and forgets those it deleted.
+func (o *Overlay) Commit() error {
+	for p, sum := range o.next {
+		if sum == "" {
 			delete(o.written, p)
 		} else {
-			o.written[p] = []string{hash(data)}
+			o.written[p] = []string{sum}
 		}
 	}
+	o.next = nil
 	return o.save()
 }
 
@@ -113,12 +122,13 @@ func (o *Overlay) Forget() error {
 	return err
 }
 
-// save writes the ledger atomically.
+// save writes the ledger atomically: a line "hash path" per recorded
+// content.
 func (o *Overlay) save() error {
-	var b bytes.Buffer
+	var b []byte
 	for _, p := range slices.Sorted(maps.Keys(o.written)) {
 		for _, sum := range o.written[p] {
-			fmt.Fprintf(&b, "%s %s\n", sum, p)
+			b = append(append(append(append(b, sum...), ' '), p...), '\n')
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(o.ledgerFile), 0o700); err != nil {
@@ -128,7 +138,7 @@ func (o *Overlay) save() error {
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(b.Bytes())
+	_, werr := tmp.Write(b)
 	if err := errors.Join(werr, tmp.Close()); err != nil {
 		os.Remove(tmp.Name())
 		return err
@@ -222,7 +232,11 @@ func gitDir(dir string) string {
 	}
 }
 
+// hashSize is how many bytes of a content's SHA-256 the ledger keeps:
+// enough that no two contents of a file meet by chance.
+const hashSize = 16
+
 func hash(data []byte) string {
 	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(sum[:hashSize])
 }

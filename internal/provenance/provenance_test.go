@@ -40,7 +40,7 @@ func TestInGit(t *testing.T) {
 	if err := ledger.Begin(map[string][]byte{"a.yaml": written}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ledger.Commit(map[string][]byte{"a.yaml": written}); err != nil {
+	if err := ledger.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(repo, ".git", "opencenter", "ledger")); err != nil {
@@ -80,7 +80,10 @@ func TestOutsideGit(t *testing.T) {
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(repo)) // no repository above the test's either
 	first := write(t, repo, "a.yaml", "a: 1\n")
 	ledger := open(t, repo)
-	if err := ledger.Commit(map[string][]byte{"a.yaml": first}); err != nil {
+	if err := ledger.Begin(map[string][]byte{"a.yaml": first}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ledger.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	o := open(t, repo)
@@ -97,18 +100,22 @@ func TestInterruptedWrite(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	old, gone := []byte("v: 1\n"), []byte("g: 1\n")
 	l := open(t, repo)
-	if err := l.Commit(map[string][]byte{"a.yaml": old, "gone.yaml": gone}); err != nil {
+	if err := l.Begin(map[string][]byte{"a.yaml": old, "gone.yaml": gone}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	next := []byte("v: 2\n")
-	if err := open(t, repo).Begin(map[string][]byte{"a.yaml": next, "gone.yaml": nil}); err != nil {
+	writing := open(t, repo)
+	if err := writing.Begin(map[string][]byte{"a.yaml": next, "gone.yaml": nil}); err != nil {
 		t.Fatal(err)
 	}
-	mid := open(t, repo)
+	mid := open(t, repo) // what a render finds after one stopped here
 	if !mid.Wrote("a.yaml", old) || !mid.Wrote("a.yaml", next) || !mid.Wrote("gone.yaml", gone) {
 		t.Error("a write under way: the old and the new content are both opencenter's")
 	}
-	if err := mid.Commit(map[string][]byte{"a.yaml": next, "gone.yaml": nil}); err != nil {
+	if err := writing.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	done := open(t, repo)

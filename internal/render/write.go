@@ -482,7 +482,7 @@ func Apply(repo string, p *Plan, changes []Change) error {
 	if err := apply(repo, p, changes); err != nil {
 		return err
 	}
-	return ledger.Commit(written)
+	return ledger.Commit()
 }
 
 // apply is Apply's writing.
@@ -859,5 +859,8 @@ func Prune(repo string, o Orphan) error {
 	for _, p := range o.Owned {
 		gone[p] = nil
 	}
-	return prov.Commit(gone)
+	if err := prov.Begin(gone); err != nil {
+		return err
+	}
+	return prov.Commit()
 }
