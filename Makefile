@@ -63,7 +63,7 @@ fuzz:
 
 ## bench: the performance benchmarks (see docs/PERFORMANCE.md); a few minutes on 2 cores.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/config ./internal/sops ./internal/render ./cmd/opencenter
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/config ./internal/render ./cmd/opencenter
 
 ## stress: the crash and concurrency harness, longer than in CI: real renders
 ## killed (kill -9) at random points and run concurrently, and a write stopped

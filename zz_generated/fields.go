@@ -498,7 +498,7 @@ var Fields = []catalog.Field{
 		Path:   "opencenter.gitops.overlay_units.sops.rules",
 		Kind:   catalog.KindList,
 		GoType: "[]config.SOPSRule",
-		Doc:    "rules are the creation rules {path_regex, age_recipients} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \\.yaml$, for the recipients of the config's own .sops.yaml creation rule.",
+		Doc:    "rules are the creation rules {path_regex, age_recipients, encrypted_regex} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \\.yaml$, for the recipients of the config's own .sops.yaml creation rule.",
 		Get: func(c *config.Config) (any, bool) {
 			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules, true
 		},

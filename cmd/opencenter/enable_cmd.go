@@ -25,7 +25,7 @@ import (
 // EnableCmd turns a unit on in a config, with every unit it requires.
 type EnableCmd struct {
 	Unit     string   `arg:"" name:"UNIT" help:"The overlay unit to enable ('opencenter units' lists them)."`
-	Set      []string `placeholder:"KEY=VALUE" sep:"none" help:"Set a field of the unit, its path relative to the unit's service (hostname=auth.example.com, source.branch=main); repeatable. Values are checked against the field's type. Secrets are set with 'opencenter secrets edit'."`
+	Set      []string `placeholder:"KEY=VALUE" sep:"none" help:"Set a field of the unit, its path relative to the unit's service (hostname=auth.example.com, source.branch=main); repeatable. Values are checked against the field's type. Secrets are set with 'opencenter secrets set'."`
 	Config   string   `placeholder:"FILE" help:"The config to edit (default: the only .*-config.yaml at the root of --repo)."`
 	RepoFlag `embed:""`
 }
@@ -289,7 +289,7 @@ var scalarKinds = map[catalog.Kind]bool{catalog.KindString: true, catalog.KindBo
 func yamlValue(f *catalog.Field, val string) (string, error) {
 	switch {
 	case f.Secret:
-		return "", errors.New("it is a secret: set it with 'opencenter secrets edit'")
+		return "", fmt.Errorf("it is a secret: set it with 'opencenter secrets set %s', which reads it without echo and encrypts it", f.Path)
 	case f.Kind == catalog.KindList:
 		return "", fmt.Errorf("%s is a list, which --set does not write: add it to the file, such as\n%s('opencenter explain %s' documents its items)",
 			lastKey(f.Path), listExample(f), strings.TrimPrefix(f.Path, "opencenter."))

@@ -24,7 +24,7 @@ type InitCmd struct {
 	RepositoryURL string   `placeholder:"URL" help:"URL of the cluster's GitOps repository (ssh://, https:// or git@host:path); default: the origin remote of the repository, if any."`
 	Env           string   `placeholder:"ENV" help:"The environment, free text; default: a part of the cluster name that names one (dev, prod, dr, qa, uat, stage...), else none."`
 	SOPS          bool     `name:"sops" help:"Set up SOPS: a .sops.yaml creation rule for the configs (when there is none), the config's secrets encrypted, and the overlay's Secrets encrypted for the same recipients."`
-	AgeRecipient  []string `placeholder:"AGE1..." help:"With --sops, an age public key that may decrypt (repeatable); default: the public key of your age key (SOPS_AGE_KEY_FILE, or ~/.config/sops/age/keys.txt)."`
+	AgeRecipient  []string `placeholder:"AGE1..." help:"With --sops, an age public key that may decrypt (repeatable); default: the public key of your age key, found as sops finds it (SOPS_AGE_KEY_FILE, SOPS_AGE_KEY, or its default keys file)."`
 }
 
 // Run writes .<NAME>-config.yaml with the defaults, refusing to overwrite,

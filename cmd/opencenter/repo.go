@@ -1,10 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/opencenter-dev/opencenter/internal/worktree"
 )
 
 // RepoFlag is the --repo flag of the commands that work in a GitOps
@@ -27,7 +28,7 @@ func (f *RepoFlag) resolve(configs []string) error {
 	if err != nil {
 		return err
 	}
-	if root, ok := gitRoot(wd); ok {
+	if root, ok := worktree.Root(wd); ok {
 		f.Repo = relativeTo(wd, root)
 		return nil
 	}
@@ -46,23 +47,6 @@ func (f *RepoFlag) resolve(configs []string) error {
 	}
 	f.Repo = dir
 	return nil
-}
-
-// gitRoot finds the work tree holding dir: the nearest directory at or
-// above it with a .git entry.
-func gitRoot(dir string) (string, bool) {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir, true
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return "", false
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
 }
 
 // relativeTo writes target relative to the working directory wd when it

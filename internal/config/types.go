@@ -321,7 +321,7 @@ type CustomerKustomization struct {
 type SOPS struct {
 	// Enabled renders .sops.yaml.
 	Enabled bool `json:"enabled,omitempty"`
-	// Rules are the creation rules {path_regex, age_recipients} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \.yaml$, for the recipients of the config's own .sops.yaml creation rule.
+	// Rules are the creation rules {path_regex, age_recipients, encrypted_regex} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \.yaml$, for the recipients of the config's own .sops.yaml creation rule.
 	Rules []SOPSRule `json:"rules,omitempty"`
 	// SecretName names the Secret in flux-system holding the age key
 	// (age.agekey) that Flux decrypts with; every Flux unit applying secret

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/opencenter-dev/opencenter/internal/worktree"
 )
 
 // Overlay is what is known of the provenance of one overlay's files.
@@ -193,43 +195,11 @@ func ledgerFile(repo, overlay string) (string, error) {
 		return "", err
 	}
 	name := strings.ReplaceAll(path.Clean(overlay), "/", "%")
-	if dir := gitDir(abs); dir != "" {
+	if dir, ok := worktree.GitDir(abs); ok {
 		return filepath.Join(dir, "opencenter", "ledger", name), nil
 	}
 	sum := sha256.Sum256([]byte(abs))
 	return filepath.Join(os.TempDir(), "opencenter-"+hex.EncodeToString(sum[:8]), "ledger", name), nil
-}
-
-// gitDir finds the git directory of the repository holding dir as git
-// does, from dir up: a .git directory, or a .git file naming one (a
-// worktree, a submodule). "" when there is none.
-func gitDir(dir string) string {
-	for {
-		dotgit := filepath.Join(dir, ".git")
-		info, err := os.Stat(dotgit)
-		switch {
-		case err == nil && info.IsDir():
-			return dotgit
-		case err == nil:
-			data, err := os.ReadFile(dotgit)
-			if err != nil {
-				return ""
-			}
-			target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir: ")
-			if !ok {
-				return ""
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(dir, target)
-			}
-			return target
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // hashSize is how many bytes of a content's SHA-256 the ledger keeps:

@@ -11,21 +11,23 @@ import (
 	"time"
 
 	_ "github.com/opencenter-dev/opencenter/internal/posixonly" // Windows: one readable build error
+	"github.com/opencenter-dev/opencenter/internal/worktree"
 )
 
 // ErrBusy is returned when another process held the lock for the whole wait.
 var ErrBusy = errors.New("another opencenter process is rendering this repository")
 
-// File is where the lock of repo lives: in its .git directory when it has
-// one (never tracked, never in the work tree), else in the temporary
-// directory, named after the repository's absolute path.
+// File is where the lock of repo lives: in its git directory when it has
+// one (never tracked, never in the work tree; a linked worktree's own),
+// else in the temporary directory, named after the repository's absolute
+// path.
 func File(repo string) (string, error) {
 	abs, err := filepath.Abs(repo)
 	if err != nil {
 		return "", err
 	}
-	if info, err := os.Stat(filepath.Join(abs, ".git")); err == nil && info.IsDir() {
-		return filepath.Join(abs, ".git", "opencenter.lock"), nil
+	if dir, ok := worktree.GitDir(abs); ok {
+		return filepath.Join(dir, "opencenter.lock"), nil
 	}
 	sum := sha256.Sum256([]byte(abs))
 	return filepath.Join(os.TempDir(), "opencenter-"+hex.EncodeToString(sum[:8])+".lock"), nil
