@@ -11,10 +11,10 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
 
 // editRepo copies a config into a new repository under the name its
@@ -39,7 +39,7 @@ func transcript(args []string, code int, stdout, stderr string, before, after []
 	var b strings.Builder
 	fmt.Fprintf(&b, "$ opencenter %s\nexit %d\n", strings.Join(args, " "), code)
 	fmt.Fprintf(&b, "--- stdout\n%s--- stderr\n%s--- diff\n", stdout, stderr)
-	b.WriteString(udiff.Unified("before", "after", before, after))
+	b.WriteString(udiff.Unified("before", "after", string(before), string(after)))
 	return []byte(b.String())
 }
 

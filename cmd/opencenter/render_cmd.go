@@ -13,13 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/internal/udiff"
 )
 
 // RenderCmd renders overlays.
@@ -337,7 +337,7 @@ func unifiedDiff(plan *render.Plan, ch render.Change) string {
 	if ch.New == nil && ch.Op != render.OpDelete {
 		new = []byte("(encrypted: its content is known only with the key)\n")
 	}
-	return udiff.Unified(a, b, old, new)
+	return udiff.Unified(a, b, string(old), string(new))
 }
 
 func summary(p *render.Plan, changes []render.Change) string {

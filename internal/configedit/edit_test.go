@@ -10,7 +10,7 @@ import (
 	"github.com/sebdah/goldie/v2"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/opencenter-dev/opencenter/internal/udiff"
+	"github.com/aymanbagabas/go-udiff"
 )
 
 type set struct{ path, value string }
@@ -75,7 +75,7 @@ func TestSet(t *testing.T) {
 					t.Errorf("setting %s again changed the file (%v)", s.path, err)
 				}
 			}
-			g.Assert(t, c.name, []byte(udiff.Unified("before/"+filepath.Base(c.input), "after/"+filepath.Base(c.input), before, after)))
+			g.Assert(t, c.name, []byte(udiff.Unified("before/"+filepath.Base(c.input), "after/"+filepath.Base(c.input), string(before), string(after))))
 		})
 	}
 }

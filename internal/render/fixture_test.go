@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/internal/udiff"
+	"github.com/aymanbagabas/go-udiff"
 )
 
 const fixtureRepo = "../../testdata/fixture"
@@ -51,7 +51,7 @@ func TestFixtureInSync(t *testing.T) {
 			continue
 		}
 		for _, c := range Differences(changes) {
-			t.Errorf("%s/%s would be %sd:\n%s", p.Overlay, c.Path, c.Op, udiff.Unified("committed", "rendered", c.Old, c.New))
+			t.Errorf("%s/%s would be %sd:\n%s", p.Overlay, c.Path, c.Op, udiff.Unified("committed", "rendered", string(c.Old), string(c.New)))
 		}
 	}
 	if t.Failed() {
