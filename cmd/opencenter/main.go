@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -80,9 +79,6 @@ func badInput(err error) error { return &exitError{exitBadInput, err} }
 type kongExit int
 
 func main() {
-	// Nothing reads a heap profile, and sampling one allocation per 512 KB
-	// (Go's default) was half a per cent of a fleet render's CPU.
-	runtime.MemProfileRate = 0
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

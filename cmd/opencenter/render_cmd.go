@@ -215,7 +215,6 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		planFailed(r, name, err)
 		return
 	}
-	defer plan.Release() // the next cluster's files are written into its memory
 	r.rep.Files = len(plan.Files)
 	changes, err := render.Diff(c.Repo, plan, render.WriteOptions{Force: c.Force, Only: c.Only})
 	var refused *render.RefusedError

@@ -513,24 +513,15 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	for _, u := range active {
 		units += len(u.FluxUnits)
 	}
-	// The plans live in the builder's slab, whose room the next plan of a
-	// fleet reuses (reset); appending within its capacity keeps them put.
-	if cap(b.fluxPlans)-len(b.fluxPlans) < units {
-		b.fluxPlans = make([]fluxPlan, 0, units)
-	}
 	plans := make([]*fluxPlan, 0, units)
-	if b.fluxByName == nil {
-		b.fluxByName = make(map[string]*fluxPlan, units)
-	}
-	byName := b.fluxByName
+	byName := make(map[string]*fluxPlan, units)
 	for _, u := range active {
 		for i := range u.FluxUnits {
 			fu := &u.FluxUnits[i]
 			if !fu.When.Holds(b.c) {
 				continue
 			}
-			b.fluxPlans = append(b.fluxPlans, fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)})
-			fp := &b.fluxPlans[len(b.fluxPlans)-1]
+			fp := &fluxPlan{u: u, fu: fu, path: b.expandAfter("./", u, strings.TrimPrefix(fu.Path, "./")), target: b.expand(u, fu.TargetNamespace)}
 			fp.applied = b.appliedBy(fp)
 			if len(fu.ValuesFrom) > 0 {
 				b.planValuesFrom(fp)
@@ -582,10 +573,7 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 	for _, fp := range plans {
 		n += len(fp.applied.objects)
 	}
-	if b.owners == nil {
-		b.owners = make(map[objectKey]*fluxPlan, n)
-	}
-	owners := b.owners
+	owners := make(map[objectKey]*fluxPlan, n)
 	missing := map[string]bool{} // the groups without a CRD a Flux unit has been told of
 	// after orders fp after the provider of API group g, and reports, once
 	// per group, that g has none.

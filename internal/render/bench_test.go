@@ -1,10 +1,8 @@
 package render
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -30,71 +28,6 @@ func BenchmarkPlan(b *testing.B) {
 	b.ReportMetric(float64(bytes), "bytes/plan")
 }
 
-// BenchmarkPlanFloor does, for k8s-dev's plan, only the work any plan of
-// it must do whatever the code around it, in three parts:
-//   - hashes: the SHA-256 of each file's body, for its ownership header;
-//   - data-keys: for a one-off plan, a fresh data key per recipient set,
-//     wrapped for each recipient (X25519) on its first use, here the
-//     encryption of one value;
-//   - both, the floor under BenchmarkPlan.
-//
-// It builds, checks and encrypts nothing else, and runs on the machine that
-// measures the plan: what it measures, a plan pays whatever the code
-// around it, unless a faster SHA-256 or X25519 than the standard
-// library's is used.
-func BenchmarkPlanFloor(b *testing.B) {
-	p := plan(b, "../../testdata/fixture/.k8s-dev-config.yaml")
-	var recipientSets [][]string
-	hashed := 0
-	for _, f := range p.Files {
-		hashed += len(body(f.Data))
-		if f.Recipients != nil && !slices.ContainsFunc(recipientSets, func(r []string) bool { return slices.Equal(r, f.Recipients) }) {
-			recipientSets = append(recipientSets, f.Recipients)
-		}
-	}
-	if len(recipientSets) == 0 {
-		b.Fatal("the plan encrypts no file: the floor would leave out the wraps")
-	}
-	hashes := func() {
-		for _, f := range p.Files {
-			sha256.Sum256(body(f.Data))
-		}
-	}
-	dataKeys := func() {
-		keys := &sops.DataKeys{}
-		for _, r := range recipientSets {
-			key, err := keys.For(r)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := sops.Encrypt([]byte("k: v\n"), sops.EncryptOptions{Recipients: r, Key: key}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	wraps := 0
-	for _, r := range recipientSets {
-		wraps += len(r)
-	}
-	b.Run("hashes", func(b *testing.B) {
-		for b.Loop() {
-			hashes()
-		}
-		b.ReportMetric(float64(hashed), "bytes-hashed/plan")
-	})
-	b.Run("data-keys", func(b *testing.B) {
-		for b.Loop() {
-			dataKeys()
-		}
-		b.ReportMetric(float64(wraps), "wraps/plan")
-	})
-	b.Run("both", func(b *testing.B) {
-		for b.Loop() {
-			hashes()
-			dataKeys()
-		}
-	})
-}
 
 // BenchmarkPlanSharedKeys is BenchmarkPlan as render plans each cluster of
 // a fleet: the data keys, one per recipient set, are made and wrapped once
@@ -109,11 +42,9 @@ func BenchmarkPlanSharedKeys(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := Build(f, Options{AllowPlaintextSecrets: true, DataKeys: keys})
-		if err != nil {
+		if _, err := Build(f, Options{AllowPlaintextSecrets: true, DataKeys: keys}); err != nil {
 			b.Fatal(err)
 		}
-		p.Release()
 	}
 }
 
@@ -188,39 +119,3 @@ func BenchmarkRender(b *testing.B) {
 	b.ReportMetric(float64(size)/sec, "bytes/s")
 }
 
-// BenchmarkPlanPlaintextCold is BenchmarkPlanPlaintext without the
-// process's kustomization cache, which BenchmarkPlan's later iterations
-// hit: the cost of a one-off plan, whose kustomizations are all parsed.
-func BenchmarkPlanPlaintextCold(b *testing.B) {
-	f := loadConfig(b, "../../testdata/fixture/.k8s-dev-config.yaml")
-	f.Config.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled = false
-	b.ReportAllocs()
-	for b.Loop() {
-		kustomizationsMu.Lock()
-		clear(kustomizations)
-		kustomizationsMu.Unlock()
-		if _, err := Build(f, Options{AllowPlaintextSecrets: true}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// TestPlanAllocations holds the plan BenchmarkPlan measures (the k8s-dev
-// fixture cluster, its 17 Secrets encrypted) to the compiled-templates
-// issue's bound of 1,500 allocations. A count, not a time: it is the same
-// on every machine.
-func TestPlanAllocations(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector changes allocation counts")
-	}
-	f := loadConfig(t, "../../testdata/fixture/.k8s-dev-config.yaml")
-	n := testing.AllocsPerRun(50, func() {
-		if _, err := Build(f, Options{AllowPlaintextSecrets: true}); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if n > 1500 {
-		t.Errorf("planning k8s-dev takes %.0f allocations, over the bound of 1,500", n)
-	}
-	t.Logf("%.0f allocations per plan", n)
-}

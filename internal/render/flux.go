@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-	"sync"
 	"time"
 
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
@@ -186,11 +185,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 // no error, so a base that stops sharing o still builds.
 func removal(o object) kustomize.Patch {
 	m := o.base
-	return removals.get(m, func() kustomize.Patch {
-		patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
-			"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
-		return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
-	})
+	patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
+		"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
+	return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
 }
 
 // planValuesFrom sets fp.valuesFrom, the Flux patch adding the ValuesFrom
@@ -223,47 +220,14 @@ func (b *builder) planValuesFrom(fp *fluxPlan) {
 // crds/ directory, which Helm otherwise installs only where no CRD of the
 // name exists and never upgrades, then makes the cluster's CRDs the chart's
 // at every release. A merge patch, so that it adds install and upgrade
-// where the base has none. Made once per unit (the tables' own, so a
-// pointer names one), like removals.
+// where the base has none.
 func replaceCRDs(u *catalog.Unit) kustomize.Patch {
-	return crdPatches.get(u, func() kustomize.Patch {
-		return kustomize.Patch{
-			Patch: "apiVersion: " + helmv2.GroupVersion.String() + "\nkind: " + helmv2.HelmReleaseKind + "\nmetadata:\n  name: " + yamlenc.Scalar(u.HelmRelease) +
-				"\nspec:\n  install:\n    crds: " + string(helmv2.CreateReplace) + "\n  upgrade:\n    crds: " + string(helmv2.CreateReplace) + "\n",
-			Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: u.HelmRelease},
-		}
-	})
-}
-
-// patchCache remembers a Flux patch per entry of the tables (their own, so
-// a pointer names one): the plans of a fleet share each patch, and the
-// Kustomization that carries one only reads it.
-type patchCache[K comparable] struct {
-	mu sync.RWMutex
-	m  map[K]kustomize.Patch
-}
-
-// get returns k's patch, made by build the first time.
-func (c *patchCache[K]) get(k K, build func() kustomize.Patch) kustomize.Patch {
-	c.mu.RLock()
-	p, ok := c.m[k]
-	c.mu.RUnlock()
-	if ok {
-		return p
+	return kustomize.Patch{
+		Patch: "apiVersion: " + helmv2.GroupVersion.String() + "\nkind: " + helmv2.HelmReleaseKind + "\nmetadata:\n  name: " + yamlenc.Scalar(u.HelmRelease) +
+			"\nspec:\n  install:\n    crds: " + string(helmv2.CreateReplace) + "\n  upgrade:\n    crds: " + string(helmv2.CreateReplace) + "\n",
+		Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: u.HelmRelease},
 	}
-	p = build()
-	c.mu.Lock()
-	c.m[k] = p
-	c.mu.Unlock()
-	return p
 }
-
-var (
-	// removals are the patches taking objects of the base index out.
-	removals = patchCache[*catalog.BaseObject]{m: map[*catalog.BaseObject]kustomize.Patch{}}
-	// crdPatches are the units' CRD policy patches (replaceCRDs).
-	crdPatches = patchCache[*catalog.Unit]{m: map[*catalog.Unit]kustomize.Patch{}}
-)
 
 // decryption is the spec.decryption of Flux units applying secret
 // material, shared by the plan's Flux objects (each is marshalled, never

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Every file the renderer writes starts with one header line that says who
@@ -65,65 +64,10 @@ func appendHeader(out []byte, config, unit, seal string) []byte {
 	return append(out, '\n')
 }
 
-// A fileArena hands out the buffers files are written into from larger
-// chunks: a plan's files cost a few allocations instead of one each. Each
-// file it returns has its capacity trimmed to its length, so no later
-// append to one file can reach the next. It is not safe for concurrent use.
-type fileArena struct {
-	free []byte // where the next file begins (length 0)
-	busy bool   // a file is being written into free
-	// chunks are the chunks it has written into, for Plan.Release.
-	chunks []*[]byte
-}
-
-// arenaChunks holds the chunks of released plans (Plan.Release) for the
-// arenas of the next: a fleet render writes each cluster into memory the
-// previous ones used, warm in the cache, instead of into fresh memory
-// the collector then has to reclaim.
-var arenaChunks sync.Pool
-
-// newChunk starts a chunk, a released one when there is one.
-func (a *fileArena) newChunk() {
-	c, _ := arenaChunks.Get().(*[]byte)
-	if c == nil {
-		b := make([]byte, 0, arenaChunk)
-		c = &b
-	}
-	a.chunks = append(a.chunks, c)
-	a.free = (*c)[:0]
-}
-
-const (
-	arenaChunk = 64 << 10
-	// arenaMinFree is the room below which a file starts a new chunk.
-	arenaMinFree = 4 << 10
-)
-
-// file writes one file of unit: its ownership header, then what body
-// appends. A file outgrowing the chunk moves to the heap as any append
-// does; a file begun while another is being written (body writing a file
-// itself) is given its own buffer.
-func (a *fileArena) file(config, unit string, body func(dst []byte) ([]byte, error)) ([]byte, error) {
-	if a.busy {
-		data, err := body(appendHeader(make([]byte, 0, headerLen(config, unit, "")+896), config, unit, ""))
-		if err != nil {
-			return nil, err
-		}
-		return data[:len(data):len(data)], nil
-	}
-	if cap(a.free) < arenaMinFree {
-		a.newChunk()
-	}
-	a.busy = true
-	data, err := body(appendHeader(a.free, config, unit, ""))
-	a.busy = false
-	if err != nil {
-		return nil, err
-	}
-	if len(data) <= cap(a.free) && &data[:1][0] == &a.free[:1][0] { // still in the chunk
-		a.free = a.free[len(data):len(data)]
-	}
-	return data[:len(data):len(data)], nil
+// newFile writes one file of unit: its ownership header, then what body
+// appends.
+func newFile(config, unit string, body func(dst []byte) ([]byte, error)) ([]byte, error) {
+	return body(appendHeader(make([]byte, 0, headerLen(config, unit, "")+1024), config, unit, ""))
 }
 
 // headerSeal returns the seal an encrypted file's header records, "" when

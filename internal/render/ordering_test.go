@@ -174,7 +174,6 @@ func TestKnownObjectsAgreeWithParser(t *testing.T) {
 	for _, n := range append(fixtureConfigs(t), more...) {
 		b := newBuilder(loadConfig(t, n), Options{AllowPlaintextSecrets: true})
 		if _, err := b.build(); err != nil {
-			b.release()
 			continue // the test configs that do not plan
 		}
 		for _, f := range b.files {
@@ -186,7 +185,6 @@ func TestKnownObjectsAgreeWithParser(t *testing.T) {
 				t.Errorf("%s/%s: known as %+v, parsed %+v", b.p.Overlay, f.Path, *f.object, want)
 			}
 		}
-		b.release()
 	}
 	if known < 50 {
 		t.Errorf("only %d files have a known object: the sources should", known)

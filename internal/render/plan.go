@@ -70,8 +70,8 @@ type File struct {
 	// seal, and no age key of the user's opens the file on disk. A write
 	// replaces the file; --check cannot say whether it differs.
 	Unconfirmed bool
-	// kustomization is a computed kustomization.yaml as the plan reads it,
-	// known without parsing its text.
+	// kustomization is a kustomization.yaml as the plan reads it: computed
+	// with the file, or parsed once its text is final.
 	kustomization *parsedKustomization
 	// nextInDir links the plan's files in one directory (builder.byDir).
 	nextInDir *File
@@ -108,60 +108,9 @@ type Plan struct {
 	// plan's HelmReleases read values from, as the config names them (an
 	// existing_secret field): the cluster must have them.
 	ExistingSecrets []types.NamespacedName
-	// chunks hold the files' data (fileArena), for Release.
-	chunks []*[]byte
-	// changes are the slices Diff returned for the plan, for Release.
-	changes [][]Change
 	// tidy: Diff found nothing under the overlay for Tidy to remove, so a
 	// write that deletes nothing need not call it.
 	tidy bool
-}
-
-// Release gives the memory of the plan's files, and of the changes Diff
-// made from it, to the plans built after it, and sets Files to nil.
-// Nothing may read the plan's files afterwards, nor the changes made from
-// it: a caller that writes a plan and drops it (a fleet render) releases
-// it last.
-func (p *Plan) Release() {
-	if p.Files != nil {
-		releasedFiles.put(p.Files)
-		p.Files = nil
-	}
-	for _, c := range p.changes {
-		releasedChanges.put(c)
-	}
-	p.changes = nil
-	for _, c := range p.chunks {
-		arenaChunks.Put(c)
-	}
-	p.chunks = nil
-}
-
-// releasedFiles and releasedChanges hold the Files of released plans and
-// the changes made from them: a fleet's plans have about the same number
-// of files, so the next fills the room of the last instead of a fresh
-// 25 KB and 16 KB.
-var (
-	releasedFiles   slicePool[File]
-	releasedChanges slicePool[Change]
-)
-
-// slicePool holds emptied slices for reuse.
-type slicePool[T any] struct{ pool sync.Pool }
-
-// get returns an empty slice with room for n elements, zero up to its
-// capacity.
-func (sp *slicePool[T]) get(n int) []T {
-	if s, _ := sp.pool.Get().(*[]T); s != nil && cap(*s) >= n {
-		return (*s)[:0]
-	}
-	return make([]T, 0, n)
-}
-
-// put clears s, whose elements past its length are zero, and keeps it.
-func (sp *slicePool[T]) put(s []T) {
-	clear(s) // the pool must not keep what s refers to alive
-	sp.pool.Put(&s)
 }
 
 // File returns the plan's file at path p.
@@ -200,24 +149,13 @@ type builder struct {
 	// from labelText.
 	partLabelText map[string][]byte
 	labelText     []byte
-	// spareLabels are the emptied label maps of the last plan, for the
-	// next (reset): nothing a plan holds refers to them, since its Flux
-	// objects are written out as they are built.
-	spareLabels []map[string]string
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]local
 	// localDirs are the other overlay directories a Flux unit applies
 	// whose local/ holds a kustomization: whether it is a Component.
 	localDirs map[string]bool
-	// slab holds the plan's files, allocated a chunk at a time; slabs are
-	// all of its chunks, spare the emptied chunks of earlier plans.
-	slab         []File
-	slabs, spare [][]File
-	// owners finds the Flux unit applying each object (planFlux).
-	owners map[objectKey]*fluxPlan
-	// fluxPlans holds the plan's Flux units (planFlux), fluxByName them by name.
-	fluxPlans  []fluxPlan
-	fluxByName map[string]*fluxPlan
+	// order is the plan's files in the order they were added.
+	order []*File
 	// dependsOn and healthChecks are the lists of the Flux Kustomization
 	// being built (kustomization).
 	dependsOn    []kustomizev1.DependencyReference
@@ -231,8 +169,6 @@ type builder struct {
 	objects []object
 	// durations are gitops.flux's, parsed once for the plan's Flux objects.
 	durations *fluxDurations
-	// arena holds the files the builder writes itself (not renderUnit's).
-	arena fileArena
 	// newOverlay: the overlay does not exist on disk yet (readLocal looked),
 	// so there is nothing of it to read back.
 	newOverlay bool
@@ -249,9 +185,7 @@ type builder struct {
 // checked (config.Load: defaults applied, validated). The error is a
 // diag.List naming the config file.
 func Build(f *config.File, o Options) (*Plan, error) {
-	b := newBuilder(f, o)
-	defer b.release()
-	return b.build()
+	return newBuilder(f, o).build()
 }
 
 // build is Build with a builder.
@@ -286,22 +220,8 @@ func (b *builder) build() (*Plan, error) {
 	if len(b.diags) > 0 {
 		return nil, b.diags.Err()
 	}
-	// Sorted as pointers: moving Files themselves costs a write barrier each.
-	// They are taken from the slabs, in the order they were added (units in
-	// catalog order, then what is derived), which is mostly path order
-	// already and costs no walk of the files map.
-	sorted := make([]*File, 0, len(b.files))
-	for i, slab := range b.slabs {
-		slab = slab[:cap(slab)] // a slab is replaced only once full
-		if i == len(b.slabs)-1 {
-			slab = b.slab
-		}
-		for j := range slab {
-			sorted = append(sorted, &slab[j])
-		}
-	}
-	slices.SortFunc(sorted, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
-	b.p.Files = releasedFiles.get(len(sorted))[:len(sorted)]
+	sorted := slices.SortedFunc(slices.Values(b.order), func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
+	b.p.Files = make([]File, len(sorted))
 	for i, f := range sorted {
 		b.p.Files[i] = *f
 		b.p.Files[i].nextInDir, b.p.Files[i].object = nil, nil // links into the builder's memory
@@ -309,28 +229,24 @@ func (b *builder) build() (*Plan, error) {
 			b.p.SecretFiles = append(b.p.SecretFiles, f.Path)
 		}
 	}
-	b.p.chunks = append(b.p.chunks, b.arena.chunks...)
 	return b.p, nil
 }
 
 func newBuilder(f *config.File, o Options) *builder {
-	b, _ := builders.Get().(*builder)
-	if b == nil {
-		b = &builder{
-			status:    map[string]*UnitStatus{},
-			files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
-			byDir:     make(map[string]*File, 128),
-			flux:      map[string]bool{},
-			fluxOf:    map[string]*catalog.Unit{},
-			sources:   map[string]bool{},
-			include:   map[string]bool{},
-			withheld:  map[string]bool{},
-			local:     map[string]local{},
-			localDirs: map[string]bool{},
-			words:     make(words, 128),
-		}
-	}
 	cluster := f.Config.OpenCenter.Cluster.ClusterName
+	b := &builder{
+		status:    map[string]*UnitStatus{},
+		files:     make(map[string]*File, 256), // a 25-service cluster has 180 files
+		byDir:     make(map[string]*File, 128),
+		flux:      map[string]bool{},
+		fluxOf:    map[string]*catalog.Unit{},
+		sources:   map[string]bool{},
+		include:   map[string]bool{},
+		withheld:  map[string]bool{},
+		local:     map[string]local{},
+		localDirs: map[string]bool{},
+		words:     make(words, 128),
+	}
 	b.f, b.c, b.o = f, withSOPSDefaults(f.Config, o.PolicyRecipients), o
 	b.p = &Plan{Config: f.Name, Cluster: cluster, Overlay: OverlayDir(cluster)}
 	b.durations = parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux)
@@ -339,60 +255,10 @@ func newBuilder(f *config.File, o Options) *builder {
 	return b
 }
 
-// builders holds builders done with their plan (release): a fleet render
-// builds a plan per cluster, and the next reuses the room of their maps
-// and file slabs instead of fresh memory.
-var builders sync.Pool
-
-// release empties the builder (reset) and gives it to the next plan.
-func (b *builder) release() {
-	b.reset()
-	builders.Put(b)
-}
-
-// reset empties the builder for the next plan. Kept: its maps, emptied;
-// its file slabs, objects list, Flux unit plans and the units' infos,
-// outputs and rendered files, zeroed; its label maps, emptied, as spares;
-// its path and label text buffers. Every other field starts again from
-// zero. Nothing a plan holds refers to them: its files are copies, and
-// their links into the builder are cleared (build).
-func (b *builder) reset() {
-	for _, slab := range b.slabs {
-		clear(slab[:cap(slab)])
-	}
-	clear(b.objects)
-	clear(b.fluxPlans)
-	clear(b.infos)
-	clear(b.outs)
-	clear(b.rendered)
-	spareLabels := b.spareLabels
-	for _, l := range b.partLabels {
-		spareLabels = append(spareLabels, emptied(l))
-	}
-	*b = builder{
-		status: emptied(b.status), files: emptied(b.files), byDir: emptied(b.byDir),
-		flux: emptied(b.flux), fluxOf: emptied(b.fluxOf), sources: emptied(b.sources),
-		include: emptied(b.include), withheld: emptied(b.withheld), local: emptied(b.local),
-		localDirs: emptied(b.localDirs), words: emptied(b.words), owners: emptied(b.owners),
-		spare: append(b.spare, b.slabs...), path: b.path[:0], objects: b.objects[:0],
-		partLabels: emptied(b.partLabels), spareLabels: spareLabels,
-		partLabelText: emptied(b.partLabelText), labelText: b.labelText[:0],
-		fluxPlans: b.fluxPlans[:0], fluxByName: emptied(b.fluxByName),
-		infos: b.infos[:0], outs: b.outs[:0], rendered: b.rendered[:0],
-	}
-}
-
-// emptied clears m and returns it, its room kept.
-func emptied[M ~map[K]V, K comparable, V any](m M) M {
-	clear(m)
-	return m
-}
-
 // Units returns the status of every unit for a checked config (see
 // config.Load), sorted by name, without rendering anything.
 func Units(f *config.File) []UnitStatus {
 	b := newBuilder(f, Options{})
-	defer b.release()
 	b.selectUnits()
 	// A unit whose requirement is inactive would not render: show it inactive,
 	// and so the units requiring it, until nothing changes.
@@ -541,7 +407,7 @@ func expandPlaceholders(prefix, s, overlay, namespace string) string {
 // returns the file, nil when it was refused or body failed (the problem is
 // reported).
 func (b *builder) write(u *catalog.Unit, p string, secret bool, body func(dst []byte) ([]byte, error)) *File {
-	data, err := b.arena.file(b.cfgName(), u.Name, body)
+	data, err := newFile(b.cfgName(), u.Name, body)
 	if err != nil {
 		b.errorf(u, "rendering %s: %v", p, err)
 		return nil
@@ -571,16 +437,8 @@ func (b *builder) addRendered(u *catalog.Unit, r rendered) *File {
 		b.errorf(u, "unit %s would write secret material to %s in plaintext, because %s: cover it with a sops rule, pass --allow-plaintext-secrets, or remove the values under %s", u.Name, p, why, secretsPath(u))
 		return nil
 	}
-	if len(b.slab) == cap(b.slab) {
-		if n := len(b.spare); n > 0 {
-			b.slab, b.spare = b.spare[n-1][:0], b.spare[:n-1]
-		} else {
-			b.slab = make([]File, 0, 64)
-		}
-		b.slabs = append(b.slabs, b.slab)
-	}
-	b.slab = append(b.slab, File{Path: p, Data: r.data, Secret: secret, Unit: u.Name})
-	f := &b.slab[len(b.slab)-1]
+	f := &File{Path: p, Data: r.data, Secret: secret, Unit: u.Name}
+	b.order = append(b.order, f)
 	b.files[p] = f
 	dir := dirOf(p) // p is clean: unsafePath checked it
 	f.nextInDir, b.byDir[dir] = b.byDir[dir], f
@@ -652,14 +510,14 @@ type unitOutput struct {
 // renderUnit renders one active unit's sources, Flux units and overlay files.
 // It only reads the builder, so units render concurrently.
 // Its files go into out.files, which has room for one per source and file.
-func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, out *unitOutput) {
+func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, out *unitOutput) {
 	errorf := func(format string, args ...any) {
 		out.diags = append(out.diags, b.f.Diag(configPath(u), format, args...))
 	}
 	emit := func(r rendered) { out.files = append(out.files, r) }
 	dir := u.Layer.Dir()
 	for _, s := range u.Sources {
-		obj, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.gitRepository(dst, u, s) })
+		obj, err := newFile(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.gitRepository(dst, u, s) })
 		if err != nil {
 			errorf("unit %s: source %s: %v", u.Name, s.Name, err)
 			continue
@@ -670,7 +528,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 		if f.Builtin != "" || !f.When.Holds(b.c) {
 			continue
 		}
-		data, err := a.file(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.execute(dst, info, f) })
+		data, err := newFile(b.cfgName(), u.Name, func(dst []byte) ([]byte, error) { return b.execute(dst, info, f) })
 		if err != nil {
 			if fe := (*escape.FieldError)(nil); errors.As(err, &fe) {
 				// A value its file cannot hold: point at the value in the config.
@@ -691,7 +549,7 @@ func (b *builder) renderUnit(u *catalog.Unit, info *catalog.Info, a *fileArena, 
 // known.
 func (b *builder) fluxUnits(plans []*fluxPlan) {
 	for _, fp := range plans {
-		obj, err := b.arena.file(b.cfgName(), fp.u.Name, func(dst []byte) ([]byte, error) { return b.kustomization(dst, fp) })
+		obj, err := newFile(b.cfgName(), fp.u.Name, func(dst []byte) ([]byte, error) { return b.kustomization(dst, fp) })
 		if err != nil {
 			b.errorf(fp.u, "unit %s: flux unit %s: %v", fp.u.Name, fp.fu.Name, err)
 			continue
@@ -806,48 +664,29 @@ func (b *builder) renderUnits(active []*catalog.Unit) {
 		b.partLabelText = make(map[string][]byte, len(active))
 	}
 	for _, u := range active {
-		l := map[string]string{}
-		if n := len(b.spareLabels); n > 0 {
-			l, b.spareLabels = b.spareLabels[n-1], b.spareLabels[:n-1]
-		}
-		b.partLabels[u.Name] = b.fillLabels(l, u.Name)
+		b.partLabels[u.Name] = b.fillLabels(map[string]string{}, u.Name)
 		// Its text, in the builder's buffer; an earlier part's keeps its
 		// bytes should the buffer move.
 		start := len(b.labelText)
 		b.labelText = appendLabels(b.labelText, b.partLabels[u.Name])
 		b.partLabelText[u.Name] = b.labelText[start:len(b.labelText):len(b.labelText)]
 	}
-	// What the units see and produce lives in slabs the builder keeps for
-	// the next plan (reset); each unit's files go into its own part of one.
-	b.infos, b.outs = slices.Grow(b.infos[:0], len(active))[:len(active)], slices.Grow(b.outs[:0], len(active))[:len(active)]
-	n := 0
-	for _, u := range active {
-		n += len(u.Sources) + len(u.Files)
-	}
-	b.rendered = slices.Grow(b.rendered[:0], n)[:n]
-	n = 0
+	b.infos, b.outs = make([]catalog.Info, len(active)), make([]unitOutput, len(active))
 	for i, u := range active {
 		b.infos[i] = b.info(u)
-		m := len(u.Sources) + len(u.Files)
-		b.outs[i].files = b.rendered[n : n : n+m]
-		n += m
+		b.outs[i].files = make([]rendered, 0, len(u.Sources)+len(u.Files))
 	}
 	outs := b.outs
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	arenas := make([]fileArena, min(runtime.GOMAXPROCS(0), len(active)))
-	for w := range arenas {
+	for range min(runtime.GOMAXPROCS(0), len(active)) {
 		wg.Go(func() {
-			a := &arenas[w]
 			for i := int(next.Add(1)) - 1; i < len(active); i = int(next.Add(1)) - 1 {
-				b.renderUnit(active[i], &b.infos[i], a, &outs[i])
+				b.renderUnit(active[i], &b.infos[i], &outs[i])
 			}
 		})
 	}
 	wg.Wait()
-	for _, a := range arenas {
-		b.p.chunks = append(b.p.chunks, a.chunks...)
-	}
 	for i, u := range active {
 		b.diags = append(b.diags, outs[i].diags...)
 		for j := range outs[i].files {

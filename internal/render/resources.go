@@ -1,11 +1,9 @@
 package render
 
 import (
-	"bytes"
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
@@ -77,28 +75,9 @@ type parsedKustomization struct {
 	refs []string // the files and directories it names
 }
 
-// kustomizations caches parsed kustomization.yaml contents, by their body
-// (the ownership header, a comment, names the config): most rendered
-// kustomizations are identical across the clusters of a fleet, and one plan
-// reads each twice (what it applies, and that what it names exists).
-var (
-	kustomizationsMu sync.Mutex
-	kustomizations   = map[string]*parsedKustomization{}
-)
-
-const kustomizationsMax = 4096
-
+// parseKustomization reads a kustomization.yaml's namespace and what it
+// names.
 func parseKustomization(data []byte) (*parsedKustomization, error) {
-	key := data
-	if bytes.HasPrefix(data, []byte(headerStart)) {
-		key = body(data) // the header is a comment: the same kustomization whoever wrote it
-	}
-	kustomizationsMu.Lock()
-	k, ok := kustomizations[string(key)]
-	kustomizationsMu.Unlock()
-	if ok {
-		return k, nil
-	}
 	var y kustomizeRefs
 	// yamlfile.Parse reads the plain block YAML templates write without
 	// yaml.v3's parser (and the rest through it).
@@ -109,7 +88,7 @@ func parseKustomization(data []byte) (*parsedKustomization, error) {
 	if err := root.Decode(&y); err != nil {
 		return nil, err
 	}
-	k = &parsedKustomization{file: kustomizationFile{Namespace: y.Namespace, Resources: y.Resources}}
+	k := &parsedKustomization{file: kustomizationFile{Namespace: y.Namespace, Resources: y.Resources}}
 	k.refs = append(append([]string{}, y.Resources...), y.Components...)
 	for _, g := range append(y.SecretGenerator, y.ConfigMapGenerator...) {
 		for _, f := range append(g.Files, g.Envs...) {
@@ -119,22 +98,21 @@ func parseKustomization(data []byte) (*parsedKustomization, error) {
 			k.refs = append(k.refs, f)
 		}
 	}
-	kustomizationsMu.Lock()
-	if len(kustomizations) >= kustomizationsMax {
-		clear(kustomizations)
-	}
-	kustomizations[string(key)] = k
-	kustomizationsMu.Unlock()
 	return k, nil
 }
 
 // parsedKustomization returns the kustomization.yaml f as the plan reads
-// it: known when the plan computed it, parsed otherwise.
+// it: known when the plan computed it, parsed once otherwise (the plan
+// reads each twice: what it applies, and that what it names exists).
 func (f *File) parsedKustomization() (*parsedKustomization, error) {
-	if f.kustomization != nil {
-		return f.kustomization, nil
+	if f.kustomization == nil {
+		k, err := parseKustomization(f.Data)
+		if err != nil {
+			return nil, err
+		}
+		f.kustomization = k
 	}
-	return parseKustomization(f.Data)
+	return f.kustomization, nil
 }
 
 // included reports whether p lies in a directory a source include provides.

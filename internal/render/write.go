@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
-	"unsafe"
 
 	"github.com/opencenter-dev/opencenter/internal/provenance"
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -171,7 +169,7 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 			listed[d] = &diskFile{path: d, state: Foreign, irregular: true}
 		}
 	}
-	changes := releasedChanges.get(len(p.Files))
+	changes := make([]Change, 0, len(p.Files))
 	var refused []Refusal
 	// Where the files on disk came from, read when a changed file needs it.
 	var prov *provenance.Overlay
@@ -281,7 +279,6 @@ func Diff(repo string, p *Plan, o WriteOptions) ([]Change, error) {
 		changes = append(changes, Change{Path: d.path, Op: OpDelete, Old: d.data})
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-	p.changes = append(p.changes, changes) // its room goes to the next plan's (Release)
 	p.tidy = !untidy
 	if len(refused) > 0 {
 		slices.SortFunc(refused, func(a, b Refusal) int { return strings.Compare(a.Path, b.Path) })
@@ -353,7 +350,7 @@ func lookAt(full, rel string) (d diskFile, found bool, err error) {
 	if !info.Mode().IsRegular() {
 		return diskFile{path: rel, state: Foreign, irregular: true}, true, nil
 	}
-	data, err := readFile(full)
+	data, err := os.ReadFile(full)
 	if err != nil {
 		return d, false, err
 	}
@@ -492,7 +489,15 @@ func apply(repo string, p *Plan, changes []Change) error {
 	if errors.Is(err, fs.ErrNotExist) && allCreates(changes) {
 		return applyFresh(root, changes)
 	}
-	made := newDirMaker(root, err == nil)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := step("mkdir"); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return err
+		}
+	}
+	made := newDirMaker(root)
 	for _, c := range changes {
 		full := root + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		switch c.Op {
@@ -528,89 +533,6 @@ func apply(repo string, p *Plan, changes []Change) error {
 	return Tidy(root)
 }
 
-// dirMaker makes the directories of a write, parents first, each once when
-// the files come in path order (the files under a directory are then
-// together): it remembers only the previous file's directory, whose
-// ancestors it has made too, and starts from a root that exists or that it
-// makes first. Past its first directory it allocates nothing, for a render
-// that writes forty thousand files.
-type dirMaker struct {
-	root    string
-	hasRoot bool
-	// last is the directory of the previous file, under root, in a buffer
-	// of its own (the caller's path may be a reused buffer: applyFresh).
-	last []byte
-}
-
-// newDirMaker returns a dirMaker for files under root, which exists when
-// exists is set.
-func newDirMaker(root string, exists bool) *dirMaker {
-	return &dirMaker{root: root, hasRoot: exists}
-}
-
-// parentOf makes the directory of the file full, a clean path under the
-// root, with its parents.
-func (m *dirMaker) parentOf(full string) error {
-	dir := full[:max(strings.LastIndexByte(full, filepath.Separator), 1)]
-	if string(m.last) == dir {
-		return nil
-	}
-	if !m.hasRoot {
-		if err := step("mkdir"); err != nil {
-			return err
-		}
-		if err := mkdirAll(m.root); err != nil {
-			return err
-		}
-		m.hasRoot = true
-	}
-	// dir[:k] exists: the root, or the longest directory dir shares with
-	// the previous file's (which is that directory or one of its parents).
-	k := len(m.root)
-	if len(m.last) > 0 {
-		i := 0
-		for i < len(dir) && i < len(m.last) && dir[i] == m.last[i] {
-			i++
-		}
-		if (i == len(dir) || dir[i] == filepath.Separator) && (i == len(m.last) || m.last[i] == filepath.Separator) {
-			k = max(k, i)
-		} else {
-			k = max(k, strings.LastIndexByte(dir[:i], filepath.Separator))
-		}
-	}
-	for k < len(dir) {
-		next := strings.IndexByte(dir[k+1:], filepath.Separator)
-		if next < 0 {
-			k = len(dir)
-		} else {
-			k += 1 + next
-		}
-		if err := makeDir(dir[:k]); err != nil {
-			return err
-		}
-	}
-	m.last = append(m.last[:0], dir...)
-	return nil
-}
-
-// makeDir makes the directory dir, whose parent exists; that dir exists
-// already is no error, if it is a directory.
-func makeDir(dir string) error {
-	if err := step("mkdir"); err != nil {
-		return err
-	}
-	switch err := sysMkdir(dir, 0o755); err {
-	case nil:
-	case syscall.EEXIST:
-		if err := os.MkdirAll(dir, 0o755); err != nil { // not a directory?
-			return err
-		}
-	default:
-		return &fs.PathError{Op: "mkdir", Path: strings.Clone(dir), Err: err}
-	}
-	return nil
-}
-
 func allCreates(changes []Change) bool {
 	for _, c := range changes {
 		if c.Op != OpCreate {
@@ -631,28 +553,20 @@ func applyFresh(root string, changes []Change) error {
 	if err := step("mkdir"); err != nil {
 		return err
 	}
-	if err := mkdirAll(root); err != nil {
+	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}
 	stage, err := createTempDir(root)
 	if err != nil {
 		return err
 	}
-	made := newDirMaker(stage, true)
+	made := newDirMaker(stage)
 	var top []string // the root's entries, in order
-	// Each file's path is built in one buffer, reused from file to file: a
-	// string each was 2.4% of a 250-cluster render's user CPU. parentOf
-	// copies the directories it remembers; an error may keep full, but it
-	// ends the loop, so the buffer is not written again.
-	buf := make([]byte, 0, 256)
 	for _, c := range changes {
-		// Paths under one entry come together: most files are under the last.
-		first, _, _ := strings.Cut(c.Path, "/")
-		if n := len(top); (n == 0 || top[n-1] != first) && !slices.Contains(top, first) {
+		if first, _, _ := strings.Cut(c.Path, "/"); !slices.Contains(top, first) {
 			top = append(top, first)
 		}
-		buf = append(append(append(buf[:0], stage...), filepath.Separator), filepath.FromSlash(c.Path)...)
-		full := unsafe.String(unsafe.SliceData(buf), len(buf))
+		full := stage + string(filepath.Separator) + filepath.FromSlash(c.Path) // clean: Build checked it
 		if err := made.parentOf(full); err != nil {
 			return err
 		}
@@ -664,17 +578,14 @@ func applyFresh(root string, changes []Change) error {
 		if err := step("rename"); err != nil {
 			return err
 		}
-		if err := rename(filepath.Join(stage, name), filepath.Join(root, name)); err != nil {
+		if err := os.Rename(filepath.Join(stage, name), filepath.Join(root, name)); err != nil {
 			return err
 		}
 	}
 	if err := step("rmdir"); err != nil {
 		return err
 	}
-	if err := syscall.Rmdir(stage); err != nil {
-		return &fs.PathError{Op: "rmdir", Path: stage, Err: err}
-	}
-	return nil
+	return os.Remove(stage)
 }
 
 // tmpPrefix and tmpSuffix make the temporary files of a render unique per
