@@ -204,8 +204,12 @@ func (c *checker) cycles(flux map[string]owner) {
 // ownership checks that every file under descriptors/files has exactly one
 // owner and that no two owned files render to the same output path.
 func (c *checker) ownership() {
+	type output struct {
+		owner
+		template string
+	}
 	owners := map[string][]string{}
-	outs := map[string]owner{}
+	outs := map[string]output{}
 	for _, u := range c.units {
 		for _, f := range u.Files {
 			if f.Template != "" {
@@ -217,10 +221,10 @@ func (c *checker) ownership() {
 			}
 			at := cmpOr(f.at, "standard")
 			if prev, dup := outs[out]; dup {
-				c.errorf(u.D, at+".path", "output path %s is rendered twice: also by %s:%d%s", out, prev.u.D.File, prev.u.D.Pos.Of(prev.at).Line, tplHint(f.Template))
+				c.errorf(u.D, at+".path", "output path %s is rendered twice: also by %s:%d%s", out, prev.u.D.File, prev.u.D.Pos.Of(prev.at).Line, tplHint(prev.template, f.Template))
 				continue
 			}
-			outs[out] = owner{u, at}
+			outs[out] = output{owner{u, at}, f.Template}
 		}
 	}
 	for _, t := range c.in.Templates {
@@ -239,8 +243,8 @@ func (c *checker) ownership() {
 }
 
 // tplHint explains the usual cause of a collision: x.yaml beside x.yaml.tpl.
-func tplHint(template string) string {
-	if template != "" {
+func tplHint(a, b string) string {
+	if a != "" && (a+".tpl" == b || b+".tpl" == a) {
 		return " (x.yaml and x.yaml.tpl render to the same file)"
 	}
 	return ""

@@ -2,7 +2,9 @@ package generate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +38,8 @@ func Defaults(root string) Options {
 }
 
 // Generate loads, checks and emits; it returns the output files keyed by
-// slash path relative to Root. Errors are diag.Lists where they concern inputs.
+// slash path relative to Root. It returns every error it finds, joined; the
+// diagnostics among them, which concern inputs, as one sorted diag.List.
 func Generate(o Options) (map[string][]byte, error) {
 	m, err := model.Load(o.Root)
 	if err != nil {
@@ -70,18 +73,11 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 	})
 	reqs, rerr := check.Requirements(m, o.Root)
 	ferr := check.Formats(m, o.Root)
-	if derr != nil || cerr != nil || rerr != nil || ferr != nil {
-		var all diag.List
-		for _, e := range []error{derr, cerr, rerr, ferr} {
-			if l, ok := e.(diag.List); ok {
-				all = append(all, l...)
-			}
-		}
-		return nil, all.Err()
+	if err := join(derr, cerr, rerr, ferr); err != nil {
+		return nil, err
 	}
 	cat := check.NewCatalog(m, units, reqs)
 
-	out := map[string][]byte{}
 	emitters := map[string]func() ([]byte, error){
 		"units.go":     func() ([]byte, error) { return emit.Units(units) },
 		"templates.go": func() ([]byte, error) { return emit.Templates(units) },
@@ -92,17 +88,41 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		"base.go":      func() ([]byte, error) { return emit.Base(base) },
 		"register.go":  emit.Register,
 	}
-	for name, fn := range emitters {
-		b, err := fn()
+	out := map[string][]byte{}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(emitters)) {
+		b, err := emitters[name]()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
 		}
 		out[o.Out+"/"+name] = b
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if o.Catalog != "" {
 		out[o.Catalog] = emit.Catalog(units, base)
 	}
 	return out, nil
+}
+
+// join collects every error with errors.Join. The diagnostics among them
+// are merged into one sorted list first, so that they print in
+// file:line:col order whichever step found them; any other error (a
+// folder that cannot be read) is kept as it is, never dropped: an empty
+// result would let Write delete every generated file as stale.
+func join(errs ...error) error {
+	var diags diag.List
+	var others []error
+	for _, err := range errs {
+		if l, ok := err.(diag.List); ok {
+			diags = append(diags, l...)
+		} else if err != nil {
+			others = append(others, err)
+		}
+	}
+	return errors.Join(append(others, diags.Err())...)
 }
 
 // loadBase reads the index of every supported base release, in file name

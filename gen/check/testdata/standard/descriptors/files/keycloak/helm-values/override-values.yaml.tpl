@@ -1,0 +1,2 @@
+replicas: {{ .Service.Instances }}
+adminPassword: {{ .Secrets.AdminPassword }}

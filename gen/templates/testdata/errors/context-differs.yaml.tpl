@@ -1,0 +1,4 @@
+apiVersion: v1
+kind: ConfigMap
+data:
+  {{ if .Service.BackupEnabled }}hostname: {{ else }}# {{ end }}{{ .Service.Hostname }}

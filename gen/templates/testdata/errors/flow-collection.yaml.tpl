@@ -1,0 +1,4 @@
+apiVersion: v1
+kind: ConfigMap
+data:
+  hosts: [{{ .Service.Hostname }}]
