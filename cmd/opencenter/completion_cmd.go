@@ -7,7 +7,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // CompletionCmd prints a shell completion script, made from the command
@@ -85,7 +85,7 @@ func commandsOf(node *kong.Node, path []string) []completedCommand {
 		case p.Enum != "":
 			c.args = strings.Split(p.Enum, ",")
 		case p.Name == "UNIT":
-			c.args = append(c.args, zz_generated.UnitNames...)
+			c.args = append(c.args, generated.UnitNames...)
 		case p.Name == "CONFIG":
 			c.args = []string{"@configs"}
 		}

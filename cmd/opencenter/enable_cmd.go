@@ -19,7 +19,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // EnableCmd turns a unit on in a config, with every unit it requires.
@@ -161,12 +161,12 @@ func them(n int) string {
 
 // unitNamed finds a unit, suggesting the closest name on a typo.
 func unitNamed(name string) (*catalog.Unit, error) {
-	for i := range zz_generated.Units {
-		if zz_generated.Units[i].Name == name {
-			return &zz_generated.Units[i], nil
+	for i := range generated.Units {
+		if generated.Units[i].Name == name {
+			return &generated.Units[i], nil
 		}
 	}
-	return nil, badInput(fmt.Errorf("unknown unit %q%s: 'opencenter units' lists them", name, diag.Suggest(name, zz_generated.UnitNames)))
+	return nil, badInput(fmt.Errorf("unknown unit %q%s: 'opencenter units' lists them", name, diag.Suggest(name, generated.UnitNames)))
 }
 
 // switchOf is the YAML path of the flag that turns u on and off: a
@@ -211,8 +211,8 @@ func requiresClosure(u *catalog.Unit) []required {
 // not, in catalog order.
 func dependents(u *catalog.Unit, c *config.Config) []*catalog.Unit {
 	var out []*catalog.Unit
-	for i := range zz_generated.Units {
-		d := &zz_generated.Units[i]
+	for i := range generated.Units {
+		d := &generated.Units[i]
 		if d == u || !switchedOn(d, c) {
 			continue
 		}
@@ -273,7 +273,7 @@ func setChanges(u *catalog.Unit, sets []string) ([]change, error) {
 // settable lists the scalar fields below base, relative to it.
 func settable(base string) []string {
 	var out []string
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		rest, ok := strings.CutPrefix(f.Path, base+".")
 		if ok && !strings.Contains(rest, "[]") && scalarKinds[f.Kind] {
 			out = append(out, rest)

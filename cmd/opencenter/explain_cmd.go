@@ -11,7 +11,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // ExplainCmd documents the config from the generated field index.
@@ -171,7 +171,7 @@ func containerPath(f *catalog.Field) string {
 // childrenOf lists the fields directly below prefix ("" for the root).
 func childrenOf(prefix string) []catalog.Field {
 	var out []catalog.Field
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		rest, ok := f.Path, prefix == ""
 		if !ok {
 			rest, ok = strings.CutPrefix(f.Path, prefix+".")
@@ -212,9 +212,9 @@ func suggestPath(p string) string {
 }
 
 func lookupExact(p string) (*catalog.Field, bool) {
-	for i := range zz_generated.Fields {
-		if zz_generated.Fields[i].Path == p {
-			return &zz_generated.Fields[i], true
+	for i := range generated.Fields {
+		if generated.Fields[i].Path == p {
+			return &generated.Fields[i], true
 		}
 	}
 	return nil, false
@@ -263,8 +263,8 @@ func yesNo(b bool) string {
 // requires, its Flux units and the base paths they apply, and the base
 // releases that hold them.
 func explainUnit(w io.Writer, path string) {
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		if u.Service == "" || u.ServicePath() != path {
 			continue
 		}

@@ -12,14 +12,14 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // vars feeds the generated tables to kong's enums and help.
 func vars() kong.Vars {
 	providers, _ := lookupExact("opencenter.infrastructure.provider")
 	return kong.Vars{
-		"units":            strings.Join(zz_generated.UnitNames, ", "),
+		"units":            strings.Join(generated.UnitNames, ", "),
 		"version":          "opencenter " + versionString(),
 		"providers":        strings.Join(providers.Enum, ","),
 		"default_provider": providers.Enum[0],

@@ -11,7 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // schemaInvalid lists the invalid configs whose error the JSON Schema can
@@ -31,7 +31,7 @@ var schemaInvalid = []string{
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(zz_generated.Schema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(generated.Schema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSchemaValidatesConfigs(t *testing.T) {
 
 func TestSchemaCommand(t *testing.T) {
 	code, stdout, _ := runCLI("schema")
-	if code != 0 || stdout != string(zz_generated.Schema) {
+	if code != 0 || stdout != string(generated.Schema) {
 		t.Fatal("opencenter schema prints the embedded schema")
 	}
 	for _, want := range []string{`"$schema": "https://json-schema.org/draft/2020-12/schema"`, `"additionalProperties": false`, `"pattern"`, `"enum"`, `"default"`} {

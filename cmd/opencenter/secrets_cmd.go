@@ -18,7 +18,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // SecretsCmd encrypts, decrypts and edits the secrets: of a config in place,
@@ -301,7 +301,7 @@ func newProblems(name string, before, after []byte) diag.List {
 // secretPaths lists the secret fields of the schema.
 func secretPaths() []string {
 	var out []string
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		if f.Secret && f.Kind == catalog.KindString {
 			out = append(out, f.Path)
 		}

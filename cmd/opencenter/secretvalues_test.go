@@ -11,7 +11,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // secretShapes are values of every YAML type a secret may be given by
@@ -45,7 +45,7 @@ func TestSecretValuesNeverPrinted(t *testing.T) {
 	}
 	policy := mustRead(t, fixture+".sops.yaml")
 	var paths []string
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		if f.Secret && f.Kind == catalog.KindString {
 			paths = append(paths, f.Path)
 		}

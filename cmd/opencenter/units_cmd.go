@@ -9,7 +9,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/render"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // UnitsCmd lists the overlay units.
@@ -49,8 +49,8 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		status = render.Units(f)
 	}
 	var rows []unitJSON
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		r := unitJSON{Name: u.Name, Layer: string(u.Layer), Gate: gateText(u), Requires: u.Requires, Sources: []string{}, FluxUnits: []string{}}
 		for _, src := range u.Sources {
 			r.Sources = append(r.Sources, src.Name)

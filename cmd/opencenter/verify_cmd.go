@@ -13,7 +13,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
 	"github.com/opencenter-dev/opencenter/internal/render"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // exitFindings is verify's exit code when Flux would fail.
@@ -132,7 +132,7 @@ type simTables struct {
 // by tag or branch.
 func indexedCommits() map[string]string {
 	m := map[string]string{}
-	for _, r := range zz_generated.BaseReleases {
+	for _, r := range generated.BaseReleases {
 		m[r.Ref] = r.Commit
 	}
 	return m
@@ -142,7 +142,7 @@ func indexedCommits() map[string]string {
 // from the tables (charts install CRDs that no offline build shows).
 func providers() map[string][]string {
 	m := map[string][]string{}
-	for _, u := range zz_generated.Units {
+	for _, u := range generated.Units {
 		for _, fu := range u.FluxUnits {
 			for _, g := range fu.Provides {
 				m[g] = append(m[g], fu.Name)

@@ -147,7 +147,7 @@ func loadBase(dir string) ([]*baseindex.Index, error) {
 func schemaGo() ([]byte, error) {
 	f := jen.NewFile(emit.PkgName)
 	f.HeaderComment(strings.TrimPrefix(emit.Header, "// "))
-	f.PackageComment("Package zz_generated holds what opencenter-gen compiles from descriptors/ and")
+	f.PackageComment("Package generated holds what opencenter-gen compiles from descriptors/ and")
 	f.PackageComment("internal/config: the render table, the field index, defaults and the JSON Schema.")
 	f.PackageComment("Importing it registers the catalog with config's load (register.go).")
 	f.Anon("embed")
@@ -180,7 +180,7 @@ func Diff(o Options, files map[string][]byte) (write, remove []string, err error
 		if _, ok := files[p]; ok || e.IsDir() {
 			continue
 		}
-		if generated(filepath.Join(o.Root, p)) {
+		if isGenerated(filepath.Join(o.Root, p)) {
 			remove = append(remove, p)
 		}
 	}
@@ -212,8 +212,8 @@ func Write(o Options, files map[string][]byte) (write, remove []string, err erro
 	return write, remove, nil
 }
 
-// generated reports whether a file starts with the generated-code header.
-func generated(path string) bool {
+// isGenerated reports whether a file starts with the generated-code header.
+func isGenerated(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false

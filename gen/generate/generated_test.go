@@ -7,7 +7,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // These tests run the generated package (compiled from the project's own
@@ -22,12 +22,12 @@ func ptr[T any](v T) *T { return &v }
 
 func generatedUnit(t *testing.T, name string) catalog.Unit {
 	t.Helper()
-	for _, u := range zz_generated.Units {
+	for _, u := range generated.Units {
 		if u.Name == name {
 			return u
 		}
 	}
-	t.Fatalf("zz_generated.Units has no unit %s", name)
+	t.Fatalf("generated.Units has no unit %s", name)
 	return catalog.Unit{}
 }
 
@@ -120,7 +120,7 @@ func TestGeneratedKeycloakConditions(t *testing.T) {
 // keycloak descriptor's namespace, and that user values are kept.
 func TestGeneratedApplyDefaults(t *testing.T) {
 	c := &config.Config{}
-	zz_generated.ApplyDefaults(c)
+	generated.ApplyDefaults(c)
 	flux := c.OpenCenter.GitOps.Flux
 	if flux.Interval != "15m" {
 		t.Errorf("flux interval = %q, want 15m", flux.Interval)
@@ -133,7 +133,7 @@ func TestGeneratedApplyDefaults(t *testing.T) {
 	}
 
 	c = withKeycloak(&config.Keycloak{})
-	zz_generated.ApplyDefaults(c)
+	generated.ApplyDefaults(c)
 	if kc := c.OpenCenter.Services.Keycloak; kc.Namespace != "keycloak" || kc.Realm != "opencenter" {
 		t.Errorf("keycloak namespace, realm = %q, %q; want keycloak, opencenter", kc.Namespace, kc.Realm)
 	}
@@ -141,7 +141,7 @@ func TestGeneratedApplyDefaults(t *testing.T) {
 	c = withKeycloak(&config.Keycloak{Sourced: config.Sourced{ServiceCommon: config.ServiceCommon{Namespace: "iam"}}, Realm: "ops"})
 	c.OpenCenter.GitOps.Flux.Interval = "5m"
 	c.OpenCenter.GitOps.Flux.Prune = ptr(false)
-	zz_generated.ApplyDefaults(c)
+	generated.ApplyDefaults(c)
 	if kc := c.OpenCenter.Services.Keycloak; kc.Namespace != "iam" || kc.Realm != "ops" {
 		t.Errorf("keycloak namespace, realm = %q, %q; want the user's iam, ops", kc.Namespace, kc.Realm)
 	}
@@ -188,14 +188,14 @@ func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-// TestGeneratedFieldAccessors runs every Get of zz_generated.Fields on an
+// TestGeneratedFieldAccessors runs every Get of generated.Fields on an
 // empty config: a path under a nil pointer (or a nil pointer itself) is
 // absent, (nil, false); any other path is present with the zero value of
 // its Go type. Fields inside lists and maps have no accessor.
 func TestGeneratedFieldAccessors(t *testing.T) {
 	empty := &config.Config{}
 	var absent, present int
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		inElem := strings.Contains(f.Path, "[]") || strings.Contains(f.Path, ".*")
 		if inElem {
 			if f.Get != nil {
@@ -250,7 +250,7 @@ func TestGeneratedFieldAccessors(t *testing.T) {
 		"opencenter.gitops.flux.interval":             {"", true},
 	}
 	seen := 0
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		w, ok := want[f.Path]
 		if !ok {
 			continue
@@ -261,6 +261,6 @@ func TestGeneratedFieldAccessors(t *testing.T) {
 		}
 	}
 	if seen != len(want) {
-		t.Errorf("found %d of the %d paths %v in zz_generated.Fields", seen, len(want), want)
+		t.Errorf("found %d of the %d paths %v in generated.Fields", seen, len(want), want)
 	}
 }

@@ -20,7 +20,7 @@ func TestDescriptorsMissing(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(kept), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(kept, []byte(emit.Header+"\n\npackage zz_generated\n"), 0o644); err != nil {
+	if err := os.WriteFile(kept, []byte(emit.Header+"\n\npackage generated\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

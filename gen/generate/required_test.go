@@ -9,17 +9,17 @@ import (
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 func generatedField(t *testing.T, path string) catalog.Field {
 	t.Helper()
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		if f.Path == path {
 			return f
 		}
 	}
-	t.Fatalf("zz_generated.Fields has no %s", path)
+	t.Fatalf("generated.Fields has no %s", path)
 	return catalog.Field{}
 }
 
@@ -27,7 +27,7 @@ func generatedField(t *testing.T, path string) catalog.Field {
 // reports, sorted.
 func missing(c *config.Config) []string {
 	var out []string
-	for _, f := range zz_generated.Fields {
+	for _, f := range generated.Fields {
 		if f.Missing != nil {
 			out = append(out, f.Missing(c)...)
 		}

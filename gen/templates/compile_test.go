@@ -67,7 +67,7 @@ func TestContexts(t *testing.T) {
 	if !out.Secret {
 		t.Error("Secret is false for a template that prints .Secrets.AdminPassword")
 	}
-	f := jen.NewFile("zz_generated")
+	f := jen.NewFile("generated")
 	f.ImportName(templates.EscapePkg, "escape")
 	f.Add(out.Code)
 	var b bytes.Buffer

@@ -10,7 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // object is one Kubernetes object a Flux unit applies, as the plan knows it:
@@ -76,8 +76,8 @@ func (b *builder) baseRelease(u *catalog.Unit) *catalog.BaseRelease {
 // indexedRelease returns the index of the base release at ref (a tag or
 // branch), nil when the tables have none.
 func indexedRelease(ref string) *catalog.BaseRelease {
-	for i := range zz_generated.BaseReleases {
-		if r := &zz_generated.BaseReleases[i]; r.Ref == ref {
+	for i := range generated.BaseReleases {
+		if r := &generated.BaseReleases[i]; r.Ref == ref {
 			return r
 		}
 	}
@@ -86,8 +86,8 @@ func indexedRelease(ref string) *catalog.BaseRelease {
 
 // sourceRepo returns the repo of an active source.
 func (b *builder) sourceRepo(name string) (catalog.Repo, *catalog.Source, *catalog.Unit) {
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		for j := range u.Sources {
 			if u.Sources[j].Name == name {
 				return u.Sources[j].Repo, &u.Sources[j], u
@@ -745,10 +745,10 @@ func (b *builder) decrypts(fp *fluxPlan) bool {
 // providerService names, for a message, the unit whose Flux unit provides
 // API group g: the service to enable.
 func providerService(g string) string {
-	for i := range zz_generated.Units {
-		for _, fu := range zz_generated.Units[i].FluxUnits {
+	for i := range generated.Units {
+		for _, fu := range generated.Units[i].FluxUnits {
 			if slices.Contains(fu.Provides, g) {
-				return zz_generated.Units[i].Name + ", which installs them"
+				return generated.Units[i].Name + ", which installs them"
 			}
 		}
 	}

@@ -28,7 +28,6 @@ func BenchmarkPlan(b *testing.B) {
 	b.ReportMetric(float64(bytes), "bytes/plan")
 }
 
-
 // BenchmarkPlanSharedKeys is BenchmarkPlan as render plans each cluster of
 // a fleet: the data keys, one per recipient set, are made and wrapped once
 // for the whole render, so a plan pays no X25519 wrap of its own, and each
@@ -118,4 +117,3 @@ func BenchmarkRender(b *testing.B) {
 	b.ReportMetric(float64(files)/sec, "files/s")
 	b.ReportMetric(float64(size)/sec, "bytes/s")
 }
-

@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // chartRead is what a chart, at the version its facts were read off,
@@ -143,7 +143,7 @@ var unreadCharts = map[string]string{}
 // switch the chart reads it under on, and every base release installs the
 // chart at the version chartReads was read off.
 func TestChartsReadEveryValue(t *testing.T) {
-	for _, r := range zz_generated.BaseReleases {
+	for _, r := range generated.BaseReleases {
 		for unit, cr := range chartReads {
 			if v, ok := r.Charts[cr.chart]; ok && v != cr.version {
 				t.Errorf("base release %s installs %s %s, chartReads (unit %s) was read off %s: read the chart again", r.Ref, cr.chart, v, unit, cr.version)

@@ -7,14 +7,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // compiled returns the compiled template of descriptors/files/<tpl>.
 func compiled(t testing.TB, tpl string) (*catalog.Unit, catalog.File) {
 	t.Helper()
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		for _, f := range u.Files {
 			if f.Template == tpl && f.Render != nil {
 				return u, f

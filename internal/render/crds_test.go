@@ -11,7 +11,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // chartCRD is where a standard unit's chart keeps CRDs, read off its
@@ -60,7 +60,7 @@ var chartCRDs = map[string]chartCRD{
 // and keeps the rest.
 func TestChartCRDsFollowTheChart(t *testing.T) {
 	var flagged, recorded []string
-	for _, u := range zz_generated.Units {
+	for _, u := range generated.Units {
 		if u.HelmRelease == "" {
 			continue // not a standard unit
 		}
@@ -83,7 +83,7 @@ func TestChartCRDsFollowTheChart(t *testing.T) {
 
 	plans := corpusPlans(t)
 	for _, name := range recorded {
-		u := zz_generated.Units[slices.IndexFunc(zz_generated.Units, func(u catalog.Unit) bool { return u.Name == name })]
+		u := generated.Units[slices.IndexFunc(generated.Units, func(u catalog.Unit) bool { return u.Name == name })]
 		// The first corpus plan that renders the unit.
 		i := slices.IndexFunc(plans, func(p *Plan) bool { return hasFile(p, "services/fluxcd/"+name+"-base.yaml") })
 		if i < 0 {

@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // ExistingSecrets are the Secrets outside the repository that config c
@@ -30,7 +30,7 @@ func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
 			}
 		}
 		prefix := st.Unit.ServicePath() + "."
-		for _, f := range zz_generated.Fields {
+		for _, f := range generated.Fields {
 			key, ok := strings.CutPrefix(f.Path, prefix)
 			if !ok || strings.Contains(key, ".") || !strings.HasSuffix(key, "existing_secret") {
 				continue

@@ -25,9 +25,6 @@ func TestHeaderNames(t *testing.T) {
 	}
 }
 
-
-
-
 // TestBuildersShareNothing: plans built one after another are the plans
 // built first, in whatever order the configs come: one config's units,
 // files or objects never reach another's plan through what the package
@@ -67,4 +64,3 @@ func TestBuildersShareNothing(t *testing.T) {
 		}
 	}
 }
-

@@ -22,7 +22,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // hostile are the values of TestHostileValues. The injections follow the
@@ -230,7 +230,7 @@ func providerVariant(provider, encapsulation string) corpusVariant {
 func existingSecretsVariant() corpusVariant {
 	v := corpusVariant{name: "existing Secrets", config: dev, set: map[string]string{}}
 	dropped := map[string]bool{}
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		// dev's Mimir keeps its blocks in S3, so its MinIO is off, and with
 		// it the values Secret of MinIO's root password.
 		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") || fl.Path == "opencenter.services.mimir.values_existing_secret" {
@@ -284,7 +284,7 @@ const forkURL = "https://github.com/northwind/gitops-base-fork.git"
 // config does not enable are switched on.
 func sourceVariant(name string, release bool) corpusVariant {
 	v := corpusVariant{name: name, config: dev, set: map[string]string{}, bools: map[string]bool{}}
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		at, ok := strings.CutSuffix(fl.Path, ".source.repo")
 		if !ok {
 			continue
@@ -527,7 +527,7 @@ func TestHostileValuesReachEveryField(t *testing.T) {
 		}
 	}
 	var missed []string
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		var want string
 		switch {
 		case fl.Kind == catalog.KindString && !strings.Contains(fl.Path, ".*"):
@@ -560,7 +560,7 @@ func TestCorpusConfigsReachEveryMode(t *testing.T) {
 	seen := map[string]map[string]bool{}
 	for _, ct := range corpusTargets(t) {
 		f := checkedDoc(t, ct.name, ct.doc)
-		for _, fl := range zz_generated.Fields {
+		for _, fl := range generated.Fields {
 			if fl.Get == nil || fl.Kind != catalog.KindBool && len(fl.Enum) == 0 {
 				continue
 			}
@@ -573,7 +573,7 @@ func TestCorpusConfigsReachEveryMode(t *testing.T) {
 		}
 	}
 	var missed []string
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		want := fl.Enum
 		switch {
 		case fl.Get == nil:
@@ -979,7 +979,7 @@ func stringTargets(t *testing.T, name string, doc *yaml.Node) []target {
 	t.Helper()
 	f := checkedDoc(t, name, doc)
 	var out []target
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		steps, path := stepsOf(fl.Path)
 		switch {
 		case fl.Kind == catalog.KindString && !strings.Contains(fl.Path, ".*"):

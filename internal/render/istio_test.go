@@ -8,7 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // istioChartProfiles are the profiles the base's Istio charts can install,
@@ -24,7 +24,7 @@ var istioChartProfiles = []string{"demo", "preview", "remote", "stable"}
 // values the charts install, no profile key for default.
 func TestIstioProfilesExistInCharts(t *testing.T) {
 	var profiles []string
-	for _, fl := range zz_generated.Fields {
+	for _, fl := range generated.Fields {
 		if fl.Path == "opencenter.services.istio.profile" {
 			profiles = fl.Enum
 		}

@@ -3,14 +3,14 @@ package render
 import (
 	"testing"
 
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // TestStrimziKafkaVersionsCoverEveryRelease: the Kafka versions of the
 // Strimzi operator of every base release are known, so that
 // checkKafkaVersion checks every kafka_version.
 func TestStrimziKafkaVersionsCoverEveryRelease(t *testing.T) {
-	for _, r := range zz_generated.BaseReleases {
+	for _, r := range generated.BaseReleases {
 		v, ok := r.Charts[strimziChart]
 		if !ok {
 			t.Errorf("base release %s installs no %s chart", r.Ref, strimziChart)

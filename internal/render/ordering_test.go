@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 
@@ -34,7 +34,7 @@ func TestCRDOrdering(t *testing.T) {
 			}
 		}
 		providers := map[string]string{}
-		for _, u := range zz_generated.Units {
+		for _, u := range generated.Units {
 			for _, fu := range u.FluxUnits {
 				if units[fu.Name] != nil {
 					for _, g := range fu.Provides {
@@ -264,7 +264,7 @@ func TestValuesBeforeFirstInstall(t *testing.T) {
 				}
 			}
 		}
-		for _, u := range zz_generated.Units {
+		for _, u := range generated.Units {
 			for _, fu := range u.FluxUnits {
 				if obj := units[fu.Name]; obj != nil && len(fu.Only) > 0 && str(obj, "spec", "deletionPolicy") != "Orphan" {
 					t.Errorf("%s: %s applies a service's Namespace without deletionPolicy Orphan: removing the unit would delete the Namespace and all in it", p.Config, fu.Name)

@@ -19,7 +19,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/escape"
 	"github.com/opencenter-dev/opencenter/internal/sops"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // OverlayDir is where a cluster's overlay lives in the GitOps repository.
@@ -264,8 +264,8 @@ func Units(f *config.File) []UnitStatus {
 	// and so the units requiring it, until nothing changes.
 	for changed := true; changed; {
 		changed = false
-		for i := range zz_generated.Units {
-			u := &zz_generated.Units[i]
+		for i := range generated.Units {
+			u := &generated.Units[i]
 			st := b.status[u.Name]
 			for _, r := range u.Requires {
 				if st.Active && !b.status[r].Active {
@@ -281,9 +281,9 @@ const flux_system = "flux-system"
 
 // selectUnits decides which units are active and why the others are not.
 func (b *builder) selectUnits() {
-	statuses := make([]UnitStatus, len(zz_generated.Units))
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	statuses := make([]UnitStatus, len(generated.Units))
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		st := &statuses[i]
 		st.Unit = u
 		b.status[u.Name] = st
@@ -298,8 +298,8 @@ func (b *builder) selectUnits() {
 			st.Reason = "gate: " + negate(u.Gate.Text)
 		}
 	}
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		if len(u.ActiveWith) == 0 {
 			continue
 		}
@@ -311,8 +311,8 @@ func (b *builder) selectUnits() {
 			st.Reason = "active with " + strings.Join(u.ActiveWith, ", ") + ": none is active"
 		}
 	}
-	for i := range zz_generated.Units {
-		u := &zz_generated.Units[i]
+	for i := range generated.Units {
+		u := &generated.Units[i]
 		if !b.status[u.Name].Active {
 			continue
 		}
@@ -327,8 +327,8 @@ func (b *builder) selectUnits() {
 
 func (b *builder) activeUnits() []*catalog.Unit {
 	var out []*catalog.Unit
-	for i := range zz_generated.Units {
-		if u := &zz_generated.Units[i]; b.status[u.Name].Active {
+	for i := range generated.Units {
+		if u := &generated.Units[i]; b.status[u.Name].Active {
 			out = append(out, u)
 		}
 	}
@@ -583,7 +583,7 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 		b.checkRefKind(rel, base.Release, func() string { return "opencenter.gitops.base_repo" })
 	} else {
 		var known []string
-		for _, r := range zz_generated.BaseReleases {
+		for _, r := range generated.BaseReleases {
 			known = append(known, r.Ref)
 		}
 		field := "opencenter.gitops.base_repo.release"
@@ -750,9 +750,9 @@ func (b *builder) validate(active []*catalog.Unit) {
 
 // unitByName returns the table entry of a unit.
 func unitByName(name string) *catalog.Unit {
-	for i := range zz_generated.Units {
-		if zz_generated.Units[i].Name == name {
-			return &zz_generated.Units[i]
+	for i := range generated.Units {
+		if generated.Units[i].Name == name {
+			return &generated.Units[i]
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
-	"github.com/opencenter-dev/opencenter/zz_generated"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // TestSharedBaseObjectsHaveOneOwner: on the base's main branch, loki, mimir
@@ -26,9 +26,9 @@ import (
 // that lists the file as the base does.
 func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 	var rel *catalog.BaseRelease
-	for i := range zz_generated.BaseReleases {
-		if zz_generated.BaseReleases[i].Ref == "main" {
-			rel = &zz_generated.BaseReleases[i]
+	for i := range generated.BaseReleases {
+		if generated.BaseReleases[i].Ref == "main" {
+			rel = &generated.BaseReleases[i]
 		}
 	}
 	if rel == nil {
@@ -39,9 +39,9 @@ func TestSharedBaseObjectsHaveOneOwner(t *testing.T) {
 	// A Flux unit applying only its path's Namespace (fu.Only) shares the
 	// path with the unit applying the rest, which is the one followed here.
 	byPath, only, onlyPaths := map[string]*catalog.FluxUnit{}, map[string]bool{}, map[string]bool{}
-	for i := range zz_generated.Units {
-		for j := range zz_generated.Units[i].FluxUnits {
-			fu := &zz_generated.Units[i].FluxUnits[j]
+	for i := range generated.Units {
+		for j := range generated.Units[i].FluxUnits {
+			fu := &generated.Units[i].FluxUnits[j]
 			if len(fu.Only) > 0 {
 				only[fu.Name], onlyPaths[strings.TrimPrefix(fu.Path, "./")] = true, true
 				continue
