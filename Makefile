@@ -51,7 +51,7 @@ golden:
 FUZZTIME ?= 30s
 FUZZ_TARGETS = FuzzLoad:./internal/config FuzzScanBlock:./internal/yamlfile FuzzScanDocument:./internal/sops \
 	FuzzRoundTrip:./internal/sops FuzzScalarForm:./internal/sops FuzzScalar:./internal/yamlenc \
-	FuzzRoundTrip:./internal/yamlenc FuzzEscapers:./internal/escape FuzzCompiledTemplate:./internal/render
+	FuzzRoundTrip:./internal/yamlenc FuzzEscapers:./internal/escape FuzzCompiledTemplate:./internal/plan
 
 ## fuzz: every fuzz target in turn, FUZZTIME (30s) each: the config loader,
 ## the YAML scanners, sops, the YAML writer, the escapers, compiled templates.
@@ -63,13 +63,13 @@ fuzz:
 
 ## bench: the performance benchmarks (see docs/PERFORMANCE.md); a few minutes on 2 cores.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/config ./internal/render ./cmd/opencenter
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/config ./internal/plan ./cmd/opencenter
 
 ## stress: the crash and concurrency harness, longer than in CI: real renders
 ## killed (kill -9) at random points and run concurrently, and a write stopped
 ## after every one of its operations.
 stress:
-	OPENCENTER_STRESS_ROUNDS=$${ROUNDS:-100} $(GO) test -count=1 -run 'TestKilledRenders|TestCrashConverges' -v ./cmd/opencenter ./internal/render
+	OPENCENTER_STRESS_ROUNDS=$${ROUNDS:-100} $(GO) test -count=1 -run 'TestKilledRenders|TestCrashConverges' -v ./cmd/opencenter ./internal/overlay
 
 ## render-example: render the five-cluster fixture into out/example (see README),
 ## decrypting its configs with the fixture's TEST-ONLY age key.

@@ -12,7 +12,8 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/overlay"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
@@ -55,7 +56,7 @@ func (c *BuildCmd) Run(s *Streams) error {
 	if err != nil {
 		return badInput(err)
 	}
-	plan, err := render.Build(f, render.Options{Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
+	pl, err := plan.Build(f, plan.Options{Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		var r result
 		planFailed(&r, name, err)
@@ -65,28 +66,28 @@ func (c *BuildCmd) Run(s *Streams) error {
 		return &exitError{r.code, errors.New("")}
 	}
 	tree := fluxbuild.Tree{}
-	for _, pf := range plan.Files {
-		tree[plan.Overlay+"/"+pf.Path] = pf.Data
+	for _, pf := range pl.Files {
+		tree[pl.Overlay+"/"+pf.Path] = pf.Data
 	}
-	local, err := render.LocalFiles(c.Repo, plan)
+	local, err := overlay.LocalFiles(c.Repo, &pl.Tree)
 	if err != nil {
 		return &exitError{exitRefused, err}
 	}
 	for p, data := range local {
 		tree[p] = data
 	}
-	tree[plan.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
 	b, err := fluxbuild.NewBuilder(tree)
 	if err != nil {
 		return err
 	}
-	root, err := b.Build(plan.Overlay, "", nil)
+	root, err := b.Build(pl.Overlay, "", nil)
 	if err != nil {
-		return badInput(fmt.Errorf("%s: %w", plan.Overlay, err))
+		return badInput(fmt.Errorf("%s: %w", pl.Overlay, err))
 	}
 	built := root
 	if c.Unit != "" {
-		if built, err = c.buildUnit(b, root, plan.Overlay); err != nil {
+		if built, err = c.buildUnit(b, root, pl.Overlay); err != nil {
 			return err
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/configedit"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
@@ -463,14 +463,14 @@ func secretsHint(name string, diags diag.List) string {
 
 // checkEdited runs on an edited config, before it is written, what validate
 // runs on a file (see check): load, defaults and validation, then
-// render.Build. The lines of the edited text are not those of the file on
+// plan.Build. The lines of the edited text are not those of the file on
 // disk, so the problems name paths only.
 func checkEdited(name string, data []byte) (diag.List, []string) {
 	f, err := config.Parse(name, data, config.LoadOptions{AllowLocked: true})
 	if err != nil {
 		return withoutLines(diag.AsList(name, err)), nil
 	}
-	diags, warnings, _ := checkLoaded(f, render.Options{PolicyRecipients: policyRecipients(name)}) // no repository: nothing is read to refuse
+	diags, warnings, _ := checkLoaded(f, plan.Options{PolicyRecipients: policyRecipients(name)}) // no repository: nothing is read to refuse
 	return withoutLines(diags), warnings
 }
 

@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/inrepo"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/overlay"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/repolock"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
@@ -173,7 +175,7 @@ func (c *RenderCmd) orphans(r *result, names []string) ([]orphanJSON, int) {
 		}
 		named[n] = true
 	}
-	found, err := render.Orphans(c.Repo, named)
+	found, err := overlay.Orphans(c.Repo, named)
 	if err != nil {
 		r.errorf("opencenter: %v", err)
 		return nil, exitBadInput
@@ -184,7 +186,7 @@ func (c *RenderCmd) orphans(r *result, names []string) ([]orphanJSON, int) {
 		j := orphanJSON{Cluster: o.Cluster, Overlay: o.Overlay, Owned: o.Owned, Kept: o.Kept}
 		switch {
 		case c.Prune:
-			if err := render.Prune(c.Repo, o); err != nil {
+			if err := overlay.Prune(c.Repo, o); err != nil {
 				r.errorf("opencenter: %s: %v", o.Overlay, err)
 				code = exitBadInput
 				continue
@@ -209,16 +211,16 @@ func (c *RenderCmd) orphans(r *result, names []string) ([]orphanJSON, int) {
 func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Keyring, r *result) {
 	name := f.Name
 	r.rep.Cluster = f.Config.OpenCenter.Cluster.ClusterName
-	r.rep.Overlay = render.OverlayDir(r.rep.Cluster)
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring, PolicyRecipients: policyRecipients(name)})
+	r.rep.Overlay = overlay.Dir(r.rep.Cluster)
+	pl, err := plan.Build(f, plan.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, DataKeys: keys, Keys: ring, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		planFailed(r, name, err)
 		return
 	}
-	r.rep.Files = len(plan.Files)
-	changes, err := render.Diff(c.Repo, plan, render.WriteOptions{Force: c.Force, Only: c.Only})
-	var refused *render.RefusedError
-	var unsafe *render.UnsafeError
+	r.rep.Files = len(pl.Files)
+	changes, err := overlay.Diff(c.Repo, &pl.Tree, overlay.WriteOptions{Force: c.Force, Only: c.Only, Keep: pl.KeepHint})
+	var refused *overlay.RefusedError
+	var unsafe *overlay.UnsafeError
 	switch {
 	case errors.As(err, &refused):
 		// --check and --diff show the refused files with the others.
@@ -231,61 +233,61 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		r.code = exitBadInput
 		return
 	}
-	for _, w := range plan.Warnings {
+	for _, w := range pl.Warnings {
 		r.warnf("warning: %s", w)
 	}
 	unchecked := 0
 	for _, ch := range changes {
-		if ch.Op == render.OpUnchecked || ch.Unconfirmed && (c.Check || c.Diff) {
+		if ch.Op == overlay.OpUnchecked || ch.Unconfirmed && (c.Check || c.Diff) {
 			unchecked++
 		}
 		switch {
-		case ch.Op == render.OpUnchecked:
-			r.notef("note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)", plan.Overlay, ch.Path)
+		case ch.Op == overlay.OpUnchecked:
+			r.notef("note: %s/%s: encrypted, present and owned, for the right recipients; its content was not compared (no key opened the config's secrets)", pl.Overlay, ch.Path)
 		case ch.Unconfirmed && (c.Check || c.Diff):
-			r.notef("note: %s/%s: encrypted; its content was not compared (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", plan.Overlay, ch.Path)
+			r.notef("note: %s/%s: encrypted; its content was not compared (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", pl.Overlay, ch.Path)
 		case ch.Unconfirmed:
-			r.notef("note: %s/%s: encrypted again: nothing proved that the file on disk holds the same secret (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", plan.Overlay, ch.Path)
+			r.notef("note: %s/%s: encrypted again: nothing proved that the file on disk holds the same secret (the config's secrets are plaintext, so the file has no seal, and no age key of yours opens it)", pl.Overlay, ch.Path)
 		}
 	}
 	if !c.Check && !c.Diff {
-		for _, p := range plan.SecretFiles {
-			r.warnf("warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)", plan.Overlay, p)
+		for _, p := range pl.SecretFiles {
+			r.warnf("warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)", pl.Overlay, p)
 		}
 	}
-	var diffs []render.Change // what --check and --diff report; a render needs none
+	var diffs []overlay.Change // what --check and --diff report; a render needs none
 	if c.Check || c.Diff {
-		diffs = render.Differences(changes)
+		diffs = overlay.Differences(changes)
 		if refused != nil {
 			diffs = append(diffs, refused.Changes()...)
-			slices.SortFunc(diffs, func(a, b render.Change) int { return strings.Compare(a.Path, b.Path) })
+			slices.SortFunc(diffs, func(a, b overlay.Change) int { return strings.Compare(a.Path, b.Path) })
 		}
 	}
 	switch {
 	case c.Check:
 		for _, ch := range diffs {
-			fmt.Fprintf(&r.out, "%s %s/%s\n", ch.Op, plan.Overlay, ch.Path)
+			fmt.Fprintf(&r.out, "%s %s/%s\n", ch.Op, pl.Overlay, ch.Path)
 			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
 		}
 	case c.Diff:
 		for _, ch := range diffs {
-			r.out.WriteString(unifiedDiff(plan, ch))
+			r.out.WriteString(unifiedDiff(pl, ch))
 			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
 		}
 	case refused != nil:
 		// Nothing is written.
 	default:
-		if err := render.Apply(c.Repo, plan, changes); err != nil {
-			r.errorf("opencenter: %s: writing: %v", plan.Overlay, err)
+		if err := overlay.Apply(c.Repo, &pl.Tree, changes); err != nil {
+			r.errorf("opencenter: %s: writing: %v", pl.Overlay, err)
 			r.code = exitBadInput
 			return
 		}
 		for _, ch := range changes {
-			if ch.Op == render.OpCreate || ch.Op == render.OpUpdate || ch.Op == render.OpDelete {
+			if ch.Op == overlay.OpCreate || ch.Op == overlay.OpUpdate || ch.Op == overlay.OpDelete {
 				r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
 			}
 		}
-		r.rep.Summary = summary(plan, changes)
+		r.rep.Summary = summary(pl, changes)
 		fmt.Fprintln(&r.out, r.rep.Summary)
 	}
 	if (c.Check || c.Diff) && len(diffs) > 0 {
@@ -299,7 +301,7 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		r.code = exitRefused
 	}
 	if c.RequireKeys && unchecked > 0 {
-		r.errorf("opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)", plan.Overlay, unchecked)
+		r.errorf("opencenter: %s: --require-keys: %d encrypted files were not compared (no age key)", pl.Overlay, unchecked)
 		r.code = max(r.code, exitBadInput)
 	}
 }
@@ -308,9 +310,9 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 // symbolic link out of the repository, files the render may not
 // overwrite: exit 3) or problems of the config (exit 2).
 func planFailed(r *result, name string, err error) {
-	var unsafe *render.UnsafeError
+	var unsafe *overlay.UnsafeError
 	var escape *inrepo.EscapeError
-	var refused *render.RefusedError
+	var refused *overlay.RefusedError
 	if errors.As(err, &unsafe) || errors.As(err, &escape) || errors.As(err, &refused) {
 		r.errorf("opencenter: %s: %v", name, err)
 		r.code = max(r.code, exitRefused)
@@ -320,32 +322,32 @@ func planFailed(r *result, name string, err error) {
 }
 
 // unifiedDiff is the diff of one change, secret values redacted.
-func unifiedDiff(plan *render.Plan, ch render.Change) string {
-	p := plan.Overlay + "/" + ch.Path
+func unifiedDiff(pl *plan.Plan, ch overlay.Change) string {
+	p := pl.Overlay + "/" + ch.Path
 	a, b := "a/"+p, "b/"+p
-	if ch.Op == render.OpCreate {
+	if ch.Op == overlay.OpCreate {
 		a = "/dev/null"
 	}
-	if ch.Op == render.OpDelete {
+	if ch.Op == overlay.OpDelete {
 		b = "/dev/null"
 	}
 	old, new := ch.Old, ch.New
-	if render.IsSecret(plan, ch) {
-		old, new = render.Redact(old), render.Redact(new)
+	if overlay.IsSecret(&pl.Tree, ch) {
+		old, new = overlay.Redact(old), overlay.Redact(new)
 	}
-	if ch.New == nil && ch.Op != render.OpDelete {
+	if ch.New == nil && ch.Op != overlay.OpDelete {
 		new = []byte("(encrypted: its content is known only with the key)\n")
 	}
 	return udiff.Unified(a, b, string(old), string(new))
 }
 
-func summary(p *render.Plan, changes []render.Change) string {
-	n := map[render.Op]int{}
+func summary(p *plan.Plan, changes []overlay.Change) string {
+	n := map[overlay.Op]int{}
 	for _, c := range changes {
 		n[c.Op]++
 	}
 	return fmt.Sprintf("%s: %d files, %d created, %d updated, %d deleted (from %s)",
-		p.Overlay, len(p.Files), n[render.OpCreate], n[render.OpUpdate], n[render.OpDelete], path.Base(p.Config))
+		p.Overlay, len(p.Files), n[overlay.OpCreate], n[overlay.OpUpdate], n[overlay.OpDelete], path.Base(p.Config))
 }
 
 // progress draws a bar on stderr when it is a terminal and there are more

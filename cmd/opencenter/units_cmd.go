@@ -8,7 +8,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -32,7 +32,7 @@ type unitJSON struct {
 
 // Run prints every unit, its layer, sources and Flux units, and with a config its status.
 func (c *UnitsCmd) Run(s *Streams) error {
-	var status []render.UnitStatus
+	var status []plan.UnitStatus
 	if c.Config == "" && c.Repo != "" {
 		// --repo alone: the status for the config at its root.
 		name, _, err := readConfig(c.Repo, "")
@@ -46,7 +46,7 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		if err != nil {
 			return badInput(err)
 		}
-		status = render.Units(f)
+		status = plan.Units(f)
 	}
 	var rows []unitJSON
 	for i := range generated.Units {

@@ -7,7 +7,8 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/overlay"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 )
 
@@ -40,7 +41,7 @@ func (c *ValidateCmd) Run(s *Streams) error {
 	for i, f := range files {
 		r := &results[i]
 		r.rep.Config = f
-		file, diags, warnings, err := check(f, keys, render.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys, PolicyRecipients: policyRecipients(f)})
+		file, diags, warnings, err := check(f, keys, plan.Options{AllowPlaintextSecrets: c.AllowPlaintextSecrets, Repo: c.Repo, Keys: keys, PolicyRecipients: policyRecipients(f)})
 		loaded[i] = file
 		for _, w := range warnings {
 			r.warnf("warning: %s", w)
@@ -106,7 +107,7 @@ func validity(f *config.File) string {
 // config that does not load is not planned), and returns the loaded config
 // (nil when it does not load), the warnings too, and a refusal to plan it
 // (a symbolic link out of the repository: exit 3).
-func check(name string, keys *sops.Keyring, o render.Options) (*config.File, diag.List, []string, error) {
+func check(name string, keys *sops.Keyring, o plan.Options) (*config.File, diag.List, []string, error) {
 	f, err := config.Load(name, config.LoadOptions{AllowLocked: true, Keys: keys})
 	if err != nil {
 		return nil, diag.AsList(name, err), nil, nil
@@ -124,13 +125,13 @@ func check(name string, keys *sops.Keyring, o render.Options) (*config.File, dia
 // encrypted files on disk that are not what the config renders), and what
 // render would refuse: a link out of the repository, files on disk that
 // are foreign or edited by hand.
-func checkLoaded(f *config.File, o render.Options) (diag.List, []string, error) {
+func checkLoaded(f *config.File, o plan.Options) (diag.List, []string, error) {
 	var warnings []string
 	if f.Encryption.PlaintextSecrets {
 		warnings = append(warnings, fmt.Sprintf("%s: the values under secrets: are in plaintext, in git: encrypt them with 'opencenter secrets encrypt %s'", f.Name, f.Name))
 	}
-	p, err := render.Build(f, o)
-	var unsafe *render.UnsafeError
+	p, err := plan.Build(f, o)
+	var unsafe *overlay.UnsafeError
 	switch {
 	case errors.As(err, &unsafe):
 		return nil, warnings, err
@@ -141,13 +142,13 @@ func checkLoaded(f *config.File, o render.Options) (diag.List, []string, error) 
 	if o.Repo == "" {
 		return nil, warnings, nil
 	}
-	changes, err := render.Diff(o.Repo, p, render.WriteOptions{})
-	var refused *render.RefusedError
+	changes, err := overlay.Diff(o.Repo, &p.Tree, overlay.WriteOptions{Keep: p.KeepHint})
+	var refused *overlay.RefusedError
 	if err != nil && !errors.As(err, &refused) {
 		return nil, warnings, err
 	}
 	for _, ch := range changes {
-		if ch.Op == render.OpUpdate && !ch.Unconfirmed && render.IsSecret(p, ch) && strings.Contains(string(ch.Old), "ENC[AES256_GCM,") {
+		if ch.Op == overlay.OpUpdate && !ch.Unconfirmed && overlay.IsSecret(&p.Tree, ch) && strings.Contains(string(ch.Old), "ENC[AES256_GCM,") {
 			warnings = append(warnings, fmt.Sprintf("%s/%s: the encrypted file on disk is not what %s renders (a secret changed since the last render, or the file was replaced): render writes it again", p.Overlay, ch.Path, f.Name))
 		}
 	}

@@ -11,7 +11,8 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
-	"github.com/opencenter-dev/opencenter/internal/render"
+	"github.com/opencenter-dev/opencenter/internal/overlay"
+	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/sops"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
@@ -162,18 +163,18 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	}
 	// Plaintext secrets stay in memory: the simulation needs the files, and
 	// nothing it prints carries a value.
-	plan, err := render.Build(f, render.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
+	pl, err := plan.Build(f, plan.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		planFailed(r, name, err)
 		return
 	}
-	r.rep.Cluster, r.rep.Overlay = plan.Cluster, plan.Overlay
+	r.rep.Cluster, r.rep.Overlay = pl.Cluster, pl.Overlay
 	tree := fluxbuild.Tree{}
-	for _, pf := range plan.Files {
-		tree[plan.Overlay+"/"+pf.Path] = pf.Data
+	for _, pf := range pl.Files {
+		tree[pl.Overlay+"/"+pf.Path] = pf.Data
 	}
 	// The user's local/ directories are part of what Flux applies.
-	local, err := render.LocalFiles(c.Repo, plan)
+	local, err := overlay.LocalFiles(c.Repo, &pl.Tree)
 	if err != nil {
 		planFailed(r, name, err)
 		return
@@ -183,20 +184,20 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	}
 	// flux bootstrap owns flux-system/: the Flux controllers and its own
 	// sync objects, which the simulation starts from.
-	tree[plan.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
 
 	gitops := f.Config.OpenCenter.GitOps
 	rep := sim.Run(fluxsim.Cluster{
-		Name: plan.Cluster,
+		Name: pl.Cluster,
 		URL:  gitops.Repository.URL,
-		Path: plan.Overlay,
+		Path: pl.Overlay,
 		Repos: []fluxsim.Repo{
 			{URL: gitops.Repository.URL, Tree: tree},
 			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: tables.indexed},
 		},
 		Providers:       tables.providers,
 		ClusterScoped:   catalog.ClusterScoped,
-		ExistingSecrets: render.ExistingSecrets(plan, f.Config),
+		ExistingSecrets: plan.ExistingSecrets(pl, f.Config),
 	})
 	for _, x := range rep.Findings {
 		fmt.Fprintln(&r.out, x)

@@ -1,0 +1,320 @@
+package plan
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	helmv2 "github.com/fluxcd/helm-controller/api/v2"
+	kustomizev1 "github.com/fluxcd/kustomize-controller/api/v1"
+	"github.com/fluxcd/pkg/apis/kustomize"
+	"github.com/fluxcd/pkg/apis/meta"
+	sourcev1 "github.com/fluxcd/source-controller/api/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/opencenter-dev/opencenter/internal/catalog"
+	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/fluxorder"
+	"github.com/opencenter-dev/opencenter/internal/yamlenc"
+)
+
+// labels are the labels of the Flux objects of a unit (part). The objects
+// of an active unit share one map, made before units render in parallel
+// (partLabels) and never changed, and its text (partLabelText).
+func (b *builder) labels(part string) map[string]string {
+	if l, ok := b.partLabels[part]; ok {
+		return l
+	}
+	return b.fillLabels(map[string]string{}, part)
+}
+
+// fillLabels sets the labels of part's Flux objects in the empty map l.
+func (b *builder) fillLabels(l map[string]string, part string) map[string]string {
+	maps.Copy(l, b.c.OpenCenter.Meta.Labels)
+	l[config.LabelPartOf] = part
+	l[config.LabelManagedBy] = "flux"
+	l[config.LabelOpenCenter] = "opencenter"
+	return l
+}
+
+// fluxDurations are gitops.flux's durations, parsed once per plan and shared
+// (read-only) by every Flux object that points at them.
+type fluxDurations struct {
+	interval, retry, timeout          metav1.Duration
+	intervalErr, retryErr, timeoutErr error
+}
+
+func parseFluxDurations(f *config.Flux) *fluxDurations {
+	d := &fluxDurations{}
+	d.interval, d.intervalErr = duration(f.Interval)
+	d.retry, d.retryErr = duration(f.RetryInterval)
+	d.timeout, d.timeoutErr = duration(f.Timeout)
+	return d
+}
+
+func duration(s string) (metav1.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return metav1.Duration{}, fmt.Errorf("duration %q: %v", s, err)
+	}
+	return metav1.Duration{Duration: d}, nil
+}
+
+func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: name, Namespace: flux_system, Labels: b.labels(part)}
+}
+
+// gitRepository appends a unit's GitRepository to dst.
+func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) ([]byte, error) {
+	g := &b.c.OpenCenter.GitOps
+	d := b.durations
+	if err := cmp.Or(d.intervalErr, d.timeoutErr); err != nil {
+		return nil, err
+	}
+	spec := sourcev1.GitRepositorySpec{Interval: d.interval, Timeout: &d.timeout}
+	switch s.Repo {
+	case catalog.RepoBase:
+		spec.URL = config.FluxURL(g.BaseRepo.URL)
+		ref := &sourcev1.GitRepositoryRef{Tag: g.BaseRepo.Release}
+		if ref.Tag == "" {
+			ref.Branch = g.BaseRepo.Branch
+		}
+		if o := u.SourceOverride(b.c); o != nil {
+			if o.Repo != "" {
+				spec.URL = config.FluxURL(o.Repo)
+			}
+			switch {
+			case o.Release != "":
+				ref = &sourcev1.GitRepositoryRef{Tag: o.Release}
+			case o.Branch != "":
+				ref = &sourcev1.GitRepositoryRef{Branch: o.Branch}
+			}
+		}
+		spec.Reference = ref
+		if g.BaseRepo.SecretName != "" {
+			spec.SecretRef = &meta.LocalObjectReference{Name: g.BaseRepo.SecretName}
+		}
+	case catalog.RepoCluster:
+		spec.URL = config.FluxURL(g.Repository.URL)
+		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
+		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.
+		spec.SecretRef = &meta.LocalObjectReference{Name: flux_system}
+	default:
+		return nil, fmt.Errorf("repo %q is not rendered for service units", s.Repo)
+	}
+	for _, inc := range s.Include {
+		spec.Include = append(spec.Include, sourcev1.GitRepositoryInclude{
+			GitRepositoryRef: meta.LocalObjectReference{Name: inc.Source},
+			FromPath:         inc.From,
+			ToPath:           b.expand(u, inc.To),
+		})
+	}
+	obj := sourcev1.GitRepository{
+		TypeMeta:   metav1.TypeMeta{APIVersion: gitRepositoryAPIVersion, Kind: sourcev1.GitRepositoryKind},
+		ObjectMeta: b.objectMeta(s.Name, u.Name),
+		Spec:       spec,
+	}
+	return marshalGitRepository(dst, &obj, b.partLabelText[u.Name])
+}
+
+// sourceObject is the one object of the file gitRepository writes for
+// source name, known without reading it back.
+func sourceObject(name string) fluxorder.Object {
+	return fluxorder.Object{Group: sourcev1.GroupVersion.Group, Kind: sourcev1.GitRepositoryKind, Name: name, Namespace: flux_system}
+}
+
+// kustomization appends a Flux Kustomization of a unit to dst.
+func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
+	u, fu := fp.Unit, fp.Spec
+	k := kustomizev1.Kustomization{
+		TypeMeta:   metav1.TypeMeta{APIVersion: kustomizationAPIVersion, Kind: kustomizev1.KustomizationKind},
+		ObjectMeta: b.objectMeta(fu.Name, u.Name),
+	}
+	if err := b.fluxSpec(&k.Spec, ""); err != nil {
+		return nil, err
+	}
+	k.Spec.SourceRef = kustomizev1.CrossNamespaceSourceReference{Kind: sourcev1.GitRepositoryKind, Name: fu.Source}
+	k.Spec.Path = fp.Path
+	k.Spec.TargetNamespace = fp.target
+	// The descriptor's dependsOn, then the CRD providers it needs, sorted.
+	for _, deps := range [2][]string{fu.DependsOn, fp.After} {
+		for _, d := range deps {
+			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
+		}
+	}
+	for _, o := range fp.Shared {
+		k.Spec.Patches = append(k.Spec.Patches, removal(o.Object))
+	}
+	if fp.valuesFrom != nil {
+		k.Spec.Patches = append(k.Spec.Patches, *fp.valuesFrom)
+	}
+	if fu.ReplaceCRDs {
+		k.Spec.Patches = append(k.Spec.Patches, replaceCRDs(u))
+	}
+	if b.decrypts(fp) {
+		k.Spec.Decryption = b.decryption()
+	}
+	if len(fu.Only) > 0 {
+		// Deleting the unit leaves its Namespace: an opencenter from before
+		// the unit existed would remove it, and Flux would then delete the
+		// Namespace with everything the service keeps in it.
+		k.Spec.DeletionPolicy = kustomizev1.DeletionPolicyOrphan
+	}
+	k.Spec.Wait = fu.Wait
+	for _, h := range fu.HealthChecks {
+		k.Spec.HealthChecks = append(k.Spec.HealthChecks, meta.NamespacedObjectKindReference{
+			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
+		})
+	}
+	return marshalKustomization(dst, &k, b.partLabelText[u.Name])
+}
+
+// removal is the Flux patch that takes o, an object of a base path, out of
+// the build. The target names o by group, kind and name, not namespace:
+// Flux adds its patches to the path's kustomization, whose own namespace
+// (the one the index records) kustomize sets only after the patches, so a
+// manifest without one would not match. A target that matches nothing is
+// no error, so a base that stops sharing o still builds.
+func removal(o fluxorder.Object) kustomize.Patch {
+	m := o.Base
+	patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
+		"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
+	return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
+}
+
+// planValuesFrom sets fp.valuesFrom, the Flux patch adding the ValuesFrom
+// Secrets the config names to the valuesFrom of the unit's HelmRelease,
+// after the base's own, which they override, and records in the plan
+// those that exist outside the repository. It is a JSON 6902 add: a
+// strategic merge would replace the list, which has no merge key in the
+// HelmRelease CRD. The target names no namespace, as removal's does not.
+func (b *builder) planValuesFrom(fp *fluxPlan) {
+	var ops strings.Builder
+	for _, v := range fp.Spec.ValuesFrom {
+		name := v.Name(b.c)
+		if name == "" {
+			continue
+		}
+		if v.SecretOf != nil {
+			b.p.ExistingSecrets = append(b.p.ExistingSecrets, types.NamespacedName{Namespace: cmpOr(fp.target, b.expand(fp.Unit, "{namespace}")), Name: name})
+		}
+		ops.WriteString("- op: add\n  path: /spec/valuesFrom/-\n  value:\n    kind: Secret\n    name: ")
+		ops.WriteString(yamlenc.Scalar(name))
+		ops.WriteString("\n    valuesKey: " + catalog.ValuesKey + "\n")
+	}
+	if ops.Len() > 0 {
+		fp.valuesFrom = &kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fp.Unit.HelmRelease}}
+	}
+}
+
+// replaceCRDs is the Flux patch setting the CRD policy of unit u's
+// HelmRelease, on install and on upgrade, to CreateReplace: its chart's
+// crds/ directory, which Helm otherwise installs only where no CRD of the
+// name exists and never upgrades, then makes the cluster's CRDs the chart's
+// at every release. A merge patch, so that it adds install and upgrade
+// where the base has none.
+func replaceCRDs(u *catalog.Unit) kustomize.Patch {
+	return kustomize.Patch{
+		Patch: "apiVersion: " + helmv2.GroupVersion.String() + "\nkind: " + helmv2.HelmReleaseKind + "\nmetadata:\n  name: " + yamlenc.Scalar(u.HelmRelease) +
+			"\nspec:\n  install:\n    crds: " + string(helmv2.CreateReplace) + "\n  upgrade:\n    crds: " + string(helmv2.CreateReplace) + "\n",
+		Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: u.HelmRelease},
+	}
+}
+
+// decryption is the spec.decryption of Flux units applying secret
+// material, shared by the plan's Flux objects (each is marshalled, never
+// changed).
+func (b *builder) decryption() *kustomizev1.Decryption {
+	if b.decrypt == nil {
+		b.decrypt = &kustomizev1.Decryption{Provider: "sops", SecretRef: &meta.LocalObjectReference{Name: b.c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName}}
+	}
+	return b.decrypt
+}
+
+// fluxSpec fills the reconciliation settings of gitops.flux (interval
+// overridden when interval is set).
+func (b *builder) fluxSpec(s *kustomizev1.KustomizationSpec, interval string) error {
+	d := b.durations
+	iv, err := d.interval, d.intervalErr
+	if interval != "" {
+		iv, err = duration(interval)
+	}
+	if err := cmp.Or(err, d.retryErr, d.timeoutErr); err != nil {
+		return err
+	}
+	s.Interval, s.RetryInterval, s.Timeout = iv, &d.retry, &d.timeout
+	p := b.c.OpenCenter.GitOps.Flux.Prune
+	s.Prune = p == nil || *p
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// The apiVersions of the Flux objects, formatted once.
+var (
+	kustomizationAPIVersion = kustomizev1.GroupVersion.String()
+	gitRepositoryAPIVersion = sourcev1.GroupVersion.String()
+)
+
+// marshal appends a Kubernetes object to dst as YAML without status and
+// creationTimestamp, keys sorted.
+func marshal(dst []byte, obj any) ([]byte, error) {
+	switch o := obj.(type) {
+	case *kustomizev1.Kustomization:
+		return marshalKustomization(dst, o, nil)
+	case *sourcev1.GitRepository:
+		return marshalGitRepository(dst, o, nil)
+	}
+	return marshalGeneral(dst, obj)
+}
+
+// marshalKustomization is marshal for a Flux Kustomization: the direct
+// writer, else the general path on a copy, so that k itself need not
+// escape to the heap (the renderer builds about sixty per plan). labels is
+// k's labels block (appendLabels) when the caller has it, else nil.
+func marshalKustomization(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, error) {
+	if out, ok := kustomizationYAMLOf(dst, k, labels); ok {
+		return out, nil
+	}
+	general := *k
+	return marshalGeneral(dst, &general)
+}
+
+// marshalGitRepository is marshalKustomization for a GitRepository.
+func marshalGitRepository(dst []byte, g *sourcev1.GitRepository, labels []byte) ([]byte, error) {
+	if out, ok := gitRepositoryYAMLOf(dst, g, labels); ok {
+		return out, nil
+	}
+	general := *g
+	return marshalGeneral(dst, &general)
+}
+
+// marshalGeneral is marshal for any object.
+func marshalGeneral(dst []byte, obj any) ([]byte, error) {
+	// encoding/json gives the API types' exact serialization (omitempty,
+	// durations); yamlenc.ParseJSON is much cheaper than converting the typed
+	// object to an unstructured map by reflection.
+	j, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	v, err := yamlenc.ParseJSON(j)
+	if err != nil {
+		return nil, err
+	}
+	u := v.(map[string]any)
+	delete(u, "status")
+	if m, ok := u["metadata"].(map[string]any); ok {
+		delete(m, "creationTimestamp")
+	}
+	return yamlenc.Append(dst, u), nil
+}
