@@ -85,7 +85,7 @@ render-example:
 E2E_TOOLS := etcd kube-apiserver source-controller kustomize-controller helm-controller
 E2E_BINS := $(addprefix bin/e2e/,$(E2E_TOOLS))
 e2e: $(E2E_BINS) build
-	OPENCENTER_E2E=1 OPENCENTER_E2E_BIN=$(abspath bin) $(GO) test -count=1 -timeout 30m -v -run '$(or $(E2E_RUN),.)' ./e2e
+	OPENCENTER_E2E=1 OPENCENTER_E2E_BIN=$(abspath bin) $(GO) test -count=1 -timeout 30m -v -run 'TestFixtureOnRealFlux/clusters/$(or $(E2E_RUN),.)' ./e2e
 
 ## e2e-tools: the components of make e2e, each built from its own pinned
 ## module in tools/e2e/ (they need different client-go versions), rebuilt

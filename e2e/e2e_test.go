@@ -39,21 +39,39 @@ func TestFixtureOnRealFlux(t *testing.T) {
 	if err != nil || len(configs) == 0 {
 		t.Fatalf("no fixture configs (%v)", err)
 	}
+	// Clusters run side by side, OPENCENTER_E2E_PARALLEL (2) at a time:
+	// one cluster keeps about one core busy.
+	parallel := 2
+	if v := os.Getenv("OPENCENTER_E2E_PARALLEL"); v != "" {
+		if _, err := fmt.Sscan(v, &parallel); err != nil || parallel < 1 {
+			t.Fatalf("OPENCENTER_E2E_PARALLEL=%q: not a positive number", v)
+		}
+	}
+	slots := make(chan struct{}, parallel)
+	results := make([]*Result, len(configs))
+	t.Run("clusters", func(t *testing.T) {
+		for i, cfg := range configs {
+			name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(cfg), "."), "-config.yaml")
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				res, err := env.RunCluster(context.Background(), cfg, t.Logf)
+				results[i] = res
+				t.Log("\n" + resultText(res))
+				if err != nil {
+					t.Fatalf("%v (logs in %s)", err, filepath.Join(out, "logs", name))
+				}
+				for _, f := range res.Failures {
+					t.Error(f)
+				}
+			})
+		}
+	})
 	var report strings.Builder
 	fmt.Fprintf(&report, "base repository: %s\n", env.Base)
-	for _, cfg := range configs {
-		name := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(cfg), "."), "-config.yaml")
-		t.Run(name, func(t *testing.T) {
-			res, err := env.RunCluster(context.Background(), cfg, t.Logf)
-			writeResult(&report, res)
-			t.Log("\n" + resultText(res))
-			if err != nil {
-				t.Fatalf("%v (logs in %s)", err, filepath.Join(out, "logs", name))
-			}
-			for _, f := range res.Failures {
-				t.Error(f)
-			}
-		})
+	for _, res := range results {
+		report.WriteString(resultText(res))
 	}
 	for _, n := range env.Notes() {
 		fmt.Fprintf(&report, "note: %s\n", n)
@@ -63,10 +81,6 @@ func TestFixtureOnRealFlux(t *testing.T) {
 		t.Error(err)
 	}
 	t.Log("\n" + report.String())
-}
-
-func writeResult(w *strings.Builder, r *Result) {
-	w.WriteString(resultText(r))
 }
 
 func resultText(r *Result) string {
@@ -85,6 +99,9 @@ func resultText(r *Result) string {
 	}
 	for _, e := range r.Exceptions {
 		fmt.Fprintf(&b, "  exception: %s\n", e)
+	}
+	for _, d := range r.ModelDiffs {
+		fmt.Fprintf(&b, "  model difference: %s\n", d)
 	}
 	if r.Day2 != "" {
 		fmt.Fprintf(&b, "  day 2: %s\n", r.Day2)

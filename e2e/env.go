@@ -32,7 +32,9 @@ type Env struct {
 
 	mu    sync.Mutex
 	notes []string
-	added map[string]bool
+	// charts serializes ServeCharts, which clusters run side by side call.
+	charts sync.Mutex
+	added  map[string]bool
 }
 
 // Note records something the report must say (a CRD that is not the
@@ -151,6 +153,8 @@ func (e *Env) baseTree(ref string) (map[string][]byte, error) {
 // HelmRepositories), or from a GitRepository's tree, which is then served
 // as a stand-in repository of its own.
 func (e *Env) ServeCharts(ctx context.Context, trees ...map[string][]byte) error {
+	e.charts.Lock()
+	defer e.charts.Unlock()
 	var all []Manifest
 	for _, t := range trees {
 		all = append(all, manifests(t)...)

@@ -34,6 +34,8 @@ type Expected struct {
 	Encrypted map[string]EncryptedSecret
 	// Units are the objects each Kustomization builds, by unit name, as kind/namespace/name.
 	Units map[string][]string
+	// Built are the same objects with their apiVersion.
+	Built map[string][]Obj
 	// Problems are builds that failed.
 	Problems []string
 }
@@ -47,7 +49,7 @@ type EncryptedSecret struct {
 
 // BuildExpected builds every Kustomization in the cluster from its source's artifact.
 func BuildExpected(ctx context.Context, k *Kube, ids []age.Identity) (*Expected, error) {
-	ex := &Expected{Data: map[string]map[string][]byte{}, Encrypted: map[string]EncryptedSecret{}, Units: map[string][]string{}}
+	ex := &Expected{Data: map[string]map[string][]byte{}, Encrypted: map[string]EncryptedSecret{}, Units: map[string][]string{}, Built: map[string][]Obj{}}
 	ks, err := k.List(ctx, "kustomize.toolkit.fluxcd.io/v1", "Kustomization", "")
 	if err != nil {
 		return nil, err
@@ -94,6 +96,7 @@ func BuildExpected(ctx context.Context, k *Kube, ids []age.Identity) (*Expected,
 		}
 		for _, o := range res.Objects {
 			ex.Units[unit] = append(ex.Units[unit], o.ID())
+			ex.Built[unit] = append(ex.Built[unit], Obj{"apiVersion": o.APIVersion, "kind": o.Kind, "namespace": o.Namespace, "name": o.Name})
 			if o.Kind != "Secret" && o.Kind != "ConfigMap" {
 				continue
 			}

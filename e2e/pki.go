@@ -188,16 +188,30 @@ func serviceAccountKey(dir string) (pub, priv string, err error) {
 	return pub, priv, nil
 }
 
-// freePort returns a TCP port free on 127.0.0.1 now. A process given it
-// binds it a moment later; nothing else on the machine is expected to race
-// for it.
+// freePort returns a TCP port free on 127.0.0.1 now, never the same one
+// twice in a run. A process given it binds it a moment later; nothing else
+// on the machine is expected to race for it.
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	ports.Lock()
+	defer ports.Unlock()
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !ports.given[p] {
+			ports.given[p] = true
+			return p, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, fmt.Errorf("no free port on 127.0.0.1")
 }
+
+var ports = struct {
+	sync.Mutex
+	given map[int]bool
+}{given: map[int]bool{}}
 
 func addr(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }

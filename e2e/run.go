@@ -54,6 +54,11 @@ type Result struct {
 	// findings: where it and the real controllers disagree is the point.
 	Verify         string
 	VerifyFindings []string
+	// ModelDiffs are where what kustomize-controller applied (a
+	// Kustomization's inventory) differs from what the project's model of
+	// its build (package fluxbuild, which verify uses) makes of the same
+	// artifact.
+	ModelDiffs []string
 	// Failures are the assertions that failed.
 	Failures []string
 	Elapsed  time.Duration
@@ -147,12 +152,12 @@ func (r *clusterRun) prepare(fixtureConfig string) error {
 		return nil
 	}
 	gitops := []string{"opencenter", "gitops"}
-	_, owner, name := repoPath(str(doc, "opencenter", "gitops", "repository", "url"))
-	r.bare, err = r.e.Git.Bare(owner, name)
-	if err != nil {
+	cluster := r.localURL(str(doc, "opencenter", "gitops", "repository", "url"))
+	_, owner, name := repoPath(cluster)
+	if r.bare, err = r.e.Git.Bare(owner, name); err != nil {
 		return err
 	}
-	if err := set(append(gitops, "repository", "url"), r.e.Git.RepoURL(owner, name)); err != nil {
+	if err := set(append(gitops, "repository", "url"), cluster); err != nil {
 		return err
 	}
 	r.branch = str(doc, "opencenter", "gitops", "repository", "branch")
@@ -163,8 +168,7 @@ func (r *clusterRun) prepare(fixtureConfig string) error {
 		return err
 	}
 	if u := str(doc, "opencenter", "gitops", "overlay_units", "customer_managed", "repository_url"); u != "" {
-		_, o, n := repoPath(u)
-		if err := set(append(gitops, "overlay_units", "customer_managed", "repository_url"), r.e.Git.RepoURL(o, n)); err != nil {
+		if err := set(append(gitops, "overlay_units", "customer_managed", "repository_url"), r.localURL(u)); err != nil {
 			return err
 		}
 	}
@@ -172,8 +176,7 @@ func (r *clusterRun) prepare(fixtureConfig string) error {
 		svcs, _ := field(doc, "opencenter", layer).(map[string]any)
 		for svc := range svcs {
 			if u := str(doc, "opencenter", layer, svc, "source", "repo"); u != "" {
-				_, o, n := repoPath(u)
-				if err := set([]string{"opencenter", layer, svc, "source", "repo"}, r.e.Git.RepoURL(o, n)); err != nil {
+				if err := set([]string{"opencenter", layer, svc, "source", "repo"}, r.localURL(u)); err != nil {
 					return err
 				}
 			}
@@ -222,6 +225,18 @@ func (r *clusterRun) prepare(fixtureConfig string) error {
 		return err
 	}
 	return r.exceptions(tree)
+}
+
+// localURL is where the harness serves a repository a config names: the
+// base repository once for all clusters, any other under a folder of the
+// cluster's own, so that clusters reconciled side by side do not share
+// the repository the fixture's configs share.
+func (r *clusterRun) localURL(u string) string {
+	_, owner, name := repoPath(u)
+	if owner == baseOwner && name == baseName {
+		return r.e.Git.RepoURL(baseOwner, baseName)
+	}
+	return r.e.Git.RepoURL(r.name+"/"+owner, name)
 }
 
 // opencenter runs the opencenter binary in the cluster repository.
@@ -679,6 +694,7 @@ func (r *clusterRun) check(ctx context.Context) error {
 			res.fail("expected objects: %s", p)
 		}
 	}
+	r.compareInventories(ctx, ex, byName)
 	r.checkReleases(ctx, ex)
 	r.checkSecrets(ctx, ex)
 	violations, checked, byReady := r.rec.OrderViolations()
@@ -687,6 +703,50 @@ func (r *clusterRun) check(ctx context.Context) error {
 		res.fail("order: %s", v)
 	}
 	return nil
+}
+
+// compareInventories compares each Ready Kustomization's inventory with
+// the objects fluxbuild builds from the same artifact, namespaces taken
+// off the kinds the API server serves without one (as the server does).
+func (r *clusterRun) compareInventories(ctx context.Context, ex *Expected, live map[string]Obj) {
+	units := make([]string, 0, len(ex.Built))
+	for u := range ex.Built {
+		units = append(units, u)
+	}
+	slices.Sort(units)
+	for _, u := range units {
+		k, ok := live[u]
+		if !ok || !isReady(k) {
+			continue
+		}
+		built := map[string]bool{}
+		for _, o := range ex.Built[u] {
+			apiVersion, kind, ns, name := str(o, "apiVersion"), str(o, "kind"), str(o, "namespace"), str(o, "name")
+			if res, err := r.c.Kube.resource(ctx, apiVersion, kind); err == nil && !res.namespaced {
+				ns = ""
+			}
+			group, _, found := strings.Cut(apiVersion, "/")
+			if !found {
+				group = ""
+			}
+			built[ns+"_"+name+"_"+group+"_"+kind] = true
+		}
+		inv := map[string]bool{}
+		for _, id := range inventory(k) {
+			inv[id] = true
+		}
+		for id := range built {
+			if !inv[id] {
+				r.res.ModelDiffs = append(r.res.ModelDiffs, fmt.Sprintf("%s: fluxbuild builds %s, which kustomize-controller did not apply", u, id))
+			}
+		}
+		for id := range inv {
+			if !built[id] {
+				r.res.ModelDiffs = append(r.res.ModelDiffs, fmt.Sprintf("%s: kustomize-controller applied %s, which fluxbuild does not build", u, id))
+			}
+		}
+	}
+	slices.Sort(r.res.ModelDiffs)
 }
 
 // checkReleases holds every HelmRelease the builds make to an installed
