@@ -100,6 +100,10 @@ func resultText(r *Result) string {
 	for _, e := range r.Exceptions {
 		fmt.Fprintf(&b, "  exception: %s\n", e)
 	}
+	fmt.Fprintf(&b, "  inventory entries compared with fluxbuild: %d, model differences: %d\n", r.InventoryCompared, len(r.ModelDiffs))
+	for _, f := range r.FailedFirst {
+		fmt.Fprintf(&b, "  failed before Ready (then Ready on a retry): %s\n", f)
+	}
 	for _, d := range r.ModelDiffs {
 		fmt.Fprintf(&b, "  model difference: %s\n", d)
 	}

@@ -27,6 +27,28 @@ type Recorder struct {
 	applyMsg   map[string]string
 	// dependsOn is each Kustomization's spec.dependsOn, as last seen.
 	dependsOn map[string][]string
+	// failedFirst are the failures each Kustomization and HelmRelease
+	// showed before it was first Ready, but for waiting on a dependency or
+	// on the source a dependency applies: a unit that fails, then succeeds
+	// on a retry, lacks an ordering that Flux's retries paper over.
+	failedFirst map[string][]string
+	// ready are the Kustomizations and HelmReleases seen Ready, as keys of failedFirst.
+	ready map[string]bool
+}
+
+// benign are the Ready=False states of waiting, not of failing.
+var benign = regexp.MustCompile(`^(DependencyNotReady|Progressing|ProgressingWithRetry|HealthCheckCanceled|SourceNotReady)\b|^ArtifactFailed: (Source '\S+' not found|Source artifact not found|Source is not ready|Source not ready: artifact not found|could not get Source object: \S+ "\S+" not found|\S+ "\S+" not found$)`)
+
+func (r *Recorder) noteFailure(key string, o Obj) {
+	s, reason, msg := condition(o, "Ready")
+	if s != "False" {
+		return
+	}
+	what := reason + ": " + firstLine(msg)
+	if benign.MatchString(what) || slices.Contains(r.failedFirst[key], what) {
+		return
+	}
+	r.failedFirst[key] = append(r.failedFirst[key], what)
 }
 
 // changeSet matches the first line of a change set event.
@@ -34,7 +56,8 @@ var changeSet = regexp.MustCompile(`^\S+/\S+ (created|configured)`)
 
 // Record starts the watches.
 func Record(ctx context.Context, k *Kube) (*Recorder, error) {
-	r := &Recorder{firstReady: map[string]uint64{}, firstApply: map[string]uint64{}, applyMsg: map[string]string{}, dependsOn: map[string][]string{}}
+	r := &Recorder{firstReady: map[string]uint64{}, firstApply: map[string]uint64{}, applyMsg: map[string]string{},
+		dependsOn: map[string][]string{}, failedFirst: map[string][]string{}, ready: map[string]bool{}}
 	err := k.Watch(ctx, "kustomize.toolkit.fluxcd.io/v1", "Kustomization", func(ev WatchEvent) {
 		if ev.Type != "ADDED" && ev.Type != "MODIFIED" {
 			return
@@ -59,6 +82,28 @@ func Record(ctx context.Context, k *Kube) (*Recorder, error) {
 				r.firstReady[name] = ev.Revision
 			}
 		}
+		if _, ok := r.firstReady[name]; !ok {
+			r.noteFailure("Kustomization "+name, ev.Object)
+		} else {
+			r.ready["Kustomization "+name] = true
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = k.Watch(ctx, "helm.toolkit.fluxcd.io/v2", "HelmRelease", func(ev WatchEvent) {
+		if ev.Type != "ADDED" && ev.Type != "MODIFIED" {
+			return
+		}
+		name := str(ev.Object, "metadata", "namespace") + "/" + str(ev.Object, "metadata", "name")
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if s, _, _ := condition(ev.Object, "Ready"); s == "True" {
+			r.ready["HelmRelease "+name] = true
+		}
+		if !r.ready["HelmRelease "+name] {
+			r.noteFailure("HelmRelease "+name, ev.Object)
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -82,14 +127,22 @@ func Record(ctx context.Context, k *Kube) (*Recorder, error) {
 	return r, err
 }
 
-// Reset forgets what was seen (before a day-2 step, whose re-applies are
-// checked on their own).
-func (r *Recorder) Reset() {
+// FailedFirst lists the objects that failed before they were first
+// Ready, with how (those never Ready fail on their own).
+func (r *Recorder) FailedFirst() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	clear(r.firstReady)
-	clear(r.firstApply)
-	clear(r.applyMsg)
+	var out []string
+	for k, fs := range r.failedFirst {
+		if !r.ready[k] {
+			continue
+		}
+		for _, f := range fs {
+			out = append(out, k+": "+f)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // OrderViolations lists each Kustomization that applied before one of its

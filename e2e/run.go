@@ -59,6 +59,11 @@ type Result struct {
 	// its build (package fluxbuild, which verify uses) makes of the same
 	// artifact.
 	ModelDiffs []string
+	// InventoryCompared counts the inventory entries compared with fluxbuild.
+	InventoryCompared int
+	// FailedFirst are failures seen before an object was first Ready
+	// (it then became Ready on a retry): see Recorder.failedFirst.
+	FailedFirst []string
 	// Failures are the assertions that failed.
 	Failures []string
 	Elapsed  time.Duration
@@ -702,6 +707,11 @@ func (r *clusterRun) check(ctx context.Context) error {
 	for _, v := range violations {
 		res.fail("order: %s", v)
 	}
+	for _, f := range r.rec.FailedFirst() {
+		if unit := strings.TrimPrefix(strings.Split(f, ":")[0], "Kustomization flux-system/"); r.except[unit] == "" {
+			res.FailedFirst = append(res.FailedFirst, f)
+		}
+	}
 	return nil
 }
 
@@ -740,6 +750,7 @@ func (r *clusterRun) compareInventories(ctx context.Context, ex *Expected, live 
 				r.res.ModelDiffs = append(r.res.ModelDiffs, fmt.Sprintf("%s: fluxbuild builds %s, which kustomize-controller did not apply", u, id))
 			}
 		}
+		r.res.InventoryCompared += len(inv)
 		for id := range inv {
 			if !built[id] {
 				r.res.ModelDiffs = append(r.res.ModelDiffs, fmt.Sprintf("%s: kustomize-controller applied %s, which fluxbuild does not build", u, id))
@@ -797,6 +808,9 @@ func (r *clusterRun) checkReleases(ctx context.Context, ex *Expected) {
 			if !strings.HasPrefix(chart, ".") && (rel.Chart != chart || rel.ChartVer != wantVer) {
 				res.fail("HelmRelease %s: release %s is chart %s %s, not the stand-in %s %s", rest, relName, rel.Chart, rel.ChartVer, chart, wantVer)
 				continue
+			}
+			if rel.Version > 1 {
+				res.FailedFirst = append(res.FailedFirst, fmt.Sprintf("HelmRelease %s: release %s is at version %d after the first reconciliation: installed, then upgraded", rest, relName, rel.Version))
 			}
 			if rel.Status != "deployed" {
 				res.fail("HelmRelease %s: release %s is %s", rest, relName, rel.Status)
