@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,7 +151,7 @@ func (e *Env) baseTree(ref string) (map[string][]byte, error) {
 // install: from the HelmRepository they name (by name, among the trees'
 // HelmRepositories), or from a GitRepository's tree, which is then served
 // as a stand-in repository of its own.
-func (e *Env) ServeCharts(ctx context.Context, trees ...map[string][]byte) error {
+func (e *Env) ServeCharts(trees ...map[string][]byte) error {
 	e.charts.Lock()
 	defer e.charts.Unlock()
 	var all []Manifest
