@@ -81,6 +81,12 @@ func TestFixtureOnRealFlux(t *testing.T) {
 		t.Error(err)
 	}
 	t.Log("\n" + report.String())
+	// The clusters' state (etcd data, artifacts, repositories) is about
+	// 100 MB a cluster: kept to look at when the run failed, else removed.
+	// The logs stay.
+	if !t.Failed() {
+		os.RemoveAll(filepath.Join(out, "work"))
+	}
 }
 
 func resultText(r *Result) string {
