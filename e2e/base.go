@@ -1,0 +1,297 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/baseindex"
+)
+
+// The base repository as the overlays name it, and where the harness
+// serves it.
+const (
+	baseOwner = "opencenter-cloud"
+	baseName  = "openCenter-gitops-base"
+)
+
+// importBase fetches the tags and branches of a checkout (or bare git
+// directory) of the base repository into bare. A checkout's
+// remote-tracking branches of origin count as branches: a clone has main
+// only as origin/main.
+func importBase(checkout, bare string) error {
+	_, err := git(bare, "fetch", "--quiet", "--no-write-fetch-head", checkout,
+		"+refs/remotes/origin/*:refs/heads/*", "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*")
+	if err != nil {
+		return err
+	}
+	// origin/HEAD comes along as a branch named HEAD, which is no branch.
+	_, _ = git(bare, "update-ref", "-d", "refs/heads/HEAD")
+	return nil
+}
+
+// synthesizeBase writes, for each index, a stand-in of the base repository
+// at that ref into bare (a tag, or a branch for an index of a branch):
+// every directory the index lists, with a kustomization.yaml building the
+// objects it lists (same kinds, names, namespaces; HelmReleases with their
+// chart, version, source and valuesFrom; the generated values Secrets with
+// their keys) and the remote resources it names, which fail offline as the
+// real ones do. Spec content the index does not hold is minimal.
+func synthesizeBase(indexes []*baseindex.Index, work, bare string) error {
+	for _, x := range indexes {
+		dir := filepath.Join(work, "base-"+x.Ref)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		files, err := baseFiles(x)
+		if err != nil {
+			return err
+		}
+		for p, data := range files {
+			full := filepath.Join(dir, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(full, data, 0o644); err != nil {
+				return err
+			}
+		}
+		ref := "refs/tags/" + x.Ref
+		if x.Branch {
+			ref = "refs/heads/" + x.Ref
+		}
+		if _, err := commitTree(dir, bare, "stand-in of the base repository at "+x.Ref+" ("+x.Commit+"), from opencenter's index", ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// baseFiles are the files of a synthesized base.
+func baseFiles(x *baseindex.Index) (map[string][]byte, error) {
+	files := map[string][]byte{
+		"README.md": []byte("A stand-in of " + x.Repo + " at " + x.Ref + " (" + x.Commit + "), synthesized by opencenter's e2e harness from its index. Not the real base.\n"),
+	}
+	for _, d := range x.Dirs {
+		if d.Error != "" {
+			// The real directory does not build either: keep it failing.
+			files[d.Path+"/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [does-not-build.yaml]\n")
+			continue
+		}
+		k := map[string]any{"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+		var resources []string
+		type gen struct {
+			ns   string
+			keys []string
+		}
+		gens := map[string]*gen{}
+		for _, o := range d.Objects {
+			if o.Generated {
+				if o.Kind == "Secret" || o.Kind == "ConfigMap" {
+					gens[o.Kind+"/"+o.Name] = &gen{ns: o.Namespace}
+				}
+				continue
+			}
+			home := d.Path
+			if o.Home != "" {
+				home = o.Home
+			}
+			file := strings.ToLower(o.Kind) + "-" + o.Name + ".yaml"
+			body, err := standInObject(x, d, o)
+			if err != nil {
+				return nil, err
+			}
+			files[home+"/"+file] = body
+			rel, err := filepath.Rel(d.Path, home+"/"+file)
+			if err != nil {
+				return nil, err
+			}
+			resources = append(resources, filepath.ToSlash(rel))
+		}
+		for _, h := range d.HelmReleases {
+			for _, v := range h.ValuesFrom {
+				g := gens[v.Kind+"/"+v.Name]
+				if g == nil {
+					continue // the override, from the overlay
+				}
+				key := v.ValuesKey
+				if key == "" {
+					key = "values.yaml"
+				}
+				if !slices.Contains(g.keys, key) {
+					g.keys = append(g.keys, key)
+				}
+			}
+		}
+		for _, r := range d.Remote {
+			_, url, _ := strings.Cut(r, ": ")
+			resources = append(resources, url)
+		}
+		slices.Sort(resources)
+		k["resources"] = resources
+		var names []string
+		for n := range gens {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		var secretGen, cmGen []any
+		for _, n := range names {
+			g := gens[n]
+			kind, name, _ := strings.Cut(n, "/")
+			if len(g.keys) == 0 {
+				g.keys = []string{"values.yaml"}
+			}
+			var fs []string
+			for _, key := range g.keys {
+				f := "helm-values/" + name + "-" + key
+				files[d.Path+"/"+f] = fmt.Appendf(nil, "# stand-in base values (%s, key %s)\ne2eStandIn:\n  base: %s\n  ref: %q\n  key: %s\n", name, key, d.Path, x.Ref, key)
+				fs = append(fs, key+"="+f)
+			}
+			entry := map[string]any{"name": name, "files": fs, "options": map[string]any{"disableNameSuffixHash": true}}
+			if g.ns != "" {
+				entry["namespace"] = g.ns
+			}
+			if kind == "Secret" {
+				entry["type"] = "Opaque"
+				secretGen = append(secretGen, entry)
+			} else {
+				cmGen = append(cmGen, entry)
+			}
+		}
+		if secretGen != nil {
+			k["secretGenerator"] = secretGen
+		}
+		if cmGen != nil {
+			k["configMapGenerator"] = cmGen
+		}
+		data, err := sigsyaml.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		files[d.Path+"/kustomization.yaml"] = data
+	}
+	return files, nil
+}
+
+// standInObject is the manifest of one indexed object.
+func standInObject(x *baseindex.Index, d baseindex.Dir, o baseindex.Object) ([]byte, error) {
+	md := map[string]any{"name": o.Name}
+	if o.Namespace != "" {
+		md["namespace"] = o.Namespace
+	}
+	obj := map[string]any{"apiVersion": o.APIVersion, "kind": o.Kind, "metadata": md}
+	switch o.Kind {
+	case "Namespace":
+	case "OperatorGroup":
+		// The overlay replaces spec.targetNamespaces: it must be there.
+		obj["spec"] = map[string]any{"targetNamespaces": []any{o.Namespace}}
+	case "Subscription":
+		// The overlay replaces spec.installPlanApproval: it must be there.
+		obj["spec"] = map[string]any{"channel": "stable", "name": o.Name, "source": "e2e-stand-in",
+			"sourceNamespace": "olm", "installPlanApproval": "Manual"}
+	case "Keycloak":
+		obj["spec"] = map[string]any{"instances": 1}
+	case "HelmRepository":
+		obj["spec"] = map[string]any{"interval": "1h", "url": "https://charts.e2e-stand-in.test/" + o.Name}
+	case "GitRepository":
+		obj["spec"] = map[string]any{"interval": "1h", "url": "https://github.com/e2e-stand-in/" + o.Name + ".git", "ref": map[string]any{"branch": "main"}}
+	case "HelmRelease":
+		i := slices.IndexFunc(d.HelmReleases, func(h baseindex.HelmRelease) bool { return h.Name == o.Name && h.Namespace == o.Namespace })
+		if i < 0 {
+			return nil, fmt.Errorf("%s: HelmRelease %s/%s is not among the index's helm_releases", d.Path, o.Namespace, o.Name)
+		}
+		obj["spec"] = standInRelease(d.HelmReleases[i])
+	case "Secret":
+		obj["type"] = "Opaque"
+		obj["stringData"] = map[string]any{"e2e-stand-in": "a base Secret"}
+	case "ClusterRole":
+		obj["rules"] = []any{}
+	case "StorageClass":
+		obj["provisioner"] = "e2e-stand-in.opencenter.invalid"
+	case "CustomResourceDefinition":
+		plural, group, _ := strings.Cut(o.Name, ".")
+		kind := strings.ToUpper(plural[:1]) + strings.TrimSuffix(plural[1:], "s")
+		obj["spec"] = map[string]any{
+			"group": group, "scope": "Namespaced",
+			"names": map[string]any{"plural": plural, "singular": strings.ToLower(kind), "kind": kind, "listKind": kind + "List"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}},
+		}
+	case "ClusterPolicy":
+		// Valid for the ClusterPolicy CRD: one audit rule.
+		obj["spec"] = map[string]any{"background": true, "rules": []any{map[string]any{
+			"name":     "e2e-stand-in",
+			"match":    map[string]any{"any": []any{map[string]any{"resources": map[string]any{"kinds": []any{"Pod"}}}}},
+			"validate": map[string]any{"failureAction": "Audit", "message": "stand-in", "pattern": map[string]any{"metadata": map[string]any{"name": "?*"}}},
+		}}}
+	case "RBACDefinition":
+		obj["rbacBindings"] = []any{map[string]any{"name": "e2e-stand-in",
+			"subjects":            []any{map[string]any{"kind": "Group", "name": "e2e-stand-in"}},
+			"clusterRoleBindings": []any{map[string]any{"clusterRole": "view"}}}}
+	case "postgresql":
+		obj["spec"] = map[string]any{"teamId": "e2e", "numberOfInstances": 1,
+			"volume": map[string]any{"size": "1Gi"}, "postgresql": map[string]any{"version": "16"}}
+	default:
+		return nil, fmt.Errorf("%s: the stand-in base has no manifest for kind %s (%s); add one to standInObject", d.Path, o.Kind, o.APIVersion)
+	}
+	return sigsyaml.Marshal(obj)
+}
+
+// standInRelease is the spec of a HelmRelease as the index records it.
+func standInRelease(h baseindex.HelmRelease) map[string]any {
+	chart := map[string]any{"chart": h.Chart, "sourceRef": map[string]any{"kind": h.Source.Kind, "name": h.Source.Name}}
+	if h.Version != "" {
+		chart["version"] = h.Version
+	}
+	if h.Source.Namespace != "" {
+		chart["sourceRef"].(map[string]any)["namespace"] = h.Source.Namespace
+	}
+	spec := map[string]any{"interval": "5m", "chart": map[string]any{"spec": chart}}
+	if h.TargetNamespace != "" {
+		spec["targetNamespace"] = h.TargetNamespace
+	}
+	// helm-controller names the release [targetNamespace-]name unless told.
+	def := h.Name
+	if h.TargetNamespace != "" {
+		def = h.TargetNamespace + "-" + h.Name
+	}
+	if h.Release != def {
+		spec["releaseName"] = h.Release
+	}
+	var vf []any
+	for _, v := range h.ValuesFrom {
+		e := map[string]any{"kind": v.Kind, "name": v.Name}
+		if v.ValuesKey != "" {
+			e["valuesKey"] = v.ValuesKey
+		}
+		if v.Optional {
+			e["optional"] = true
+		}
+		vf = append(vf, e)
+	}
+	if vf != nil {
+		spec["valuesFrom"] = vf
+	}
+	return spec
+}
+
+// loadIndexes reads every base index the project holds.
+func loadIndexes(dir string) ([]*baseindex.Index, error) {
+	matches, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []*baseindex.Index
+	for _, m := range matches {
+		x, err := baseindex.Load(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
