@@ -112,10 +112,6 @@ type builder struct {
 	decrypt *kustomizev1.Decryption
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
-	// partLabelText holds each part's labels block (appendLabels), cut
-	// from labelText.
-	partLabelText map[string][]byte
-	labelText     []byte
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]localoverlay.Local
 	// localDirs are the other overlay directories a Flux unit applies
@@ -621,15 +617,9 @@ func (b *builder) namespaceFixed(u *catalog.Unit) string {
 func (b *builder) renderUnits(active []*catalog.Unit) {
 	if b.partLabels == nil {
 		b.partLabels = make(map[string]map[string]string, len(active))
-		b.partLabelText = make(map[string][]byte, len(active))
 	}
 	for _, u := range active {
 		b.partLabels[u.Name] = b.fillLabels(map[string]string{}, u.Name)
-		// Its text, in the builder's buffer; an earlier part's keeps its
-		// bytes should the buffer move.
-		start := len(b.labelText)
-		b.labelText = appendLabels(b.labelText, b.partLabels[u.Name])
-		b.partLabelText[u.Name] = b.labelText[start:len(b.labelText):len(b.labelText)]
 	}
 	b.infos, b.outs = make([]catalog.Info, len(active)), make([]unitOutput, len(active))
 	for i, u := range active {

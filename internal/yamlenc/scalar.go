@@ -214,14 +214,6 @@ func yaml11Word(s string) bool {
 	return false
 }
 
-// Scalar returns s as a YAML scalar (plain or quoted) for a value on one line.
-func Scalar(s string) string {
-	if PlainOK(s) {
-		return s
-	}
-	return string(AppendQuoted(nil, s))
-}
-
 // AppendScalar appends s as a one-line YAML scalar: plain when YAML reads
 // that back as the same string, double-quoted otherwise.
 func AppendScalar(dst []byte, s string) []byte {
