@@ -134,8 +134,6 @@ type builder struct {
 	escaped []string
 	// path is the buffer of the plan's sequential path lookups.
 	path pathBuf
-	// words interns the identifying strings read from rendered manifests.
-	words map[string]string
 }
 
 // Build renders the config's overlay in memory and validates it. f must be
@@ -201,7 +199,6 @@ func newBuilder(f *config.File, o Options) *builder {
 		withheld:  map[string]bool{},
 		local:     map[string]localoverlay.Local{},
 		localDirs: map[string]bool{},
-		words:     make(words, 128),
 	}
 	b.f, b.c, b.o = f, withSOPSDefaults(f.Config, o.PolicyRecipients), o
 	b.p = &Plan{Tree: overlay.Tree{Overlay: overlay.Dir(cluster)}, Config: f.Name, Cluster: cluster}
