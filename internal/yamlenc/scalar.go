@@ -238,7 +238,7 @@ func AppendQuoted(dst []byte, s string) []byte {
 
 // ImplicitKeyLimit is YAML's bound on a key written without "? ": its ':'
 // at most 1024 characters after its start. Parsers refuse a longer one, and
-// the fast readers leave it to yaml.v3, which refuses it too.
+// yamlfile's scanner leaves it to yaml.v3, which refuses it too.
 const ImplicitKeyLimit = 1024
 
 // maxImplicitKey bounds the bytes of a key the writer writes before its
