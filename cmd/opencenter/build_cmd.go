@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fluxcd/pkg/apis/kustomize"
-	sigsyaml "sigs.k8s.io/yaml"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -127,12 +127,8 @@ func (c *BuildCmd) buildUnit(b *fluxbuild.Builder, root *fluxbuild.Result, overl
 				Patches         []kustomize.Patch `json:"patches"`
 			} `json:"spec"`
 		}
-		data, err := sigsyaml.Marshal(o.Body)
-		if err == nil {
-			err = sigsyaml.Unmarshal(data, &spec)
-		}
-		if err != nil {
-			return nil, err
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Body, &spec); err != nil {
+			return nil, fmt.Errorf("--unit %s: %w", c.Unit, err)
 		}
 		built, err := b.Build(spec.Spec.Path, spec.Spec.TargetNamespace, spec.Spec.Patches)
 		if err != nil {
