@@ -76,7 +76,7 @@ func (c *BuildCmd) Run(s *Streams) error {
 	for p, data := range local {
 		tree[p] = data
 	}
-	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = emptyFluxSystem()
 	b, err := fluxbuild.NewBuilder(tree)
 	if err != nil {
 		return err
@@ -137,4 +137,15 @@ func (c *BuildCmd) buildUnit(b *fluxbuild.Builder, root *fluxbuild.Result, overl
 		return built, nil
 	}
 	return nil, badInput(fmt.Errorf("--unit %s: no Flux Kustomization of %s is named so%s", c.Unit, overlay, diag.Suggest(c.Unit, names)))
+}
+
+// emptyFluxSystem is the flux-system/kustomization.yaml that build and
+// verify put in place of what flux bootstrap writes: a kustomization of
+// nothing, so the overlay's root builds before bootstrap.
+func emptyFluxSystem() []byte {
+	return yamlenc.Marshal(map[string]any{
+		"apiVersion": "kustomize.config.k8s.io/v1beta1",
+		"kind":       "Kustomization",
+		"resources":  []any{},
+	})
 }
