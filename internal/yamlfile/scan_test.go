@@ -267,7 +267,7 @@ func randomSequence(r *rand.Rand, b *strings.Builder, col, depth int) {
 
 // FuzzScanBlock: whatever scanBlock reads, yaml.v3 reads the same.
 func FuzzScanBlock(f *testing.F) {
-	for _, s := range []string{"a: 1\n", "a:\n- x\n- y: 2\n  z: |\n    t\n", "a: 'x' # c\nb:\n  c: \"d\"\n", "k: |+\n  a\n\n", "l:\n  - a: 1\n    b:\n  - c\n"} {
+	for _, s := range []string{"a: 1\n", "a:\n- x\n- y: 2\n  z: |\n    t\n", "a: 'x' # c\nb:\n  c: \"d\"\n", "k: |+\n  a\n\n", "l:\n  - a: 1\n    b:\n  - c\n", "# h\n#\na: 1\n", "# h\n\na: 1\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
