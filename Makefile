@@ -49,7 +49,7 @@ golden:
 	$(GO) test $(GOLDEN_PKGS) -update
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS = FuzzLoad:./internal/config FuzzScanBlock:./internal/yamlfile FuzzScanDocument:./internal/sops \
+FUZZ_TARGETS = FuzzLoad:./internal/config FuzzScanBlock:./internal/yamlfile \
 	FuzzRoundTrip:./internal/sops FuzzScalarForm:./internal/sops FuzzScalar:./internal/yamlenc \
 	FuzzRoundTrip:./internal/yamlenc FuzzEscapers:./internal/escape FuzzCompiledTemplate:./internal/plan
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fluxcd/pkg/apis/kustomize"
-	sigsyaml "sigs.k8s.io/yaml"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/diag"
@@ -76,7 +76,7 @@ func (c *BuildCmd) Run(s *Streams) error {
 	for p, data := range local {
 		tree[p] = data
 	}
-	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = emptyFluxSystem()
 	b, err := fluxbuild.NewBuilder(tree)
 	if err != nil {
 		return err
@@ -127,12 +127,8 @@ func (c *BuildCmd) buildUnit(b *fluxbuild.Builder, root *fluxbuild.Result, overl
 				Patches         []kustomize.Patch `json:"patches"`
 			} `json:"spec"`
 		}
-		data, err := sigsyaml.Marshal(o.Body)
-		if err == nil {
-			err = sigsyaml.Unmarshal(data, &spec)
-		}
-		if err != nil {
-			return nil, err
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Body, &spec); err != nil {
+			return nil, fmt.Errorf("--unit %s: %w", c.Unit, err)
 		}
 		built, err := b.Build(spec.Spec.Path, spec.Spec.TargetNamespace, spec.Spec.Patches)
 		if err != nil {
@@ -141,4 +137,15 @@ func (c *BuildCmd) buildUnit(b *fluxbuild.Builder, root *fluxbuild.Result, overl
 		return built, nil
 	}
 	return nil, badInput(fmt.Errorf("--unit %s: no Flux Kustomization of %s is named so%s", c.Unit, overlay, diag.Suggest(c.Unit, names)))
+}
+
+// emptyFluxSystem is the flux-system/kustomization.yaml that build and
+// verify put in place of what flux bootstrap writes: a kustomization of
+// nothing, so the overlay's root builds before bootstrap.
+func emptyFluxSystem() []byte {
+	return yamlenc.Marshal(map[string]any{
+		"apiVersion": "kustomize.config.k8s.io/v1beta1",
+		"kind":       "Kustomization",
+		"resources":  []any{},
+	})
 }

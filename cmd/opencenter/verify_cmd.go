@@ -184,7 +184,7 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	}
 	// flux bootstrap owns flux-system/: the Flux controllers and its own
 	// sync objects, which the simulation starts from.
-	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = []byte("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n")
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = emptyFluxSystem()
 
 	gitops := f.Config.OpenCenter.GitOps
 	rep := sim.Run(fluxsim.Cluster{

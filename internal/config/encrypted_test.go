@@ -138,10 +138,9 @@ func TestLoadEncryptedRefusals(t *testing.T) {
 	}
 }
 
-// TestLoadsShareNothing: configs loaded one after another, each parse
-// reusing the memory of the one before (yamlfile.ParseTextTransient), are
-// the configs loaded on their own, and an earlier config does not change
-// when later ones load.
+// TestLoadsShareNothing: configs loaded one after another are the configs
+// loaded on their own, and an earlier config does not change when later
+// ones load: no parse, decryption or cache shares memory between loads.
 func TestLoadsShareNothing(t *testing.T) {
 	t.Setenv(sops.KeyFileEnv, fixturekey.Path())
 	files, _ := filepath.Glob("../../testdata/fixture/.*-config.yaml")

@@ -48,11 +48,11 @@ func (f *File) positions() *yamlfile.Positions {
 // every problem of the file. It panics when no catalog is registered (see
 // RegisterCatalog).
 func Load(name string, o LoadOptions) (*File, error) {
-	text, err := yamlfile.ReadText(name)
+	data, err := yamlfile.Read(name)
 	if err != nil {
 		return nil, err
 	}
-	return parse(name, text, o)
+	return parse(name, string(data), o)
 }
 
 // Parse is Load for data in memory, named name in diagnostics.
@@ -65,11 +65,10 @@ func Parse(name string, data []byte, o LoadOptions) (*File, error) {
 // too, and every problem is reported at once (those the checks find where
 // a value was left out apart: that value is already reported).
 func parse(name, text string, o LoadOptions) (*File, error) {
-	root, release, err := yamlfile.ParseTextTransient(name, text)
+	root, err := yamlfile.ParseText(name, text)
 	if err != nil {
 		return nil, err
 	}
-	defer release() // the decoded config keeps strings, not nodes
 	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err
@@ -107,11 +106,10 @@ func Decode(name string, data []byte, o LoadOptions) (*File, error) {
 }
 
 func decode(name, text string, o LoadOptions) (*File, error) {
-	root, release, err := yamlfile.ParseTextTransient(name, text)
+	root, err := yamlfile.ParseText(name, text)
 	if err != nil {
 		return nil, err
 	}
-	defer release() // the decoded config keeps strings, not nodes
 	enc, err := open(name, root, o)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/overlay"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // Values is the file of a local directory holding user Helm values.
@@ -131,7 +132,7 @@ func contentFree(err error, what string) error {
 // when local is listed already.
 func List(kustomization []byte, component bool) ([]byte, error) {
 	var k map[string]any
-	if err := yaml.Unmarshal(kustomization, &k); err != nil || k == nil {
+	if err := decodeOwn(kustomization, &k); err != nil || k == nil {
 		return nil, fmt.Errorf("adding %s: not a kustomization: %v", overlay.LocalDir, err)
 	}
 	key := "resources"
@@ -159,7 +160,7 @@ func List(kustomization []byte, component bool) ([]byte, error) {
 // the user's value. A problem with the user's file is a *UserError.
 func MergeValues(generated, user []byte) ([]byte, error) {
 	var gen, usr map[string]any
-	if err := yaml.Unmarshal(generated, &gen); err != nil {
+	if err := decodeOwn(generated, &gen); err != nil {
 		return nil, err
 	}
 	if err := Decode(user, &usr); err != nil {
@@ -168,6 +169,21 @@ func MergeValues(generated, user []byte) ([]byte, error) {
 	merged := helmvalues.Merge(gen, usr)
 	note := fmt.Appendf(nil, "# Generated values with %s/%s laid over them.\n", overlay.LocalDir, Values)
 	return append(note, yamlenc.Marshal(merged)...), nil
+}
+
+// decodeOwn decodes a document opencenter wrote into out; an empty or
+// null one leaves out unset, as yaml.Unmarshal does.
+func decodeOwn(data []byte, out any) error {
+	docs, err := yamlfile.ParseAll("", data)
+	switch {
+	case err != nil:
+		return err
+	case len(docs) == 0:
+		return nil
+	case len(docs) > 1:
+		return errors.New("more than one YAML document")
+	}
+	return docs[0].Decode(out)
 }
 
 // UserError is a problem with the user's file, which the message places

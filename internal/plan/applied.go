@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fluxorder"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -139,7 +139,7 @@ func (b *builder) walk(a *applied, dir, ns string, includes []catalog.Include, s
 			if rf.object != nil {
 				a.objects = append(a.objects, *rf.object)
 			} else {
-				a.objects = appendObjects(a.objects, rf.Data, b.words)
+				a.objects = appendObjects(a.objects, rf.Data)
 			}
 			secret := rf.Secret
 			for i := start; i < len(a.objects); i++ {
@@ -224,205 +224,60 @@ type kustomizationFile struct {
 	Resources []string `yaml:"resources"`
 }
 
-// appendObjects appends the objects of a rendered manifest file to dst. The
-// renderer's own block-style YAML is read line by line, which costs a
-// fraction of a parse; anything else (flow style, anchors, escapes, tabs)
-// goes through the YAML parser.
-func appendObjects(dst []fluxorder.Object, data []byte, w words) []fluxorder.Object {
-	if objs, ok := scanObjects(dst, data, w); ok {
-		return objs
-	}
-	return append(dst, parseObjects(data)...)
-}
-
-// scanObjects reads apiVersion, kind, metadata.name, metadata.namespace and
-// spec.group of each document from block-style YAML whose identifying values
-// are plain or simply quoted scalars; ok is false when the file is not of
-// that shape. It reads only the renderer's own output, whose syntax the
-// writer guarantees: hand-written YAML can hold shapes the writer never
-// writes and the scan would misread (a quoted, explicit or repeated key, a
-// null word for a name), so it must go through parseObjects.
-func scanObjects(dst []fluxorder.Object, data []byte, w words) (objs []fluxorder.Object, ok bool) {
-	objs, start := dst, len(dst)
-	var cur fluxorder.Object
-	var apiVersion string
-	var section []byte // the top-level key whose children are being read
-	childIndent := 0
-	flush := func() {
-		if cur.Kind != "" {
-			g, _, found := strings.Cut(apiVersion, "/")
-			if !found {
-				g = ""
-			}
-			cur.Group = g
-			objs = append(objs, cur)
-		}
-		cur, apiVersion, section = fluxorder.Object{}, "", nil
-	}
-	if bytes.IndexByte(data, '\t') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
-		return dst, false
-	}
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			data = nil
-		}
-		if len(line) > 0 && line[0] == ' ' && !bytes.Equal(section, []byte("metadata")) && !bytes.Equal(section, []byte("spec")) {
-			continue // inside a section whose children do not name the object
-		}
-		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
-			flush()
+// appendObjects appends the objects of a rendered manifest file to dst:
+// the group, kind, name and namespace of each of its documents, and the
+// group a CustomResourceDefinition defines. A document that does not parse
+// names none (kustomize reports it).
+func appendObjects(dst []fluxorder.Object, data []byte) []fluxorder.Object {
+	docs, _ := yamlfile.ParseAll("", data)
+	for _, root := range docs {
+		kind := scalarAt(root, "kind")
+		if kind == "" {
 			continue
 		}
-		trimmed := bytes.TrimLeft(line, " ")
-		if len(trimmed) == 0 || trimmed[0] == '#' {
-			continue
-		}
-		indent := len(line) - len(trimmed)
-		if indent > 0 && childIndent > 0 && indent != childIndent {
-			continue // deeper than the section's children
-		}
-		key, value, isKey := bytes.Cut(trimmed, []byte(":"))
-		if indent == 0 {
-			if !isKey || bytes.ContainsAny(key, "\"'{[&*!?|>%@`") {
-				return dst, false
-			}
-			section, childIndent = key, 0
-			switch string(section) {
-			case "apiVersion", "kind":
-				v, ok := w.scalar(value)
-				if !ok {
-					return dst, false
-				}
-				if string(section) == "apiVersion" {
-					apiVersion = v
-				} else {
-					cur.Kind = v
-				}
-			case "metadata", "spec":
-				if len(bytes.TrimSpace(value)) > 0 {
-					return dst, false // flow style
-				}
-			}
-			continue
-		}
-		inSpec := string(section) == "spec"
-		if !inSpec && string(section) != "metadata" {
-			continue
-		}
-		if childIndent == 0 {
-			childIndent = indent
-		}
-		if indent != childIndent || !isKey {
-			continue
-		}
-		if inSpec && string(key) == "group" || !inSpec && (string(key) == "name" || string(key) == "namespace") {
-			v, ok := w.scalar(value)
-			if !ok {
-				return dst, false
-			}
-			switch {
-			case inSpec:
-				cur.CRDGroup = v
-			case string(key) == "name":
-				cur.Name = v
-			default:
-				cur.Namespace = v
-			}
-		}
-	}
-	flush()
-	for i := start; i < len(objs); i++ {
-		if objs[i].Kind != "CustomResourceDefinition" {
-			objs[i].CRDGroup = ""
-		}
-	}
-	return objs, true
-}
-
-// words interns the strings read from a plan's manifests: kinds, API
-// versions, namespaces and names recur across its files. A nil words
-// interns nothing.
-type words map[string]string
-
-// scalar reads a plain or quoted scalar without escapes; ok is false for
-// anything else.
-func (w words) scalar(v []byte) (string, bool) {
-	b, ok := scalarBytes(v)
-	if !ok {
-		return "", false
-	}
-	if s, ok := w[string(b)]; ok {
-		return s, true
-	}
-	s := string(b)
-	if w != nil {
-		w[s] = s
-	}
-	return s, true
-}
-
-// scalarBytes is words.scalar without the string.
-func scalarBytes(v []byte) ([]byte, bool) {
-	v = bytes.TrimSpace(v)
-	if i := bytes.Index(v, []byte(" #")); i >= 0 {
-		v = bytes.TrimSpace(v[:i])
-	}
-	if len(v) == 0 {
-		return nil, false
-	}
-	switch v[0] {
-	case '"':
-		if len(v) < 2 || v[len(v)-1] != '"' || bytes.ContainsAny(v[1:len(v)-1], "\\\"") {
-			return nil, false
-		}
-		return v[1 : len(v)-1], true
-	case '\'':
-		if len(v) < 2 || v[len(v)-1] != '\'' || bytes.IndexByte(v[1:len(v)-1], '\'') >= 0 {
-			return nil, false
-		}
-		return v[1 : len(v)-1], true
-	case '{', '[', '&', '*', '!', '|', '>', '%', '@', '`':
-		return nil, false
-	}
-	return v, true
-}
-
-// parseObjects is manifestObjects through the YAML parser.
-func parseObjects(data []byte) []fluxorder.Object {
-	var out []fluxorder.Object
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var doc struct {
-			APIVersion string `yaml:"apiVersion"`
-			Kind       string `yaml:"kind"`
-			Metadata   struct {
-				Name      string `yaml:"name"`
-				Namespace string `yaml:"namespace"`
-			} `yaml:"metadata"`
-			Spec struct {
-				Group string `yaml:"group"`
-			} `yaml:"spec"`
-		}
-		if err := dec.Decode(&doc); err != nil {
-			break
-		}
-		if doc.Kind == "" {
-			continue
-		}
-		g, _, ok := strings.Cut(doc.APIVersion, "/")
+		g, _, ok := strings.Cut(scalarAt(root, "apiVersion"), "/")
 		if !ok {
-			g = ""
+			g = "" // the core group: apiVersion v1
 		}
-		o := fluxorder.Object{Group: g, Kind: doc.Kind, Name: doc.Metadata.Name, Namespace: doc.Metadata.Namespace}
-		if doc.Kind == "CustomResourceDefinition" {
-			o.CRDGroup = doc.Spec.Group
+		meta := valueAt(root, "metadata")
+		o := fluxorder.Object{Group: g, Kind: kind, Name: scalarAt(meta, "name"), Namespace: scalarAt(meta, "namespace")}
+		if kind == "CustomResourceDefinition" {
+			o.CRDGroup = scalarAt(valueAt(root, "spec"), "group")
 		}
-		out = append(out, o)
+		dst = append(dst, o)
 	}
-	return out
+	return dst
+}
+
+// valueAt returns the value of key in mapping n, nil when n is no mapping
+// or has no such key.
+func valueAt(n *yaml.Node, key string) *yaml.Node {
+	if n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var v *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			v = n.Content[i+1] // the last, should the key repeat
+		}
+	}
+	if v != nil && v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	return v
+}
+
+// scalarAt returns the scalar value of key in mapping n, "" when there is
+// none, or it is null or not a scalar.
+func scalarAt(n *yaml.Node, key string) string {
+	v := valueAt(n, key)
+	if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
+		return ""
+	}
+	return v.Value
 }
 
 // fluxPlan is an active Flux unit of the plan: what fluxorder knows of it,

@@ -66,7 +66,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		}
 		ns := b.namespace(s.u)
 		if f := b.write(s.u, p, false, func(dst []byte) ([]byte, error) {
-			return standardKustomization(dst, ns, s.u.ValuesSecret, resources, components), nil
+			return yamlenc.Append(dst, standardKustomization(ns, s.u.ValuesSecret, resources, components)), nil
 		}); f != nil {
 			f.kustomization = &parsedKustomization{
 				file: kustomizationFile{Namespace: ns, Resources: resources},
@@ -96,7 +96,11 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 
 // addAggregate adds the kustomization.yaml at p listing resources.
 func (b *builder) addAggregate(u *catalog.Unit, p string, resources []string) {
-	if f := b.write(u, p, false, func(dst []byte) ([]byte, error) { return kustomizationYAML(dst, "", resources), nil }); f != nil {
+	if resources == nil {
+		resources = []string{} // written "resources: []", not null
+	}
+	doc := map[string]any{"apiVersion": kustomizeAPIVersion, "kind": kustomizeKind, "resources": resources}
+	if f := b.write(u, p, false, func(dst []byte) ([]byte, error) { return yamlenc.Append(dst, doc), nil }); f != nil {
 		f.Aggregate = true
 		f.kustomization = &parsedKustomization{file: kustomizationFile{Resources: resources}, refs: resources}
 	}
@@ -136,56 +140,33 @@ func (b *builder) hasFilesIn(dir string) bool {
 // its kustomization.yaml.
 func inListing(f *file) bool { return path.Base(f.Path) != "kustomization.yaml" }
 
-// kustomizationYAML appends a kustomization.yaml listing resources to dst,
-// as yamlenc.Marshal writes it (TestKustomizationWriters).
-func kustomizationYAML(dst []byte, ns string, resources []string) []byte {
-	dst = append(dst, "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"...)
-	if ns != "" {
-		dst = appendKeyString(dst, "namespace", ns)
-	}
-	return appendList(dst, "resources", resources)
-}
-
-// appendKeyString appends a top-level key and its string value.
-func appendKeyString(dst []byte, key, value string) []byte {
-	dst = append(append(dst, key...), ": "...)
-	return append(yamlenc.AppendString(dst, value, 2), '\n')
-}
-
-// appendList appends a top-level key and its list of strings.
-func appendList(dst []byte, key string, items []string) []byte {
-	dst = append(dst, key...)
-	if len(items) == 0 {
-		return append(dst, ": []\n"...)
-	}
-	dst = append(dst, ":\n"...)
-	for _, it := range items {
-		dst = append(yamlenc.AppendString(append(dst, "- "...), it, 2), '\n')
-	}
-	return dst
-}
+// The apiVersion and kind of a kustomization.yaml.
+const (
+	kustomizeAPIVersion = "kustomize.config.k8s.io/v1beta1"
+	kustomizeKind       = "Kustomization"
+)
 
 // valuesFile holds a standard unit's Helm values, relative to its directory.
 const valuesFile = "helm-values/override-values.yaml"
 
-// standardKustomization is the kustomization of a standard unit: the
-// override Secret its base HelmRelease reads (valuesFrom, key override.yaml),
-// in its namespace, and the unit's other files.
-// standardKustomization appends a standard unit's kustomization.yaml to
-// dst: its resources and components, and the Secret of its Helm values.
-func standardKustomization(dst []byte, ns, secret string, resources, components []string) []byte {
-	dst = append(dst, "apiVersion: kustomize.config.k8s.io/v1beta1\n"...)
-	if len(components) > 0 {
-		dst = appendList(dst, "components", components)
+// standardKustomization is the kustomization.yaml of a standard unit: its
+// resources and components, in its namespace, and the Secret of its Helm
+// values that its base HelmRelease reads (valuesFrom, key override.yaml).
+func standardKustomization(ns, secret string, resources, components []string) map[string]any {
+	k := map[string]any{
+		"apiVersion":       kustomizeAPIVersion,
+		"kind":             kustomizeKind,
+		"namespace":        ns,
+		"generatorOptions": map[string]any{"disableNameSuffixHash": true},
+		"secretGenerator":  []any{map[string]any{"name": secret, "files": []string{catalog.OverrideValuesKey + "=" + valuesFile}}},
 	}
-	dst = append(dst, "generatorOptions:\n  disableNameSuffixHash: true\nkind: Kustomization\n"...)
-	dst = appendKeyString(dst, "namespace", ns)
 	if len(resources) > 0 {
-		dst = appendList(dst, "resources", resources)
+		k["resources"] = resources
 	}
-	dst = append(dst, "secretGenerator:\n- files:\n  - "...)
-	dst = append(yamlenc.AppendString(dst, catalog.OverrideValuesKey+"="+valuesFile, 4), "\n  name: "...)
-	return append(yamlenc.AppendString(dst, secret, 4), '\n')
+	if len(components) > 0 {
+		k["components"] = components
+	}
+	return k
 }
 
 // sops renders .sops.yaml from the sops rules.
@@ -275,5 +256,5 @@ func (b *builder) customerManaged(u *catalog.Unit, dir string) {
 }
 
 func (b *builder) addObject(u *catalog.Unit, p string, obj any, secret bool) {
-	b.write(u, p, secret, func(dst []byte) ([]byte, error) { return marshal(dst, obj) })
+	b.write(u, p, secret, func(dst []byte) ([]byte, error) { return marshal(dst, obj), nil })
 }

@@ -2,10 +2,8 @@ package plan
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"maps"
-	"strings"
 	"time"
 
 	helmv2 "github.com/fluxcd/helm-controller/api/v2"
@@ -24,7 +22,7 @@ import (
 
 // labels are the labels of the Flux objects of a unit (part). The objects
 // of an active unit share one map, made before units render in parallel
-// (partLabels) and never changed, and its text (partLabelText).
+// (partLabels) and never changed.
 func (b *builder) labels(part string) map[string]string {
 	if l, ok := b.partLabels[part]; ok {
 		return l
@@ -118,7 +116,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		ObjectMeta: b.objectMeta(s.Name, u.Name),
 		Spec:       spec,
 	}
-	return marshalGitRepository(dst, &obj, b.partLabelText[u.Name])
+	return marshal(dst, &obj), nil
 }
 
 // sourceObject is the one object of the file gitRepository writes for
@@ -170,7 +168,7 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),
 		})
 	}
-	return marshalKustomization(dst, &k, b.partLabelText[u.Name])
+	return marshal(dst, &k), nil
 }
 
 // removal is the Flux patch that takes o, an object of a base path, out of
@@ -181,9 +179,10 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 // no error, so a base that stops sharing o still builds.
 func removal(o fluxorder.Object) kustomize.Patch {
 	m := o.Base
-	patch := "$patch: delete\napiVersion: " + yamlenc.Scalar(m.APIVersion) + "\nkind: " + yamlenc.Scalar(m.Kind) +
-		"\nmetadata:\n  name: " + yamlenc.Scalar(m.Name) + "\n"
-	return kustomize.Patch{Patch: patch, Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
+	patch := yamlenc.Append(nil, map[string]any{
+		"$patch": "delete", "apiVersion": m.APIVersion, "kind": m.Kind, "metadata": map[string]any{"name": m.Name},
+	})
+	return kustomize.Patch{Patch: string(patch), Target: &kustomize.Selector{Group: m.Group(), Kind: m.Kind, Name: m.Name}}
 }
 
 // planValuesFrom sets fp.valuesFrom, the Flux patch adding the ValuesFrom
@@ -193,7 +192,7 @@ func removal(o fluxorder.Object) kustomize.Patch {
 // strategic merge would replace the list, which has no merge key in the
 // HelmRelease CRD. The target names no namespace, as removal's does not.
 func (b *builder) planValuesFrom(fp *fluxPlan) {
-	var ops strings.Builder
+	var ops []any
 	for _, v := range fp.Spec.ValuesFrom {
 		name := v.Name(b.c)
 		if name == "" {
@@ -202,12 +201,13 @@ func (b *builder) planValuesFrom(fp *fluxPlan) {
 		if v.SecretOf != nil {
 			b.p.ExistingSecrets = append(b.p.ExistingSecrets, types.NamespacedName{Namespace: cmpOr(fp.target, b.expand(fp.Unit, "{namespace}")), Name: name})
 		}
-		ops.WriteString("- op: add\n  path: /spec/valuesFrom/-\n  value:\n    kind: Secret\n    name: ")
-		ops.WriteString(yamlenc.Scalar(name))
-		ops.WriteString("\n    valuesKey: " + catalog.ValuesKey + "\n")
+		ops = append(ops, map[string]any{
+			"op": "add", "path": "/spec/valuesFrom/-",
+			"value": helmv2.ValuesReference{Kind: "Secret", Name: name, ValuesKey: catalog.ValuesKey},
+		})
 	}
-	if ops.Len() > 0 {
-		fp.valuesFrom = &kustomize.Patch{Patch: ops.String(), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fp.Unit.HelmRelease}}
+	if len(ops) > 0 {
+		fp.valuesFrom = &kustomize.Patch{Patch: string(yamlenc.Append(nil, ops)), Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: fp.Unit.HelmRelease}}
 	}
 }
 
@@ -218,9 +218,13 @@ func (b *builder) planValuesFrom(fp *fluxPlan) {
 // at every release. A merge patch, so that it adds install and upgrade
 // where the base has none.
 func replaceCRDs(u *catalog.Unit) kustomize.Patch {
+	crds := map[string]any{"crds": helmv2.CreateReplace}
+	patch := yamlenc.Append(nil, map[string]any{
+		"apiVersion": helmv2.GroupVersion.String(), "kind": helmv2.HelmReleaseKind, "metadata": map[string]any{"name": u.HelmRelease},
+		"spec": map[string]any{"install": crds, "upgrade": crds},
+	})
 	return kustomize.Patch{
-		Patch: "apiVersion: " + helmv2.GroupVersion.String() + "\nkind: " + helmv2.HelmReleaseKind + "\nmetadata:\n  name: " + yamlenc.Scalar(u.HelmRelease) +
-			"\nspec:\n  install:\n    crds: " + string(helmv2.CreateReplace) + "\n  upgrade:\n    crds: " + string(helmv2.CreateReplace) + "\n",
+		Patch:  string(patch),
 		Target: &kustomize.Selector{Group: helmv2.GroupVersion.Group, Kind: helmv2.HelmReleaseKind, Name: u.HelmRelease},
 	}
 }
@@ -265,56 +269,9 @@ var (
 	gitRepositoryAPIVersion = sourcev1.GroupVersion.String()
 )
 
-// marshal appends a Kubernetes object to dst as YAML without status and
-// creationTimestamp, keys sorted.
-func marshal(dst []byte, obj any) ([]byte, error) {
-	switch o := obj.(type) {
-	case *kustomizev1.Kustomization:
-		return marshalKustomization(dst, o, nil)
-	case *sourcev1.GitRepository:
-		return marshalGitRepository(dst, o, nil)
-	}
-	return marshalGeneral(dst, obj)
-}
-
-// marshalKustomization is marshal for a Flux Kustomization: the direct
-// writer, else the general path on a copy, so that k itself need not
-// escape to the heap (the renderer builds about sixty per plan). labels is
-// k's labels block (appendLabels) when the caller has it, else nil.
-func marshalKustomization(dst []byte, k *kustomizev1.Kustomization, labels []byte) ([]byte, error) {
-	if out, ok := kustomizationYAMLOf(dst, k, labels); ok {
-		return out, nil
-	}
-	general := *k
-	return marshalGeneral(dst, &general)
-}
-
-// marshalGitRepository is marshalKustomization for a GitRepository.
-func marshalGitRepository(dst []byte, g *sourcev1.GitRepository, labels []byte) ([]byte, error) {
-	if out, ok := gitRepositoryYAMLOf(dst, g, labels); ok {
-		return out, nil
-	}
-	general := *g
-	return marshalGeneral(dst, &general)
-}
-
-// marshalGeneral is marshal for any object.
-func marshalGeneral(dst []byte, obj any) ([]byte, error) {
-	// encoding/json gives the API types' exact serialization (omitempty,
-	// durations); yamlenc.ParseJSON is much cheaper than converting the typed
-	// object to an unstructured map by reflection.
-	j, err := json.Marshal(obj)
-	if err != nil {
-		return nil, err
-	}
-	v, err := yamlenc.ParseJSON(j)
-	if err != nil {
-		return nil, err
-	}
-	u := v.(map[string]any)
-	delete(u, "status")
-	if m, ok := u["metadata"].(map[string]any); ok {
-		delete(m, "creationTimestamp")
-	}
-	return yamlenc.Append(dst, u), nil
+// marshal appends a Kubernetes object (a pointer to its API type) to dst
+// as a manifest: YAML with keys sorted, and no status, which is the
+// cluster's to write.
+func marshal(dst []byte, obj any) []byte {
+	return yamlenc.AppendWithout(dst, obj, "status")
 }

@@ -112,10 +112,6 @@ type builder struct {
 	decrypt *kustomizev1.Decryption
 	// partLabels caches the labels of each part's Flux objects.
 	partLabels map[string]map[string]string
-	// partLabelText holds each part's labels block (appendLabels), cut
-	// from labelText.
-	partLabelText map[string][]byte
-	labelText     []byte
 	// local holds what the units' local/ directories hold, by unit.
 	local map[string]localoverlay.Local
 	// localDirs are the other overlay directories a Flux unit applies
@@ -138,8 +134,6 @@ type builder struct {
 	escaped []string
 	// path is the buffer of the plan's sequential path lookups.
 	path pathBuf
-	// words interns the identifying strings read from rendered manifests.
-	words map[string]string
 }
 
 // Build renders the config's overlay in memory and validates it. f must be
@@ -205,7 +199,6 @@ func newBuilder(f *config.File, o Options) *builder {
 		withheld:  map[string]bool{},
 		local:     map[string]localoverlay.Local{},
 		localDirs: map[string]bool{},
-		words:     make(words, 128),
 	}
 	b.f, b.c, b.o = f, withSOPSDefaults(f.Config, o.PolicyRecipients), o
 	b.p = &Plan{Tree: overlay.Tree{Overlay: overlay.Dir(cluster)}, Config: f.Name, Cluster: cluster}
@@ -621,15 +614,9 @@ func (b *builder) namespaceFixed(u *catalog.Unit) string {
 func (b *builder) renderUnits(active []*catalog.Unit) {
 	if b.partLabels == nil {
 		b.partLabels = make(map[string]map[string]string, len(active))
-		b.partLabelText = make(map[string][]byte, len(active))
 	}
 	for _, u := range active {
 		b.partLabels[u.Name] = b.fillLabels(map[string]string{}, u.Name)
-		// Its text, in the builder's buffer; an earlier part's keeps its
-		// bytes should the buffer move.
-		start := len(b.labelText)
-		b.labelText = appendLabels(b.labelText, b.partLabels[u.Name])
-		b.partLabelText[u.Name] = b.labelText[start:len(b.labelText):len(b.labelText)]
 	}
 	b.infos, b.outs = make([]catalog.Info, len(active)), make([]unitOutput, len(active))
 	for i, u := range active {

@@ -2,7 +2,6 @@ package sops
 
 import (
 	"bytes"
-	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -14,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"filippo.io/age"
 	"filippo.io/age/armor"
@@ -74,11 +72,9 @@ var (
 // two kinds of MAC never coincide. It is SHA-256("sops"), as in sops.
 var macOnlyEncryptedSeed = sha256.Sum256([]byte("sops"))
 
-func newMAC(onlyEncrypted bool) hash.Hash { return startMAC(sha512.New(), onlyEncrypted) }
-
-// startMAC resets h to start a file's MAC.
-func startMAC(h hash.Hash, onlyEncrypted bool) hash.Hash {
-	h.Reset()
+// newMAC starts a file's MAC.
+func newMAC(onlyEncrypted bool) hash.Hash {
+	h := sha512.New()
 	if onlyEncrypted {
 		h.Write(macOnlyEncryptedSeed[:])
 	}
@@ -110,12 +106,7 @@ func hashLeafWith(scratch []byte, h hash.Hash, r Rules, leaf any, encrypted bool
 // value with lastmodified as the additional data.
 func macText(h hash.Hash) string {
 	var sum [sha512.Size]byte
-	return macTextInto(h, &sum)
-}
-
-func macTextInto(h hash.Hash, sum *[sha512.Size]byte) string {
-	var text [2 * sha512.Size]byte
-	return string(appendMACText(text[:0], h, sum))
+	return string(appendMACText(nil, h, &sum))
 }
 
 // appendMACText appends the upper-case hex of h's sum to dst, summing into sum.
@@ -151,29 +142,16 @@ func Encrypt(plain []byte, opts EncryptOptions) ([]byte, error) {
 }
 
 // AppendEncrypt is Encrypt appending the file to dst (such as a header of
-// the caller's), which it grows once to about the file's size. dst must not
-// overlap plain.
+// the caller's).
 func AppendEncrypt(dst, plain []byte, opts EncryptOptions) ([]byte, error) {
-	return appendEncrypt(dst, plain, opts, true)
-}
-
-// appendEncrypt is AppendEncrypt; stream lets a document of the renderer's
-// shape (tokenize) be encrypted as it is written, without a tree.
-func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte, error) {
 	if len(opts.Recipients) == 0 {
 		return nil, errors.New("sops: no age recipients to encrypt for")
 	}
-	var rbuf [4]age.Recipient // most files have a recipient or two
-	recipients := rbuf[:0]
-	names := opts.Recipients // the caller's, unless a name needs trimming
-	if slices.ContainsFunc(names, func(s string) bool { return strings.TrimSpace(s) != s }) {
-		names = make([]string, len(opts.Recipients))
-		for i, s := range opts.Recipients {
-			names[i] = strings.TrimSpace(s)
-		}
-	}
-	for _, name := range names {
-		r, err := ParseRecipient(name)
+	var recipients []age.Recipient
+	names := make([]string, len(opts.Recipients))
+	for i, s := range opts.Recipients {
+		names[i] = strings.TrimSpace(s)
+		r, err := ParseRecipient(names[i])
 		if err != nil {
 			return nil, fmt.Errorf("sops: %w", err)
 		}
@@ -184,30 +162,9 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	kept, _ := tokenSlices.Get().(*[]token)
-	if kept == nil {
-		kept = new([]token)
-	}
-	toks := (*kept)[:0]
-	defer func() {
-		clear(toks) // plaintext: not kept past the call
-		*kept = toks[:0]
-		tokenSlices.Put(kept)
-	}()
-	// The tokens are used during this call only, and dst does not overlap
-	// plain: their strings need no copy of it.
-	toks, fast := tokenize(plain, unsafe.String(unsafe.SliceData(plain), len(plain)), toks)
-	var doc mapping
-	stream = stream && fast && !slices.ContainsFunc(toks, func(t token) bool { return t.depth == 0 && t.kind != tokComment && t.key == metadataKey })
-	switch {
-	case stream:
-		// written from the tokens below
-	case fast:
-		doc = treeOf(toks)
-	default:
-		if doc, err = parseDocument(plain); err != nil {
-			return nil, fmt.Errorf("sops: %w", err)
-		}
+	doc, err := parseDocument(plain)
+	if err != nil {
+		return nil, fmt.Errorf("sops: %w", err)
 	}
 	if slices.ContainsFunc(doc, func(e entry) bool { return e.key == metadataKey }) {
 		return nil, fmt.Errorf("sops: %w", ErrAlreadyEncrypted)
@@ -229,33 +186,13 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 		return nil, fmt.Errorf("sops: the data key has %d bytes, want %d", len(key), DataKeySize)
 	}
 
-	var gcm cipher.AEAD
-	if opts.Key != nil {
-		gcm = opts.Key.gcm()
-		defer opts.Key.gcms.Put(gcm)
-	} else if gcm, err = newGCM(key); err != nil {
+	gcm, err := newGCM(key)
+	if err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
-	e := newEncrypter(gcm, rnd, len(plain))
-	defer e.release()
-	mac := e.newMAC(rules.MACOnlyEncrypted)
-	streamed := false
-	if stream {
-		dst = slices.Grow(dst, 2*len(plain)+768+600*len(recipients))
-		var out []byte
-		if out, streamed, err = e.appendTokens(dst, toks, match, rules, mac); err != nil {
-			return nil, fmt.Errorf("sops: %w", err)
-		}
-		if streamed {
-			dst = out
-		} else {
-			doc = treeOf(toks)
-		}
-	}
-	if !streamed {
-		err = encryptTree(doc, e, match, rules, mac)
-	}
-	if err != nil {
+	e := &encrypter{gcm: gcm, rand: rnd}
+	mac := newMAC(rules.MACOnlyEncrypted)
+	if err := encryptTree(doc, e, match, rules, mac); err != nil {
 		return nil, fmt.Errorf("sops: %w", err)
 	}
 
@@ -291,26 +228,15 @@ func appendEncrypt(dst, plain []byte, opts EncryptOptions, stream bool) ([]byte,
 	if opts.Key != nil {
 		meta.ageText = opts.Key.ageText(meta.age)
 	}
-	if !streamed {
-		// Values grow by a third in base64, plus about 95 bytes of
-		// ENC[...] each; the sops: block is about 300 bytes and its age:
-		// list 570 per recipient. (The fixture's Secrets, 270-690 bytes,
-		// come to 1.9-2.7 KB.)
-		size := 2*len(plain) + 768 + len(meta.ageText)
-		if meta.ageText == nil {
-			size += 600 * len(meta.age)
+	out, ok := appendDocument(dst, doc)
+	if !ok {
+		text, err := emitDocument(doc)
+		if err != nil {
+			return nil, fmt.Errorf("sops: %w", err)
 		}
-		dst = slices.Grow(dst, size)
-		out, ok := appendDocument(dst, doc)
-		if !ok {
-			text, err := emitDocument(doc)
-			if err != nil {
-				return nil, fmt.Errorf("sops: %w", err)
-			}
-			out = append(dst, text...)
-		}
-		dst = out
+		out = append(dst, text...)
 	}
+	dst = out
 	// The sops: block, the document's last entry, with no mapping built.
 	w := docWriter{b: dst}
 	w.metadata(meta)
@@ -415,21 +341,6 @@ type SharedKey struct {
 	// key, by their recipients in order: every file of a rule has the
 	// same.
 	ageTexts map[string][]byte
-	// gcms hold AES-GCM ciphers of the key, set up once and reused by the
-	// files encrypted one after another.
-	gcms sync.Pool
-}
-
-// gcm returns an AES-GCM cipher of the key, to be put back in k.gcms.
-func (k *SharedKey) gcm() cipher.AEAD {
-	if g, ok := k.gcms.Get().(cipher.AEAD); ok {
-		return g
-	}
-	g, err := newGCM(k.key)
-	if err != nil {
-		panic(err) // the key is DataKeySize bytes: NewSharedKey made it
-	}
-	return g
 }
 
 // NewSharedKey makes a random data key (from crypto/rand when rnd is nil).

@@ -31,7 +31,7 @@ func TestEncryptRefuses(t *testing.T) {
 		{"empty", "\n", ok, "empty"},
 		{"sequence root", "- a\n", ok, "sequence"},
 		{"scalar root", "a\n", ok, "single value"},
-		{"two documents", "a: b\n---\nc: d\n", ok, "several YAML documents"},
+		{"two documents", "a: b\n---\nc: d\n", ok, "more than one YAML document"},
 		{"duplicate key", "a: b\na: c\n", ok, "already defined"},
 		{"duplicate nested key", "a:\n  b: 1\n  b: 2\n", ok, "already defined"},
 		{"integer key", "1: b\n", ok, "only string keys"},

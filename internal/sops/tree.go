@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
+	"github.com/opencenter-dev/opencenter/internal/yamlfile"
 )
 
 // The document model below is sops's own: an ordered mapping whose entries are
@@ -41,33 +42,33 @@ func parseDocument(data []byte) (mapping, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("the document is empty (sops cannot encrypt an empty file)")
 	}
-	if m, ok := scanDocument(data); ok {
-		return m, nil
+	doc, err := yamlfile.ParseDocument("", data)
+	if err != nil {
+		return nil, yamlError(err)
 	}
-	return parseYAML(data)
+	if hasAlias(doc) {
+		// appendNode copies what each alias names, so an alias bomb would
+		// expand to billions of nodes: yaml.v3's decoder refuses one.
+		var v any
+		if err := doc.Decode(&v); err != nil {
+			return nil, fmt.Errorf("invalid YAML: %w", err)
+		}
+	}
+	return appendNode(nil, doc, false)
 }
 
-// parseYAML is parseDocument through yaml.v3's parser, for any document.
-func parseYAML(data []byte) (mapping, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
+// yamlError is an error of yamlfile's, which names a file sops is not
+// told of, as sops words it.
+func yamlError(err error) error {
+	var l diag.List
+	if !errors.As(err, &l) || len(l) != 1 {
+		return fmt.Errorf("invalid YAML: %w", err)
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("several YAML documents in one file are not supported")
+	msg := strings.TrimPrefix(l[0].Msg, "YAML syntax error: ")
+	if l[0].Line > 0 {
+		return fmt.Errorf("invalid YAML: line %d: %s", l[0].Line, msg)
 	}
-	// yaml.v3 reports duplicate keys only when decoding into a map; sops runs
-	// the same check, so a duplicate key is an error and not a silent
-	// last-one-wins. It comes first because it also refuses excessive
-	// aliasing: appendNode copies what each alias names, and an alias bomb
-	// would expand to billions of nodes.
-	var v any
-	if err := doc.Decode(&v); err != nil {
-		return nil, fmt.Errorf("invalid YAML: %w", err)
-	}
-	return appendNode(nil, &doc, false)
+	return fmt.Errorf("invalid YAML: %s", msg)
 }
 
 // commentLines turns a yaml.v3 comment block ("# a\n# b") into comment lines.
@@ -114,6 +115,9 @@ func appendNode(m mapping, n *yaml.Node, commentsTaken bool) (mapping, error) {
 			}
 		}
 	case yaml.MappingNode:
+		if err := checkKeys(n); err != nil {
+			return nil, err
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			m = m.withComments(k.HeadComment, false)
@@ -431,6 +435,27 @@ var metaNodes = memo[metaString, yaml.Node]{max: 4096}
 // itself.
 func plainNode(s string) bool {
 	return plainString(s) || (plainText(s) || dotWord(s)) && !yaml11Bool(s)
+}
+
+// plainText reports whether yaml.v3 reads the plain scalar t, alone on its
+// line in block context, as the string t: printable ASCII starting with a
+// letter, '$' or '/' (never a number, timestamp or indicator), holding no
+// ": " or " #", not ending in a space or ':', and not a boolean or null word.
+func plainText(t string) bool {
+	if t == "" || !isLetter(t[0]) && t[0] != '$' && t[0] != '/' {
+		return false
+	}
+	return plainRest(t)
+}
+
+// plainRest holds plainText's rules after the first byte: printable ASCII,
+// no ": " or " #", not ending in a space or ':', not a boolean or null word.
+func plainRest(t string) bool {
+	if c := t[len(t)-1]; c == ' ' || c == ':' || !printableLine(t) ||
+		strings.Contains(t, ": ") || strings.Contains(t, " #") {
+		return false
+	}
+	return !yamlWord(t)
 }
 
 // dotWord reports whether yaml.v3 writes s, a word starting with '.' such

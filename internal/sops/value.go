@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/sha512"
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -77,62 +74,8 @@ type encrypter struct {
 	iv   [ivSize]byte
 	buf  []byte // a value's plaintext, then its ciphertext in place
 	ad   []byte
-	path []string // appendTokens's key stack
 	out  []byte   // encrypt's ENC[...] text
 	sum  [64]byte // the MAC's digest (sealMAC)
-	mac  hash.Hash
-	// Room for ad and path, in the encrypter's own allocation.
-	adRoom   [256]byte
-	pathRoom [16]string
-}
-
-// encrypters holds the encrypters of finished files, their buffers
-// cleared, for the next: a render encrypts many.
-var encrypters sync.Pool
-
-// newEncrypter returns an encrypter for a file of about size bytes; release
-// gives it back.
-func newEncrypter(gcm cipher.AEAD, rand io.Reader, size int) *encrypter {
-	e, _ := encrypters.Get().(*encrypter)
-	if e == nil {
-		e = &encrypter{}
-	}
-	e.gcm, e.rand = gcm, rand
-	if cap(e.buf) < 2*size+64 {
-		e.buf = make([]byte, 0, 2*size+64)
-	}
-	e.buf, e.out = e.buf[:0], e.out[:0]
-	e.ad, e.path = e.adRoom[:0], e.pathRoom[:0]
-	return e
-}
-
-// newMAC is newMAC with e's own digest, kept from file to file.
-func (e *encrypter) newMAC(onlyEncrypted bool) hash.Hash {
-	if e.mac == nil {
-		e.mac = sha512.New()
-	}
-	return startMAC(e.mac, onlyEncrypted)
-}
-
-// zeroBlock is one block of zeros for the MAC's hash; nothing writes to it.
-var zeroBlock [sha512.BlockSize]byte
-
-// release clears what e holds of a file (plaintext among it) and pools e.
-func (e *encrypter) release() {
-	clear(e.buf[:cap(e.buf)])
-	clear(e.out[:cap(e.out)])
-	clear(e.adRoom[:])
-	clear(e.pathRoom[:])
-	if e.mac != nil {
-		// Reset keeps the digest's last partial block, plaintext: a block
-		// written in two parts fills it with zeros.
-		e.mac.Reset()
-		e.mac.Write(zeroBlock[:len(zeroBlock)-1])
-		e.mac.Write(zeroBlock[:1])
-		e.mac.Reset()
-	}
-	e.gcm, e.rand, e.ad, e.path = nil, nil, nil, nil
-	encrypters.Put(e)
 }
 
 // value returns the ENC[...] form of v, authenticated with the additional

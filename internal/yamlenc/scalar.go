@@ -214,14 +214,6 @@ func yaml11Word(s string) bool {
 	return false
 }
 
-// Scalar returns s as a YAML scalar (plain or quoted) for a value on one line.
-func Scalar(s string) string {
-	if PlainOK(s) {
-		return s
-	}
-	return string(AppendQuoted(nil, s))
-}
-
 // AppendScalar appends s as a one-line YAML scalar: plain when YAML reads
 // that back as the same string, double-quoted otherwise.
 func AppendScalar(dst []byte, s string) []byte {
@@ -246,7 +238,7 @@ func AppendQuoted(dst []byte, s string) []byte {
 
 // ImplicitKeyLimit is YAML's bound on a key written without "? ": its ':'
 // at most 1024 characters after its start. Parsers refuse a longer one, and
-// the fast readers leave it to yaml.v3, which refuses it too.
+// yamlfile's scanner leaves it to yaml.v3, which refuses it too.
 const ImplicitKeyLimit = 1024
 
 // maxImplicitKey bounds the bytes of a key the writer writes before its

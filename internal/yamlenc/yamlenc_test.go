@@ -108,23 +108,6 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
-func TestParseJSON(t *testing.T) {
-	in := `{"a":[1,-2.5e3,true,false,null,"x\"y\u00e9\/"],"b":{},"c":[],"d":{"e":"f"}}`
-	v, err := ParseJSON([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{"a": []any{Number("1"), Number("-2.5e3"), true, false, nil, "x\"y\u00e9/"}, "b": map[string]any{}, "c": []any{}, "d": map[string]any{"e": "f"}}
-	if canon(t, v) != canon(t, want) {
-		t.Errorf("got %#v", v)
-	}
-	for _, bad := range []string{`{`, `{"a"}`, `[1,]`, `"x`, `{"a":1} x`, `tru`, `{"a":-}`} {
-		if _, err := ParseJSON([]byte(bad)); err == nil {
-			t.Errorf("%s: want an error", bad)
-		}
-	}
-}
-
 // TestQuotedIsRaw checks what AppendQuoted relies on: every character
 // strconv leaves unescaped is one the writer may write raw.
 func TestQuotedIsRaw(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"go.yaml.in/yaml/v3"
 
@@ -140,18 +139,6 @@ func Read(name string) ([]byte, error) {
 	return data, nil
 }
 
-// ReadText is Read giving a string, without copying: the bytes read are
-// referenced by the string alone. A config is read once and kept as text
-// (its values are substrings of it), and copying 15 KB of fresh memory per
-// config was 2.5% of a fleet render's CPU.
-func ReadText(name string) (string, error) {
-	data, err := Read(name)
-	if err != nil {
-		return "", err
-	}
-	return unsafe.String(unsafe.SliceData(data), len(data)), nil
-}
-
 // readAtMost reads r to its end or to limit bytes, into a buffer sized for
 // the size the file had when it was looked at: two reads, not one per
 // doubling as io.ReadAll does.
@@ -204,25 +191,80 @@ func Parse(name string, data []byte) (*yaml.Node, error) {
 // ParseText is Parse for text already in a string: the scalars of the
 // nodes it returns share its memory, and so do values decoded from them.
 func ParseText(name, data string) (*yaml.Node, error) {
-	root, _, err := ParseTextTransient(name, data)
-	return root, err
-}
-
-// ParseTextTransient is ParseText for a caller that is done with the tree
-// when it calls release: the memory of the nodes goes to the next parse (a
-// fleet render parses a config per cluster). Nothing may use a node of the
-// tree after release; the strings of its scalars stay valid.
-func ParseTextTransient(name, data string) (root *yaml.Node, release func(), err error) {
-	root, release, err = parseText(name, data)
-	if release == nil {
-		release = func() {}
+	doc, err := parseDocument(name, data, false)
+	if err != nil {
+		return nil, err
 	}
-	return root, release, err
+	if len(doc.Content) == 1 {
+		return doc.Content[0], nil
+	}
+	return doc, nil
 }
 
-func parseText(name, data string) (*yaml.Node, func(), error) {
+// ParseDocument is Parse keeping every comment where yaml.v3 puts it, for
+// callers that write the document out again (sops). It returns the
+// document node, which holds the comments above and below the root.
+func ParseDocument(name string, data []byte) (*yaml.Node, error) {
+	return parseDocument(name, string(data), true)
+}
+
+func parseDocument(name, data string, comments bool) (*yaml.Node, error) {
+	if err := bounded(name, data); err != nil {
+		return nil, err
+	}
+	if root, ok := scanBlock(data, comments); ok {
+		return &yaml.Node{Kind: yaml.DocumentNode, Line: root.Line, Column: 1, Content: []*yaml.Node{root}}, nil
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
+		}
+		return nil, diag.List{syntaxDiag(name, data, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, diag.List{syntaxDiag(name, data, err)}
+	}
+	return &doc, nil
+}
+
+// ParseAll reads a stream of YAML documents, such as a manifest file
+// holding several objects, and returns the root of each document that
+// holds anything but null. Comments are not kept. After a syntax error
+// it returns the documents before it with the error.
+func ParseAll(name string, data []byte) ([]*yaml.Node, error) {
+	text := string(data)
+	if err := bounded(name, text); err != nil {
+		return nil, err
+	}
+	if root, ok := scanBlock(text, false); ok {
+		return []*yaml.Node{root}, nil
+	}
+	var roots []*yaml.Node
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc yaml.Node
+		switch err := dec.Decode(&doc); {
+		case errors.Is(err, io.EOF):
+			return roots, nil
+		case err != nil:
+			return roots, diag.List{syntaxDiag(name, text, err)}
+		}
+		if len(doc.Content) == 1 && doc.Content[0].ShortTag() != "!!null" {
+			roots = append(roots, doc.Content[0])
+		}
+	}
+}
+
+// bounded refuses data larger than MaxFileSize, or with more nodes than
+// maxTokens allows.
+func bounded(name, data string) error {
 	if len(data) > MaxFileSize {
-		return nil, nil, diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
+		return diag.List{{File: name, Msg: fmt.Sprintf("file is larger than %d MiB: rejected unread", MaxFileSize>>20)}}
 	}
 	// Parsing costs memory per node, not per byte: bound the nodes before
 	// the parser builds them (each key, item and value starts a line or
@@ -230,31 +272,10 @@ func parseText(name, data string) (*yaml.Node, func(), error) {
 	// A file of fewer bytes than the bound has fewer: it is not counted.
 	if len(data) > maxTokens {
 		if n := strings.Count(data, "\n") + strings.Count(data, ","); n > maxTokens {
-			return nil, nil, diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
+			return diag.List{{File: name, Msg: fmt.Sprintf("file has %d lines and commas, more than %d: rejected unread (a cluster config has a few hundred)", n, maxTokens)}}
 		}
 	}
-	if root, release, ok := scanBlock(data); ok {
-		return root, release, nil
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(strings.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil, diag.List{{File: name, Line: 1, Col: 1, Msg: "empty file: expected a YAML mapping"}}
-		}
-		return nil, nil, diag.List{syntaxDiag(name, data, err)}
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, nil, diag.List{{File: name, Line: extra.Line, Col: extra.Column, Msg: "more than one YAML document: expected exactly one"}}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, nil, diag.List{syntaxDiag(name, data, err)}
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = root.Content[0]
-	}
-	return root, nil, nil
+	return nil
 }
 
 // PositionsOf returns the positions of the keys of a document that decoded

@@ -2,11 +2,17 @@ package yamlfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/opencenter-dev/opencenter/internal/diag"
 )
 
 type doc struct {
@@ -166,5 +172,44 @@ func TestDuplicateKeys(t *testing.T) {
 		if err == nil || err.Error() != strings.Join(want, "\n") {
 			t.Errorf("%d keys: got\n%v\nwant\n%s", n, err, strings.Join(want, "\n"))
 		}
+	}
+}
+
+// TestParseAll: ParseAll gives the root of each document that holds
+// something, skipping empty and null ones, and after a syntax error the
+// documents before it with the error, which names the file and line.
+func TestParseAll(t *testing.T) {
+	roots := func(docs []*yaml.Node) []string {
+		var out []string
+		for _, d := range docs {
+			var v any
+			if err := d.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(v))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		data string
+		want []string
+	}{
+		{"", nil},
+		{"a: 1\n", []string{"map[a:1]"}},
+		{"a: 1\n---\n# only a comment\n---\n~\n---\nb: [2]\n", []string{"map[a:1]", "map[b:[2]]"}},
+		{"---\n- x\n...\n---\nc\n", []string{"[x]", "c"}},
+	} {
+		docs, err := ParseAll("m.yaml", []byte(c.data))
+		if err != nil || !slices.Equal(roots(docs), c.want) {
+			t.Errorf("%q: got %v, %v; want %v", c.data, roots(docs), err, c.want)
+		}
+	}
+	docs, err := ParseAll("m.yaml", []byte("a: 1\n---\nb: [\n"))
+	var l diag.List
+	if !errors.As(err, &l) || len(l) != 1 || l[0].File != "m.yaml" || l[0].Line < 3 {
+		t.Errorf("a syntax error in the second document: got %v", err)
+	}
+	if got := roots(docs); !slices.Equal(got, []string{"map[a:1]"}) {
+		t.Errorf("before a syntax error: got %v, want the first document", got)
 	}
 }

@@ -3,8 +3,6 @@ package yamlfile
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"testing/iotest"
 )
@@ -29,32 +27,5 @@ func TestReadAtMost(t *testing.T) {
 	}
 	if _, err := readAtMost(iotest.ErrReader(io.ErrUnexpectedEOF), 10, 5); err != io.ErrUnexpectedEOF {
 		t.Fatalf("a read error: got %v", err)
-	}
-}
-
-// TestReadText holds ReadText to Read: the same bytes, and each text its
-// own memory (a later read must not change an earlier text).
-func TestReadText(t *testing.T) {
-	dir := t.TempDir()
-	var texts []string
-	var wants []string
-	for i, content := range []string{"", "a: 1\n", "b: 2\nc: [x, y]\n"} {
-		name := filepath.Join(dir, "f.yaml")
-		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		text, err := ReadText(name)
-		if err != nil || text != content {
-			t.Fatalf("file %d: got %q, %v; want %q", i, text, err, content)
-		}
-		texts, wants = append(texts, text), append(wants, content)
-	}
-	for i := range texts {
-		if texts[i] != wants[i] {
-			t.Errorf("text %d changed to %q after later reads; want %q", i, texts[i], wants[i])
-		}
-	}
-	if _, err := ReadText(filepath.Join(dir, "missing.yaml")); err == nil {
-		t.Error("a missing file: no error")
 	}
 }

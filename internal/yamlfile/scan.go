@@ -3,127 +3,67 @@ package yamlfile
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/opencenter-dev/opencenter/internal/yamlenc"
 )
 
-// scanBlock reads the plain block YAML configs are written in, the way
-// yaml.v3 parses it into nodes (kind, tag, style, value, line, column),
-// without yaml.v3's token machinery, which is most of what loading a config
-// costs. Comments are not kept. ok is false for anything outside that
+// scanBlock reads the plain block YAML configs and rendered files are
+// written in, the way yaml.v3 parses it into nodes (kind, tag, style,
+// value, line, column), without yaml.v3's token machinery, which is most
+// of what loading a config costs. ok is false for anything outside that
 // subset: flow collections, anchors, aliases, tags, folded or indented
 // block scalars, multi-line plain or quoted scalars, escapes, quoted keys,
-// tabs, CR, non-ASCII or control characters, "#ENC[" (an encrypted comment),
-// several documents; the caller then uses yaml.v3. TestScanBlockMatchesYAML
-// and FuzzScanBlock hold it to yaml.v3.
+// tabs, CR, non-ASCII or control characters, "#ENC[" (an encrypted
+// comment), several documents; the caller then uses yaml.v3.
+// TestScanBlockMatchesYAML and FuzzScanBlock hold it to yaml.v3.
 //
-// Its nodes are allocated from slabs that release, once the caller is done
-// with the tree, gives to the next scan.
-func scanBlock(data string) (root *yaml.Node, release func(), ok bool) {
+// Comments are dropped, unless comments is set: then the only ones it
+// reads are lines at the very start of the document, directly above its
+// first key, which yaml.v3 makes that key's head comment; a document with
+// a '#' anywhere else is left to yaml.v3.
+func scanBlock(data string, comments bool) (root *yaml.Node, ok bool) {
 	for i := range len(data) {
 		if c := data[i]; (c < 0x20 && c != '\n') || c >= 0x7f {
-			return nil, nil, false
+			return nil, false
 		}
 	}
 	if strings.Contains(data, "#ENC[") {
-		return nil, nil, false
+		return nil, false
 	}
 	s := &scanner{unterminated: len(data) > 0 && data[len(data)-1] != '\n'}
 	text := strings.TrimSuffix(data, "\n") // the lines and values are its substrings
-	lines, _ := scanLines.Get().(*[]scanLine)
-	if lines == nil {
-		lines = new([]scanLine)
-	}
-	kids, _ := kidStacks.Get().(*[]*yaml.Node)
-	if kids == nil {
-		kids = new([]*yaml.Node)
-	}
-	s.kids = (*kids)[:0]
-	defer func() {
-		clear(s.lines) // no text kept alive by a pooled slice
-		*lines = s.lines[:0]
-		scanLines.Put(lines)
-		clear(s.kids) // what a failed scan left
-		*kids = s.kids[:0]
-		kidStacks.Put(kids)
-	}()
-	s.lines = slices.Grow((*lines)[:0], strings.Count(text, "\n")+1)
+	s.lines = make([]scanLine, 0, strings.Count(text, "\n")+1)
 	for l := range strings.SplitSeq(text, "\n") {
 		if strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") || strings.HasPrefix(l, "%") {
-			return nil, nil, false
+			return nil, false
 		}
 		t := strings.TrimLeft(l, " ")
 		s.lines = append(s.lines, scanLine{no: len(s.lines) + 1, indent: len(l) - len(t), text: t, blank: len(t) == 0, spaces: len(t) == 0 && len(l) > 0})
 	}
+	var head []string
+	if comments {
+		for ; s.i < len(s.lines) && strings.HasPrefix(s.lines[s.i].text, "#") && s.lines[s.i].indent == 0; s.i++ {
+			head = append(head, s.lines[s.i].text)
+		}
+		rest := s.lines[s.i:]
+		if len(rest) == 0 || len(head) > 0 && rest[0].blank || slices.ContainsFunc(rest, func(l scanLine) bool { return strings.Contains(l.text, "#") }) {
+			return nil, false
+		}
+	}
 	first, ok := s.peek()
 	if !ok || first.indent != 0 {
-		s.release()
-		return nil, nil, false
+		return nil, false
 	}
 	root, ok = s.mapping(0, 0)
 	if _, more := s.peek(); !ok || more {
-		s.release()
-		return nil, nil, false
+		return nil, false
 	}
-	return root, s.release, true
-}
-
-// scanLines, nodeSlabs, contentSlabs and kidStacks hold the memory of
-// finished scans: a fleet render scans a config per cluster.
-var scanLines, nodeSlabs, contentSlabs, kidStacks sync.Pool
-
-// nodeSlab is the number of nodes of a slab, contentSlab the number of
-// child pointers of one.
-const (
-	nodeSlab    = 64
-	contentSlab = 256
-)
-
-// release clears the scanner's slabs and hands them to the next scan.
-// Nothing may use the nodes afterwards.
-func (s *scanner) release() {
-	for _, slab := range s.slabs {
-		clear((*slab)[:cap(*slab)])
-		*slab = (*slab)[:0]
-		nodeSlabs.Put(slab)
+	if len(head) > 0 {
+		root.Content[0].HeadComment = strings.Join(head, "\n")
 	}
-	for _, slab := range s.contentSlabs {
-		clear((*slab)[:cap(*slab)])
-		*slab = (*slab)[:0]
-		contentSlabs.Put(slab)
-	}
-	s.slabs, s.slab, s.contentSlabs, s.content = nil, nil, nil, nil
-}
-
-// children returns the nodes pushed on the stack since start as the
-// Content of their mapping or sequence, and pops them. Content is cut from
-// a slab with no room to grow, so an append by a later user of the tree
-// copies it instead of writing over a neighbour's: a mapping's children
-// are known only when it ends, and growing each Content as they came cost
-// a config load about a twentieth of its time.
-func (s *scanner) children(start int) []*yaml.Node {
-	kids := s.kids[start:]
-	n := len(kids)
-	if n == 0 {
-		return nil
-	}
-	if cap(s.content)-len(s.content) < n {
-		slab, _ := contentSlabs.Get().(*[]*yaml.Node)
-		if slab == nil || cap(*slab) < n {
-			slab = new([]*yaml.Node)
-			*slab = make([]*yaml.Node, 0, max(contentSlab, n))
-		}
-		s.contentSlabs = append(s.contentSlabs, slab)
-		s.content = *slab
-	}
-	at := len(s.content)
-	s.content = append(s.content, kids...)
-	clear(kids)
-	s.kids = s.kids[:start]
-	return s.content[at : at+n : at+n]
+	return root, true
 }
 
 type scanLine struct {
@@ -135,14 +75,7 @@ type scanLine struct {
 
 type scanner struct {
 	lines []scanLine
-	slab  []yaml.Node
-	slabs []*[]yaml.Node // every slab, for release
-	// kids holds the children of the mappings and sequences being read,
-	// innermost last; content is the slab their Content is cut from.
-	kids         []*yaml.Node
-	content      []*yaml.Node
-	contentSlabs []*[]*yaml.Node
-	i            int
+	i     int
 	// unterminated: the last line has no line break.
 	unterminated bool
 }
@@ -180,24 +113,9 @@ func isWordByte(c byte) bool {
 
 func isDash(text string) bool { return text == "-" || strings.HasPrefix(text, "- ") }
 
-// node returns a new node holding n; nodes are allocated a chunk at a time.
-func (s *scanner) node(n yaml.Node) *yaml.Node {
-	if len(s.slab) == cap(s.slab) {
-		slab, _ := nodeSlabs.Get().(*[]yaml.Node)
-		if slab == nil {
-			slab = new([]yaml.Node)
-			*slab = make([]yaml.Node, 0, nodeSlab)
-		}
-		s.slabs = append(s.slabs, slab)
-		s.slab = *slab
-	}
-	s.slab = append(s.slab, n)
-	return &s.slab[len(s.slab)-1]
-}
-
 // plain makes the node of a plain scalar, its tag resolved as yaml.v3 does.
-func (s *scanner) plain(value string, line, col int) *yaml.Node {
-	n := s.node(yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col})
+func plain(value string, line, col int) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col}
 	if plainString(value) {
 		n.Tag = "!!str" // what yaml.v3's resolve says without looking further
 	} else {
@@ -237,17 +155,15 @@ func (s *scanner) open(kind yaml.Kind, tag string, indent, depth int) *yaml.Node
 		return nil
 	}
 	first, _ := s.peek()
-	return s.node(yaml.Node{Kind: kind, Tag: tag, Line: first.no, Column: indent + 1})
+	return &yaml.Node{Kind: kind, Tag: tag, Line: first.no, Column: indent + 1}
 }
 
 // mapping reads the keys at column indent, starting at the current line.
 func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 	m := s.open(yaml.MappingNode, "!!map", indent, depth)
-	start := len(s.kids)
 	for m != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent {
-			m.Content = s.children(start)
 			return m, true
 		}
 		if l.indent > indent {
@@ -256,7 +172,6 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		key, rest, ok := splitKey(l.text)
 		if !ok {
 			if isDash(l.text) {
-				m.Content = s.children(start)
 				return m, true // the sequence of the key before, or an error for the caller
 			}
 			return nil, false
@@ -267,7 +182,7 @@ func (s *scanner) mapping(indent, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		s.kids = append(s.kids, s.plain(key, l.no, indent+1), v)
+		m.Content = append(m.Content, plain(key, l.no, indent+1), v)
 	}
 	return nil, false
 }
@@ -287,17 +202,15 @@ func (s *scanner) mapValue(rest string, no, colon, indent, depth int) (*yaml.Nod
 	case ok && l.indent == indent && isDash(l.text):
 		return s.sequence(indent, depth+1)
 	}
-	return s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: no, Column: colon + 2}), true
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: no, Column: colon + 2}, true
 }
 
 // sequence reads the items "- ..." at column indent.
 func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 	seq := s.open(yaml.SequenceNode, "!!seq", indent, depth)
-	start := len(s.kids)
 	for seq != nil {
 		l, ok := s.peek()
 		if !ok || l.indent < indent || (l.indent == indent && !isDash(l.text)) {
-			seq.Content = s.children(start)
 			return seq, true
 		}
 		if l.indent > indent || l.text == "-" {
@@ -320,7 +233,7 @@ func (s *scanner) sequence(indent, depth int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		s.kids = append(s.kids, v)
+		seq.Content = append(seq.Content, v)
 	}
 	return nil, false
 }
@@ -340,7 +253,7 @@ func (s *scanner) inline(v string, no, col, parent, depth int) (*yaml.Node, bool
 		if c == '\'' {
 			style = yaml.SingleQuotedStyle
 		}
-		n = s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: style, Value: v[1:end], Line: no, Column: col + 1})
+		n = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: style, Value: v[1:end], Line: no, Column: col + 1}
 	case c == '|':
 		return s.literal(strings.TrimRight(v, " "), no, col, parent)
 	case strings.IndexByte(">[]{}&*!%@`,?:#", c) >= 0, c == '-' && (len(v) == 1 || v[1] == ' '):
@@ -353,7 +266,7 @@ func (s *scanner) inline(v string, no, col, parent, depth int) (*yaml.Node, bool
 		if strings.Contains(v, ": ") || strings.HasSuffix(v, ":") || v == "<<" { // "<<" is a merge key
 			return nil, false
 		}
-		n = s.plain(v, no, col+1)
+		n = plain(v, no, col+1)
 	}
 	if l, ok := s.peek(); ok && l.indent > parent {
 		return nil, false
@@ -417,5 +330,5 @@ func (s *scanner) literal(header string, no, col, parent int) (*yaml.Node, bool)
 	if l, ok := s.peek(); ok && l.indent > parent {
 		return nil, false
 	}
-	return s.node(yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: value, Line: no, Column: col + 1}), true
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: value, Line: no, Column: col + 1}, true
 }

@@ -15,7 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// parseV3 is Parse through yaml.v3 alone: the root of the only document.
+// parseV3 is ParseDocument through yaml.v3 alone: the only document.
 func parseV3(data []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -29,66 +29,66 @@ func parseV3(data []byte) (*yaml.Node, error) {
 	if len(doc.Content) != 1 {
 		return nil, errors.New("no root")
 	}
-	return doc.Content[0], nil
+	return &doc, nil
 }
 
-// sameNodes compares two trees, comments aside; "" when they are equal.
-func sameNodes(a, b *yaml.Node, path string) string {
+// sameNodes compares two trees, their comments too with comments; "" when
+// they are equal.
+func sameNodes(a, b *yaml.Node, path string, comments bool) string {
 	if a.Kind != b.Kind || a.Tag != b.Tag || a.Value != b.Value || a.Style != b.Style ||
 		a.Line != b.Line || a.Column != b.Column || a.Anchor != b.Anchor || (a.Alias == nil) != (b.Alias == nil) || len(a.Content) != len(b.Content) {
 		return fmt.Sprintf("%s: scanned {kind %v tag %s value %q style %v at %d:%d, %d children}, yaml.v3 {kind %v tag %s value %q style %v at %d:%d, %d children}",
 			path, a.Kind, a.Tag, a.Value, a.Style, a.Line, a.Column, len(a.Content), b.Kind, b.Tag, b.Value, b.Style, b.Line, b.Column, len(b.Content))
 	}
+	if comments && (a.HeadComment != b.HeadComment || a.LineComment != b.LineComment || a.FootComment != b.FootComment) {
+		return fmt.Sprintf("%s: scanned comments %q %q %q, yaml.v3 %q %q %q", path, a.HeadComment, a.LineComment, a.FootComment, b.HeadComment, b.LineComment, b.FootComment)
+	}
 	for i := range a.Content {
-		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i)); d != "" {
+		if d := sameNodes(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", path, i), comments); d != "" {
 			return d
 		}
 	}
 	return ""
 }
 
-// roomToGrow returns the path of the first node whose Content could be
-// appended to in place, "" when none: the scanner cuts Contents from shared
-// slabs, where an append in place would write over a neighbour.
-func roomToGrow(n *yaml.Node, path string) string {
-	if cap(n.Content) != len(n.Content) {
-		return cmpOr(path, "/")
-	}
-	for i, c := range n.Content {
-		if p := roomToGrow(c, fmt.Sprintf("%s/%d", path, i)); p != "" {
-			return p
-		}
-	}
-	return ""
-}
+// headComments counts the documents checkScan saw scanned with a head
+// comment kept.
+var headComments int
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// checkScan: when scanBlock reads data, yaml.v3 reads the same tree.
+// checkScan: when scanBlock reads data, with or without comments, yaml.v3
+// reads the same tree; it reports whether scanBlock read data without.
 func checkScan(t *testing.T, name string, data []byte) bool {
 	t.Helper()
-	got, release, ok := scanBlock(string(data))
-	if !ok {
-		return false
+	want, wantErr := parseV3(data)
+	scanned := false
+	for _, comments := range []bool{false, true} {
+		root, ok := scanBlock(string(data), comments)
+		if !ok {
+			continue
+		}
+		scanned = scanned || !comments
+		if want == nil {
+			t.Errorf("%s: scanned, but yaml.v3 refuses it: %v\n%s", name, wantErr, data)
+			return true
+		}
+		if !comments {
+			if d := sameNodes(root, want.Content[0], "", false); d != "" {
+				t.Errorf("%s: %s\n%s", name, d, data)
+			}
+			continue
+		}
+		doc, err := ParseDocument("", data) // what scanBlock read, as a document
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameNodes(doc, want, "", true); d != "" {
+			t.Errorf("%s, comments kept: %s\n%s", name, d, data)
+		}
+		if root.Content[0].HeadComment != "" {
+			headComments++
+		}
 	}
-	defer release() // the next scan reuses the nodes: a stale one would show in its tree
-	if p := roomToGrow(got, ""); p != "" {
-		t.Errorf("%s: the Content of %s has room to grow into another node's", name, p)
-	}
-	want, err := parseV3(data)
-	if err != nil {
-		t.Errorf("%s: scanned, but yaml.v3 refuses it: %v\n%s", name, err, data)
-		return true
-	}
-	if d := sameNodes(got, want, ""); d != "" {
-		t.Errorf("%s: %s\n%s", name, d, data)
-	}
-	return true
+	return scanned
 }
 
 // TestScanBlockMatchesYAML holds scanBlock to yaml.v3 on every YAML file of
@@ -114,7 +114,7 @@ func TestScanBlockMatchesYAML(t *testing.T) {
 		}
 		return nil
 	})
-	t.Logf("test data: %d of %d YAML files scanned", scanned, files)
+	t.Logf("test data: %d of %d YAML files scanned, %d with a head comment", scanned, files, headComments)
 	if scanned < 100 {
 		t.Errorf("only %d test data files take the fast path", scanned)
 	}
@@ -124,6 +124,10 @@ func TestScanBlockMatchesYAML(t *testing.T) {
 	n := 0
 	for i := range docs {
 		var b strings.Builder
+		for range r.IntN(3) {
+			b.WriteString([]string{"# head", "#", "#x", "# trailing  ", "#  two", "", "  # in"}[r.IntN(7)])
+			b.WriteString("\n")
+		}
 		randomMapping(r, &b, 0, 0)
 		if checkScan(t, fmt.Sprint("random ", i), []byte(b.String())) {
 			n++
@@ -132,9 +136,12 @@ func TestScanBlockMatchesYAML(t *testing.T) {
 			break
 		}
 	}
-	t.Logf("random: %d of %d documents scanned", n, docs)
+	t.Logf("random: %d of %d documents scanned; %d documents with a head comment in all", n, docs, headComments)
 	if n < docs/5 {
 		t.Errorf("only %d random documents take the fast path", n)
+	}
+	if headComments < 1000 {
+		t.Errorf("only %d documents were scanned with their head comment", headComments)
 	}
 }
 
@@ -260,7 +267,7 @@ func randomSequence(r *rand.Rand, b *strings.Builder, col, depth int) {
 
 // FuzzScanBlock: whatever scanBlock reads, yaml.v3 reads the same.
 func FuzzScanBlock(f *testing.F) {
-	for _, s := range []string{"a: 1\n", "a:\n- x\n- y: 2\n  z: |\n    t\n", "a: 'x' # c\nb:\n  c: \"d\"\n", "k: |+\n  a\n\n", "l:\n  - a: 1\n    b:\n  - c\n"} {
+	for _, s := range []string{"a: 1\n", "a:\n- x\n- y: 2\n  z: |\n    t\n", "a: 'x' # c\nb:\n  c: \"d\"\n", "k: |+\n  a\n\n", "l:\n  - a: 1\n    b:\n  - c\n", "# h\n#\na: 1\n", "# h\n\na: 1\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
