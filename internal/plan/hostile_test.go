@@ -119,7 +119,9 @@ const forkURL = "https://github.com/northwind/gitops-base-fork.git"
 // sourceVariant gives every service that takes a source override one: a
 // branch of a fork, or with release a release of the base (alert-proxy,
 // which the base has on main only, a release of the fork). Services the
-// config does not enable are switched on.
+// config does not enable are switched on, with the credentials the first
+// example that switches them on gives (those they require; the example
+// covers the rest of their modes).
 func sourceVariant(name string, release bool) corpusVariant {
 	v := corpusVariant{name: name, config: dev, set: map[string]string{}, bools: map[string]bool{}}
 	for _, fl := range generated.Fields {
@@ -129,6 +131,13 @@ func sourceVariant(name string, release bool) corpusVariant {
 		}
 		v.paths = append(v.paths, at+".source.")
 		v.bools[at+".enabled"] = true
+		if e := enablingExample(at); e != nil {
+			for k, x := range e.Set {
+				if strings.HasPrefix(k, "secrets.") {
+					v.set[k] = x
+				}
+			}
+		}
 		switch {
 		case !release:
 			v.set[at+".source.repo"], v.set[at+".source.branch"] = forkURL, "platform/next"
@@ -139,6 +148,19 @@ func sourceVariant(name string, release bool) corpusVariant {
 		}
 	}
 	return v
+}
+
+// enablingExample is the first example of the catalog that switches on
+// the service at path at, nil for none.
+func enablingExample(at string) *catalog.Example {
+	for i := range generated.Units {
+		for j, e := range generated.Units[i].Examples {
+			if e.Bools[at+".enabled"] {
+				return &generated.Units[i].Examples[j]
+			}
+		}
+	}
+	return nil
 }
 
 // of returns the variant's config: its fixture with the values set.
