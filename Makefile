@@ -2,7 +2,7 @@
 GO ?= go
 FIXTURE := testdata/fixture
 
-.PHONY: all build test lint cross generate verify-generated golden fuzz bench stress render-example e2e e2e-tools
+.PHONY: all build test lint cross generate verify-generated golden fuzz bench stress render-example example-service e2e e2e-tools
 
 all: verify-generated lint test e2e
 
@@ -13,6 +13,12 @@ build:
 ## with the pinned sops CLI for the internal/sops interop tests.
 test: bin/sops
 	OPENCENTER_SOPS=$(abspath bin/sops) $(GO) test ./...
+
+## example-service: add the example service (testdata/example-service) to a
+## copy of the project and show that generation, the build and the config,
+## plan and CLI tests pass with no other file changed; a few minutes.
+example-service: bin/sops
+	OPENCENTER_SOPS=$(abspath bin/sops) OPENCENTER_EXAMPLE_SERVICE=1 $(GO) test -count=1 -timeout 30m -run '^TestExampleService$$' ./gen/generate
 
 ## bin/sops: the sops CLI pinned in tools/sops (a separate module, so the
 ## main module never depends on sops); rebuilt only when the pin changes.

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/opencenter-dev/opencenter/internal/toolcheck"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // moduleDir returns the directory of a module version in the module cache,
@@ -100,23 +100,8 @@ func FluxCRDs(repo string) ([][]byte, error) {
 	return out, nil
 }
 
-// chartOfModule is the chart whose CRDs a project module's files are, for
-// the modules toolcheck.ServiceCRDs names: the stand-in of that chart
-// carries them, at the versions the tests validate against.
-var chartOfModule = map[string]string{
-	"go.universe.tf/metallb":               "metallb",
-	"github.com/cert-manager/cert-manager": "cert-manager",
-	"github.com/envoyproxy/gateway":        "gateway-helm",
-}
-
-// keptCRDs are the CRD files internal/toolcheck/crds keeps, by chart.
-var keptCRDs = map[string][]string{
-	"strimzi-kafka-operator": {"strimzi-0.50.0-kafkas.yaml.gz", "strimzi-0.50.0-kafkanodepools.yaml.gz"},
-	"rbac-manager":           {"rbac-manager-1.21.1-rbacdefinitions.yaml"},
-}
-
-// moduleCRDs are CRDs of charts that toolcheck does not hold, from their
-// project's module.
+// moduleCRDs are CRDs of charts whose descriptor names none, of kinds
+// later units create, from their project's module.
 var moduleCRDs = map[string]struct{ Module, Version, Glob, Why string }{
 	// The base's kyverno chart 3.6.0 is Kyverno v1.16.0, which the module
 	// proxy does not serve (403); v1.18.2 is the nearest it does.
@@ -133,39 +118,23 @@ var permissiveCRDs = map[string][]struct{ Group, Kind, Plural, Scope, Why string
 }
 
 // ChartCRDs returns the CRDs the stand-in of chart carries, and notes on
-// those that are not the chart's own.
-func ChartCRDs(repo, chart string) (crds [][]byte, notes []string, err error) {
-	for _, src := range toolcheck.ServiceCRDs {
-		if chartOfModule[src.Module] != chart {
-			continue
-		}
-		dir, err := moduleDir(src.Module, src.Version)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, f := range src.Files {
-			data, err := os.ReadFile(filepath.Join(dir, f))
-			if err != nil {
-				return nil, nil, err
+// those that are not the chart's own: those the catalog's charts of that
+// name list (crds.schemas in the descriptors), then moduleCRDs' and
+// permissiveCRDs'.
+func ChartCRDs(chart string) (crds [][]byte, notes []string, err error) {
+	for _, u := range generated.Units {
+		for _, ch := range u.Charts {
+			if ch.Chart != chart || ch.CRDs == nil {
+				continue
 			}
-			crds = append(crds, data)
-		}
-	}
-	for _, f := range keptCRDs[chart] {
-		data, err := os.ReadFile(filepath.Join(repo, "internal", "toolcheck", "crds", f))
-		if err != nil {
-			return nil, nil, err
-		}
-		if strings.HasSuffix(f, ".gz") {
-			zr, err := gzip.NewReader(bytes.NewReader(data))
-			if err != nil {
-				return nil, nil, err
-			}
-			if data, err = io.ReadAll(zr); err != nil {
-				return nil, nil, err
+			for _, sc := range ch.CRDs.Schemas {
+				data, err := toolcheck.ReadSchema(sc)
+				if err != nil {
+					return nil, nil, fmt.Errorf("unit %s: %w", u.Name, err)
+				}
+				crds = append(crds, data)
 			}
 		}
-		crds = append(crds, data)
 	}
 	if m, ok := moduleCRDs[chart]; ok {
 		dir, err := moduleDir(m.Module, m.Version)

@@ -183,7 +183,7 @@ func (e *Env) ServeCharts(trees ...map[string][]byte) error {
 					continue
 				}
 				c := &Chart{Name: chart, Version: versionFor(version)}
-				crds, notes, err := ChartCRDs(e.Repo, chart)
+				crds, notes, err := ChartCRDs(chart)
 				if err != nil {
 					return err
 				}

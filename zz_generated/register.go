@@ -7,13 +7,16 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/config"
 )
 
-// init registers the catalog with config: its load applies ApplyDefaults and
-// checks every config against Units and Fields.
+// init registers the catalog with config: its load applies ApplyDefaults,
+// checks every config against Units and Fields, and finds the login pages in Units.
 func init() {
 	config.RegisterCatalog(config.Catalog{
 		ApplyDefaults: ApplyDefaults,
 		Check: func(v *config.Validator, c *config.Config) {
 			catalog.Check(v, c, Units, Fields)
+		},
+		LoginHostnames: func(c *config.Config) []string {
+			return catalog.LoginHostnames(c, Units)
 		},
 	})
 }

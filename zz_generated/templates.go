@@ -2434,14 +2434,14 @@ func renderOpenstackCsiHelmValuesOverrideValuesYaml(b []byte, c *config.Config, 
 
 // renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml renders opentelemetry-kube-stack/helm-values/override-values.yaml.tpl.
 func renderOpentelemetryKubeStackHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 1839)
+	b = slices.Grow(b, 1840)
 	svc := c.OpenCenter.Services.OpenTelemetryKubeStack
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.opentelemetry-kube-stack")
 	}
 	b = append(b, "# Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.\nclusterName: "...)
 	b = escape.Scalar(b, c.OpenCenter.Cluster.ClusterName)
-	b = append(b, "\n# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version.\n# This chart's copies are older (0.74), and both releases replace their CRDs (replace_crds):\n# each would put its own back at every release, the older pruning the newer fields.\ncrds:\n  installPrometheus: false"...)
+	b = append(b, "\n# The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version.\n# This chart's copies are older (0.74), and both releases replace their CRDs (CreateReplace):\n# each would put its own back at every release, the older pruning the newer fields.\ncrds:\n  installPrometheus: false"...)
 	if !(c.OpenCenter.Services.CertManagerCRDs()) {
 		b = append(b, "\n# No cert-manager here: the operator's webhook certificate, which the chart\n# asks cert-manager for by default, is made by Helm instead. Helm makes it anew\n# only when the release is upgraded, and the webhooks fail open: a certificate\n# that expired would silently stop the operator's defaulting and injection.\nopentelemetry-operator:\n  admissionWebhooks:\n    certManager:\n      enabled: false\n    autoGenerateCert:\n      enabled: true\n      certPeriodDays: 3650"...)
 	}

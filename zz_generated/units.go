@@ -111,6 +111,45 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "./helm",
+				Version:     "",
+				HelmRelease: "alert-proxy",
+				Values:      "managed-services/alert-proxy/helm-values/override-values.yaml",
+				Read:        "rackerlabs/alert-proxy helm/ on main (86b254a), which the base's GitRepository follows: templates/deployment.yaml reads each setting from secrets.<name>.name and .key",
+				Reads:       []string{"secrets"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "./helm",
+				Fullname: "alert-proxy",
+				Port:     80,
+				Read:     "rackerlabs/alert-proxy main (86b254a) helm/: templates/_helpers.tpl alert-proxy.fullname, templates/service.yaml, values.yaml service.port; src/apps/process_alert serves /alert/process",
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "settings given",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.managed_services.alert-proxy.alertmanager_url": "https://alertmanager.ops.northwind.example/api/v2/alerts",
+					"opencenter.managed_services.alert-proxy.links_domain":     "alerts.dev.northwind.example",
+				},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.managed_services.alert-proxy.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.managed_services.alert-proxy"},
+			},
+		},
 	},
 	{
 		Name:        "calico",
@@ -178,6 +217,42 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "IPIP",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.calico.encapsulation": "IPIP",
+				},
+			},
+			{
+				Name:   "IPIP across subnets",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.calico.encapsulation": "IPIPCrossSubnet",
+				},
+			},
+			{
+				Name:   "bare metal",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.infrastructure.provider":       "baremetal",
+					"opencenter.services.calico.encapsulation": "None",
+					"opencenter.services.cert-manager.issuer":  "none",
+				},
+				Drop: []string{"opencenter.services.openstack-ccm", "opencenter.services.openstack-csi", "secrets.services.openstack-ccm", "secrets.services.openstack-csi", "opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider", "opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region", "secrets.services.cert-manager"},
+			},
+			{
+				Name:   "kind",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.infrastructure.provider":       "kind",
+					"opencenter.services.calico.encapsulation": "VXLANCrossSubnet",
+					"opencenter.services.cert-manager.issuer":  "none",
+				},
+				Drop: []string{"opencenter.services.openstack-ccm", "opencenter.services.openstack-csi", "secrets.services.openstack-ccm", "secrets.services.openstack-csi", "opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider", "opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region", "secrets.services.cert-manager"},
+			},
 		},
 	},
 	{
@@ -377,6 +452,65 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "cert-manager",
+				Version:     "v1.18.2",
+				HelmRelease: "cert-manager",
+				Values:      "services/cert-manager/helm-values/override-values.yaml",
+				Read:        "cert-manager v1.18.2, deploy/charts/cert-manager",
+				Reads:       []string{"config", "crds.enabled", "extraArgs"},
+				CRDs: &catalog.ChartCRDs{
+					In: "templates",
+					At: "templates, generated from deploy/crds (crds.enabled, on in the override)",
+					Schemas: []catalog.Schema{
+						{
+							Module:  "github.com/cert-manager/cert-manager",
+							Version: "v1.18.2",
+							File:    "deploy/crds/crd-clusterissuers.yaml",
+						},
+						{
+							Module:  "github.com/cert-manager/cert-manager",
+							Version: "v1.18.2",
+							File:    "deploy/crds/crd-certificates.yaml",
+						},
+					},
+				},
+				ValuesSchema: &catalog.Schema{
+					Module:  "github.com/cert-manager/cert-manager",
+					Version: "v1.18.2",
+					File:    "deploy/charts/cert-manager/values.schema.json",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "selfsigned issuer",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.cert-manager.issuer": "selfsigned",
+				},
+				Drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.acme_server", "opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager"},
+			},
+			{
+				Name:   "ca issuer",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
+					"opencenter.services.cert-manager.issuer":         "ca",
+					"opencenter.services.cert-manager.issuer_name":    "letsencrypt",
+				},
+				Drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider", "opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region", "secrets.services.cert-manager"},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.cert-manager.dns_existing_secret": "dns-existing-secret",
+				},
+				Drop: []string{"secrets.services.cert-manager"},
+			},
+		},
 	},
 	{
 		Name:        "cluster",
@@ -443,6 +577,16 @@ var Units = []catalog.Unit{
 				Path:        "fluxcd/kustomization.yaml",
 				OverlayPath: "customer-managed/fluxcd/kustomization.yaml",
 				Builtin:     catalog.BuiltinAggregate,
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "dependencies",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on[0]": "infrastructure",
+				},
+				Drop: []string{"opencenter.gitops.overlay_units.customer_managed.kustomizations[1].depends_on"},
 			},
 		},
 	},
@@ -532,6 +676,24 @@ var Units = []catalog.Unit{
 				secrets = s
 			}
 			return
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.etcd-backup.endpoint": "",
+					"opencenter.services.etcd-backup.region":   "us-east-1",
+				},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.etcd-backup.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.etcd-backup"},
+			},
 		},
 	},
 	{
@@ -663,6 +825,25 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Examples: []catalog.Example{
+			{
+				Name:   "listeners given",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.gateway.listeners[0].hostname":        "*.apps.dev.northwind.example",
+					"opencenter.services.gateway.listeners[0].protocol":        "HTTPS",
+					"opencenter.services.gateway.listeners[0].tls_secret_name": "wildcard-apps-dev-northwind-example-tls",
+				},
+			},
+			{
+				Name:   "certificate from a Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.gateway.tls_secret_name": "wildcard-dev-northwind-example-tls",
+				},
+				Drop: []string{"opencenter.services.gateway.listeners"},
+			},
+		},
 	},
 	{
 		Name:        "gateway-api",
@@ -742,6 +923,36 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "gateway-helm",
+				Version:     "v0.0.0-latest",
+				HelmRelease: "envoy-gateway-api",
+				Values:      "services/gateway-api/helm-values/override-values.yaml",
+				Read:        "envoyproxy/gateway charts/gateway-helm, the latest build, which the base follows (v1.9.1 when read)",
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "gateway-helm: charts/gateway-helm/charts/crds/crds/ (Envoy Gateway's and the Gateway API's, experimental channel v1.6.1)",
+					Schemas: []catalog.Schema{
+						{
+							Module:  "github.com/envoyproxy/gateway",
+							Version: "v1.9.1",
+							File:    "charts/gateway-helm/charts/crds/crds/gatewayapi-crds.yaml",
+						},
+						{
+							Module:  "github.com/envoyproxy/gateway",
+							Version: "v1.9.1",
+							File:    "charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml",
+						},
+						{
+							Module:  "github.com/envoyproxy/gateway",
+							Version: "v1.9.1",
+							File:    "charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_securitypolicies.yaml",
+						},
+					},
+				},
+			},
 		},
 	},
 	{
@@ -949,6 +1160,126 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "harbor",
+				Version:     "1.17.2",
+				HelmRelease: "harbor",
+				Values:      "services/harbor/helm-values/override-values.yaml",
+				Read:        "goharbor/harbor-helm v1.17.2",
+				Reads:       []string{"database.internal.password", "existingSecretAdminPassword", "existingSecretAdminPasswordKey", "existingSecretSecretKey", "expose.ingress.hosts.core", "expose.tls.certSource", "expose.tls.enabled", "expose.tls.secret.secretName", "externalURL", "persistence.imageChartStorage.disableredirect", "persistence.imageChartStorage.type", "persistence.imageChartStorage.s3", "persistence.imageChartStorage.swift", "persistence.persistentVolumeClaim.database.storageClass", "persistence.persistentVolumeClaim.jobservice.jobLog.storageClass", "persistence.persistentVolumeClaim.redis.storageClass", "persistence.persistentVolumeClaim.trivy.storageClass", "persistence.persistentVolumeClaim.registry", "registry.credentials.password", "trivy.enabled"},
+				Unquoted: []catalog.ChartUnquoted{
+					{
+						Path: "persistence.imageChartStorage.s3.bucket",
+					},
+					{
+						Path: "persistence.imageChartStorage.s3.region",
+					},
+					{
+						Path: "persistence.imageChartStorage.s3.regionendpoint",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.authurl",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.username",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.container",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.region",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.tenant",
+					},
+					{
+						Path: "persistence.imageChartStorage.swift.domain",
+					},
+				},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart: "harbor",
+				Fixed: "harbor",
+				Port:  80,
+				Read:  "harbor-helm v1.17.2: templates/nginx/service.yaml (expose.type clusterIP: expose.clusterIP.name, harbor in the base's values; port http, httpPort 80, to nginx's 8080, plain HTTP with expose.tls.enabled false)",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.harbor.hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.Harbor == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.Harbor.Hostname)
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "swift",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.harbor.bucket":         "harbor-images",
+					"opencenter.services.harbor.endpoint":       "https://keystone.iad3.northwind.example:5000/v3",
+					"opencenter.services.harbor.region":         "RegionOne",
+					"opencenter.services.harbor.storage":        "swift",
+					"opencenter.services.harbor.swift_project":  "platform",
+					"opencenter.services.harbor.swift_username": "registry",
+					"secrets.services.harbor.swift_password":    "example-swift-password",
+				},
+			},
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.harbor.endpoint": "",
+					"opencenter.services.harbor.region":   "us-east-1",
+				},
+			},
+			{
+				Name:   "on volumes",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.harbor.storage": "filesystem",
+				},
+				Bools: map[string]bool{
+					"opencenter.services.harbor.internal_network_policy": false,
+					"opencenter.services.harbor.trivy_enabled":           false,
+				},
+				Drop: []string{"opencenter.services.harbor.bucket", "opencenter.services.harbor.region", "opencenter.services.harbor.endpoint", "secrets.services.harbor.access_key_id", "secrets.services.harbor.secret_access_key"},
+			},
+			{
+				Name:   "own certificate without the cluster Gateway",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.harbor.issuer": "letsencrypt",
+				},
+				Bools: map[string]bool{
+					"opencenter.services.gateway-api.enabled":     false,
+					"opencenter.services.gateway.enabled":         false,
+					"opencenter.services.harbor.emit_certificate": true,
+					"opencenter.services.keycloak.gateway_route":  false,
+				},
+			},
+			{
+				Name:   "existing Secrets",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.harbor.admin_existing_secret":        "admin-existing-secret",
+					"opencenter.services.harbor.object_store_existing_secret": "object-store-existing-secret",
+					"opencenter.services.harbor.secret_key_existing_secret":   "secret-key-existing-secret",
+					"opencenter.services.harbor.values_existing_secret":       "values-existing-secret",
+				},
+				Drop: []string{"secrets.services.harbor"},
+			},
+		},
 	},
 	{
 		Name:        "headlamp",
@@ -1062,6 +1393,56 @@ var Units = []catalog.Unit{
 				secrets = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "headlamp",
+				Version:     "0.35.0",
+				HelmRelease: "headlamp",
+				Values:      "services/headlamp/helm-values/override-values.yaml",
+				Read:        "kubernetes-sigs/headlamp headlamp-helm-0.35.0, charts/headlamp",
+				Reads:       []string{"config.inCluster", "config.oidc.callbackURL", "config.oidc.externalSecret.enabled", "config.oidc.externalSecret.name", "config.oidc.secret.create"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "headlamp",
+				Fullname: "headlamp",
+				Port:     80,
+				Read:     "headlamp-helm-0.35.0 charts/headlamp: templates/service.yaml (headlamp.fullname), values.yaml service.port",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.headlamp.hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.Headlamp == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.Headlamp.Hostname)
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "without OIDC",
+				Config: "dev",
+				Bools: map[string]bool{
+					"opencenter.services.headlamp.oidc_enabled": false,
+				},
+				Drop: []string{"opencenter.services.headlamp.oidc_issuer_url", "opencenter.services.headlamp.oidc_client_id", "secrets.services.headlamp"},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.headlamp.oidc_existing_secret": "oidc-existing-secret",
+				},
+				Drop: []string{"secrets.services.headlamp", "opencenter.services.headlamp.oidc_issuer_url"},
+			},
 		},
 	},
 	{
@@ -1195,6 +1576,45 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "base",
+				Version:     "1.28.3",
+				HelmRelease: "istio-base",
+				Values:      "services/istio/helm-values/istio-base-values.yaml",
+				Read:        "istio/istio manifests/charts/base at 1.28.3: templates/zzz_profile.yaml",
+				Reads:       []string{"profile"},
+			},
+			{
+				Chart:       "istiod",
+				Version:     "1.28.3",
+				HelmRelease: "istiod",
+				Values:      "services/istio/helm-values/istiod-values.yaml",
+				Read:        "istio/istio manifests/charts/istio-control/istio-discovery at 1.28.3: templates/zzz_profile.yaml",
+				Reads:       []string{"profile"},
+			},
+			{
+				Chart:       "gateway",
+				Version:     "1.28.3",
+				HelmRelease: "istio-gateway",
+				Values:      "services/istio/helm-values/istio-gateway-values.yaml",
+				Read:        "istio/istio manifests/charts/gateway at 1.28.3: templates/service.yaml",
+				Reads:       []string{"service.type"},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "demo profile with the ingress gateway",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.istio.profile": "demo",
+				},
+				Bools: map[string]bool{
+					"opencenter.services.istio.enabled":         true,
+					"opencenter.services.istio.ingress_gateway": true,
+				},
+			},
+		},
 	},
 	{
 		Name:        "kafka-cluster",
@@ -1301,6 +1721,42 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "strimzi-kafka-operator",
+				Version:     "0.50.0",
+				HelmRelease: "strimzi-kafka-operator",
+				Values:      "services/kafka-cluster/helm-values/override-values.yaml",
+				Read:        "strimzi/strimzi-kafka-operator 0.50.0, packaging/helm-charts/helm3/strimzi-kafka-operator",
+				Reads:       []string{"watchAnyNamespace"},
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "strimzi-kafka-operator 0.50.0: packaging/helm-charts/helm3/strimzi-kafka-operator/crds/",
+					Schemas: []catalog.Schema{
+						{
+							File: "descriptors/schemas/kafka-cluster/strimzi-0.50.0-kafkanodepools.yaml.gz",
+						},
+						{
+							File: "descriptors/schemas/kafka-cluster/strimzi-0.50.0-kafkas.yaml.gz",
+						},
+					},
+				},
+				Accepts: []catalog.Accept{
+					{
+						Field: "opencenter.services.kafka-cluster.kafka_version",
+						Get: func(c *config.Config) string {
+							if c.OpenCenter.Services.KafkaCluster == nil {
+								return ""
+							}
+							return string(c.OpenCenter.Services.KafkaCluster.KafkaVersion)
+						},
+						Values: []string{"4.0.0", "4.0.1", "4.1.0", "4.1.1"},
+						What:   "a Kafka version the Strimzi operator runs",
+						Read:   "strimzi-kafka-operator 0.50.0 kafka-versions.yaml: the entries marked supported, the last its default; the operator refuses a Kafka resource of any other version",
+					},
+				},
+			},
 		},
 	},
 	{
@@ -1489,6 +1945,58 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Services: []catalog.ServiceMaker{
+			{
+				Kind:   "Keycloak",
+				Suffix: "-service",
+				Port:   8080,
+				Read:   "keycloak operator 26.x KeycloakServiceDependentResource: <name>-service, port http (httpPort 8080) while http.httpEnabled",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.keycloak.hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.Keycloak == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.Keycloak.Hostname)
+				},
+				When: catalog.Cond{
+					Text: "opencenter.services.keycloak.gateway_route is true and opencenter.services.keycloak.HTTPSOnly() is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Keycloak == nil {
+							return false
+						}
+						if !(c.OpenCenter.Services.Keycloak.GatewayRoute) {
+							return false
+						}
+						s := c.OpenCenter.Services.Keycloak
+						return s != nil && s.HTTPSOnly()
+					},
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "behind a proxy, operator approved by hand",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.keycloak.frontend_url": "https://sso.northwind.example",
+				},
+				Bools: map[string]bool{
+					"opencenter.services.keycloak.operator_manual_approval": true,
+				},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.keycloak.admin_existing_secret": "admin-existing-secret",
+				},
+				Drop: []string{"secrets.services.keycloak"},
+			},
+		},
 	},
 	{
 		Name:        "kube-prometheus-stack",
@@ -1624,6 +2132,76 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "kube-prometheus-stack",
+				Version:     "77.6.0",
+				HelmRelease: "kube-prometheus-stack",
+				Values:      "services/kube-prometheus-stack/helm-values/override-values.yaml",
+				Read:        "prometheus-community/helm-charts kube-prometheus-stack-77.6.0, with its grafana 9.4.4",
+				Reads:       []string{"alertmanager.alertmanagerSpec.externalUrl", "alertmanager.config", "alertmanager.alertmanagerSpec.storage", "grafana.admin.existingSecret", "grafana.admin.passwordKey", "grafana.admin.userKey", "grafana.grafana.ini", "grafana.persistence.enabled", "grafana.persistence.size", "grafana.persistence.storageClassName", "prometheus.prometheusSpec.remoteWrite", "prometheus.prometheusSpec.replicas", "prometheus.prometheusSpec.retention", "prometheus.prometheusSpec.storageSpec"},
+				Templated:   []string{"prometheus.prometheusSpec.remoteWrite"},
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "kube-prometheus-stack 77.6.0: charts/kube-prometheus-stack/charts/crds/crds/",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "kube-prometheus-stack",
+				Fullname: "grafana",
+				Port:     80,
+				Read:     "kube-prometheus-stack-77.6.0 requires grafana 9.4.4; grafana-9.4.4 charts/grafana: templates/service.yaml (grafana.fullname), values.yaml service.port",
+			},
+			{
+				Chart:    "kube-prometheus-stack",
+				Fullname: "kube-prometheus-stack",
+				Max:      26,
+				Suffix:   "-alertmanager",
+				Port:     9093,
+				Read:     "kube-prometheus-stack-77.6.0: templates/_helpers.tpl (fullname cut to 26), templates/alertmanager/service.yaml, values.yaml alertmanager.service.port",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.kube-prometheus-stack.grafana_hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.KubePrometheusStack == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.KubePrometheusStack.GrafanaHostname)
+				},
+			},
+			{
+				Hostname: "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.KubePrometheusStack == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname)
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "Alertmanager without authentication",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.kube-prometheus-stack.alertmanager_auth": "none",
+				},
+				Drop: []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"},
+			},
+			{
+				Name:   "existing Secrets",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret": "alertmanager-htpasswd-existing-secret",
+					"opencenter.services.kube-prometheus-stack.grafana_existing_secret":               "grafana-existing-secret",
+				},
+				Drop: []string{"secrets.services.kube-prometheus-stack"},
+			},
+		},
 	},
 	{
 		Name:        "kyverno",
@@ -1718,6 +2296,83 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "kyverno",
+				Version:     "3.6.0",
+				HelmRelease: "kyverno",
+				Values:      "services/kyverno/helm-values/override-values.yaml",
+				Read:        "kyverno/kyverno charts/kyverno at 3.6.0; the base's values-3.6.0.yaml at 2026.01 and on main",
+				Reads:       []string{"admissionController.autoscaling.enabled", "admissionController.podDisruptionBudget.maxUnavailable", "admissionController.podDisruptionBudget.minAvailable", "admissionController.replicas", "backgroundController.podDisruptionBudget.enabled", "cleanupController.podDisruptionBudget.enabled", "config.resourceFiltersIncludeNamespaces", "reportsController.podDisruptionBudget.enabled"},
+				Gates: []catalog.ChartGate{
+					{
+						Under: "admissionController.replicas",
+						Gate:  "admissionController.autoscaling.enabled",
+						Base:  true,
+						Read:  "kyverno-3.6.0 templates/admission-controller/deployment.yaml; base 2026.01 and main values-3.6.0.yaml",
+					},
+				},
+				Templated: []string{"config.resourceFiltersIncludeNamespaces"},
+				CRDs: &catalog.ChartCRDs{
+					In: "templates",
+					At: "kyverno 3.6.0: charts/kyverno/charts/crds/templates/",
+				},
+				Budgets: []catalog.Budget{
+					{
+						Workload:         "admissionController",
+						Replicas:         "admissionController.replicas",
+						Autoscaling:      "admissionController.autoscaling.enabled",
+						AutoscalingBase:  true,
+						MinReplicas:      3,
+						Enabled:          "admissionController.podDisruptionBudget.enabled",
+						EnabledBase:      true,
+						MinAvailable:     "admissionController.podDisruptionBudget.minAvailable",
+						MinAvailableBase: 2,
+						MaxUnavailable:   "admissionController.podDisruptionBudget.maxUnavailable",
+						Read:             "kyverno-3.6.0 templates/_helpers/_pdb.tpl, templates/*-controller/deployment.yaml; base values-3.6.0.yaml",
+					},
+					{
+						Workload:         "backgroundController",
+						Replicas:         "backgroundController.replicas",
+						Enabled:          "backgroundController.podDisruptionBudget.enabled",
+						EnabledBase:      true,
+						MinAvailable:     "backgroundController.podDisruptionBudget.minAvailable",
+						MinAvailableBase: 1,
+						MaxUnavailable:   "backgroundController.podDisruptionBudget.maxUnavailable",
+						Read:             "kyverno-3.6.0 templates/_helpers/_pdb.tpl, templates/*-controller/deployment.yaml; base values-3.6.0.yaml",
+					},
+					{
+						Workload:         "cleanupController",
+						Replicas:         "cleanupController.replicas",
+						Enabled:          "cleanupController.podDisruptionBudget.enabled",
+						EnabledBase:      true,
+						MinAvailable:     "cleanupController.podDisruptionBudget.minAvailable",
+						MinAvailableBase: 1,
+						MaxUnavailable:   "cleanupController.podDisruptionBudget.maxUnavailable",
+						Read:             "kyverno-3.6.0 templates/_helpers/_pdb.tpl, templates/*-controller/deployment.yaml; base values-3.6.0.yaml",
+					},
+					{
+						Workload:         "reportsController",
+						Replicas:         "reportsController.replicas",
+						Enabled:          "reportsController.podDisruptionBudget.enabled",
+						EnabledBase:      true,
+						MinAvailable:     "reportsController.podDisruptionBudget.minAvailable",
+						MinAvailableBase: 1,
+						MaxUnavailable:   "reportsController.podDisruptionBudget.maxUnavailable",
+						Read:             "kyverno-3.6.0 templates/_helpers/_pdb.tpl, templates/*-controller/deployment.yaml; base values-3.6.0.yaml",
+					},
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "without the default ruleset",
+				Config: "dev",
+				Bools: map[string]bool{
+					"opencenter.services.kyverno.default_ruleset": false,
+				},
+			},
+		},
 	},
 	{
 		Name:        "loki",
@@ -1802,6 +2457,74 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "loki",
+				Version:     "6.45.2",
+				HelmRelease: "loki",
+				Values:      "services/loki/helm-values/override-values.yaml",
+				Read:        "grafana/loki production/helm/loki at 6.45.2",
+				Reads:       []string{"backend.persistence.size", "backend.persistence.storageClass", "backend.replicas", "deploymentMode", "global.extraArgs", "global.extraEnvFrom", "loki.commonConfig", "loki.compactor", "loki.limits_config", "loki.schemaConfig", "loki.storage.bucketNames.chunks", "loki.storage.bucketNames.ruler", "loki.storage.s3", "loki.storage.swift", "loki.storage.type", "read.replicas", "singleBinary", "write.persistence.size", "write.persistence.storageClass", "write.replicas"},
+				Required: []catalog.ChartRequired{
+					{
+						Path: "loki.storage.bucketNames.chunks",
+						Read: "loki-6.45.2 templates/_helpers.tpl line 201; base 2026.01 values-6.45.2.yaml leaves it out",
+					},
+				},
+				Templated: []string{"loki.storage"},
+				Unquoted: []catalog.ChartUnquoted{
+					{
+						Path: "loki.storage.s3.region",
+					},
+					{
+						Path: "loki.storage.s3.endpoint",
+					},
+					{
+						Path:   "loki.storage.bucketNames.chunks",
+						If:     "loki.storage.type",
+						Equals: "swift",
+					},
+				},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "swift",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.loki.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
+					"opencenter.services.loki.region":   "RegionOne",
+					"opencenter.services.loki.storage":  "swift",
+				},
+			},
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.loki.endpoint": "",
+					"opencenter.services.loki.region":   "us-east-1",
+				},
+			},
+			{
+				Name:   "on volumes",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.loki.storage": "filesystem",
+				},
+				Drop: []string{"opencenter.services.loki.bucket", "opencenter.services.loki.region", "opencenter.services.loki.endpoint", "secrets.services.loki"},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.loki.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.loki"},
+			},
+		},
 	},
 	{
 		Name:        "longhorn",
@@ -1880,6 +2603,29 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "longhorn",
+				Version:     "1.11.0",
+				HelmRelease: "longhorn",
+				Values:      "services/longhorn/helm-values/override-values.yaml",
+				Read:        "longhorn/longhorn chart/ at v1.11.0",
+				Reads:       []string{"defaultSettings.defaultDataPath", "defaultSettings.defaultReplicaCount", "persistence.defaultClass", "persistence.defaultClassReplicaCount"},
+				CRDs: &catalog.ChartCRDs{
+					In: "templates",
+					At: "longhorn 1.11.0: chart/templates/crds.yaml",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "default StorageClass",
+				Config: "qa",
+				Bools: map[string]bool{
+					"opencenter.services.longhorn.default_storage_class": true,
+				},
+			},
 		},
 	},
 	{
@@ -2022,6 +2768,40 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "metallb",
+				Version:     "0.15.2",
+				HelmRelease: "metallb",
+				Values:      "services/metallb/helm-values/override-values.yaml",
+				Read:        "metallb/metallb charts/metallb at v0.15.2",
+				CRDs: &catalog.ChartCRDs{
+					In: "templates",
+					At: "metallb 0.15.2: charts/metallb/charts/crds/templates/crds.yaml",
+					Schemas: []catalog.Schema{
+						{
+							Module:  "go.universe.tf/metallb",
+							Version: "v0.15.2",
+							File:    "config/crd/bases/metallb.io_ipaddresspools.yaml",
+						},
+						{
+							Module:  "go.universe.tf/metallb",
+							Version: "v0.15.2",
+							File:    "config/crd/bases/metallb.io_l2advertisements.yaml",
+						},
+					},
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "without L2 advertisement",
+				Config: "dev",
+				Bools: map[string]bool{
+					"opencenter.services.metallb.l2_advertisement": false,
+				},
+			},
+		},
 	},
 	{
 		Name:        "mimir",
@@ -2145,6 +2925,75 @@ var Units = []catalog.Unit{
 				secrets = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "mimir-distributed",
+				Version:     "6.0.3",
+				HelmRelease: "mimir",
+				Values:      "services/mimir/helm-values/override-values.yaml",
+				Read:        "grafana/mimir operations/helm/charts/mimir-distributed at 6.0.3",
+				Reads:       []string{"compactor.persistentVolume.size", "compactor.persistentVolume.storageClass", "global.extraEnvFrom", "ingester.persistentVolume.size", "ingester.persistentVolume.storageClass", "ingester.replicas", "ingester.zoneAwareReplication.enabled", "mimir.structuredConfig", "minio", "store_gateway.persistentVolume.size", "store_gateway.persistentVolume.storageClass", "store_gateway.replicas", "store_gateway.zoneAwareReplication.enabled"},
+				Templated:   []string{"mimir.structuredConfig"},
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "mimir-distributed 6.0.3, its subchart rollout-operator 0.37.1 (rollout_operator.enabled, on in the base's values): charts/rollout-operator/crds/",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "mimir-distributed",
+				Fullname: "mimir",
+				Suffix:   "-gateway",
+				Port:     80,
+				Read:     "mimir-distributed 6.0.3: _helpers.tpl mimir.fullname (infix mimir), mimir.gateway.service.name, gateway.service.port; the base enables the gateway",
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "swift",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.mimir.endpoint": "https://keystone.iad3.northwind.example:5000/v3",
+					"opencenter.services.mimir.region":   "RegionOne",
+					"opencenter.services.mimir.storage":  "swift",
+				},
+			},
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.mimir.endpoint": "",
+					"opencenter.services.mimir.region":   "us-east-1",
+				},
+			},
+			{
+				Name:   "on volumes, values from a Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.mimir.storage":                "filesystem",
+					"opencenter.services.mimir.values_existing_secret": "mimir-values-vault",
+				},
+				Drop: []string{"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir"},
+			},
+			{
+				Name:   "MinIO on volumes",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.mimir.storage":          "filesystem",
+					"secrets.services.mimir.minio_root_password": "mQaModes.MinIO-root+pw=",
+				},
+				Drop: []string{"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir"},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.mimir.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.mimir"},
+			},
 		},
 	},
 	{
@@ -2318,6 +3167,29 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "openstack-cloud-controller-manager",
+				Version:     "2.33.1",
+				HelmRelease: "openstack-cloud-controller-manager",
+				Values:      "services/openstack-ccm/helm-values/override-values.yaml",
+				Read:        "kubernetes/cloud-provider-openstack charts/openstack-cloud-controller-manager at openstack-cloud-controller-manager-2.33.1",
+				Reads:       []string{"cluster.name", "secret.create", "secret.enabled", "secret.name"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.openstack-ccm.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.openstack-ccm", "opencenter.services.openstack-ccm.auth_url", "opencenter.services.openstack-ccm.region"},
+			},
+		},
 	},
 	{
 		Name:        "openstack-csi",
@@ -2416,6 +3288,29 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "openstack-cinder-csi",
+				Version:     "2.33.1",
+				HelmRelease: "openstack-cinder-csi",
+				Values:      "services/openstack-csi/helm-values/override-values.yaml",
+				Read:        "kubernetes/cloud-provider-openstack charts/cinder-csi-plugin at openstack-cinder-csi-2.33.1",
+				Reads:       []string{"clusterID", "secret.create", "secret.enabled", "secret.name", "storageClass.custom", "storageClass.enabled"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.openstack-csi.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.openstack-csi", "opencenter.services.openstack-csi.auth_url", "opencenter.services.openstack-csi.region"},
+			},
+		},
 	},
 	{
 		Name:        "opentelemetry-kube-stack",
@@ -2482,6 +3377,60 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "opentelemetry-kube-stack",
+				Version:     "0.11.1",
+				HelmRelease: "opentelemetry-kube-stack",
+				Values:      "services/opentelemetry-kube-stack/helm-values/override-values.yaml",
+				Read:        "open-telemetry/opentelemetry-helm-charts charts/opentelemetry-kube-stack at 0.11.1, with its subchart opentelemetry-operator 0.97.1",
+				Reads:       []string{"clusterName", "collectors.daemon.config", "collectors.daemon.presets.hostMetrics.enabled", "collectors.daemon.presets.logsCollection.enabled", "crds.installPrometheus", "instrumentation.enabled", "instrumentation.exporter.endpoint", "instrumentation.sampler", "opentelemetry-operator.admissionWebhooks.autoGenerateCert.certPeriodDays", "opentelemetry-operator.admissionWebhooks.autoGenerateCert.enabled", "opentelemetry-operator.admissionWebhooks.certManager.enabled"},
+				Templated:   []string{"collectors.*.config"},
+				EnvExpanded: []string{"collectors.*.config"},
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "opentelemetry-kube-stack 0.11.1: charts/opentelemetry-kube-stack/charts/otel-crds/crds/ (the prometheus-crds subchart is off in the override)",
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "opentelemetry-kube-stack",
+				Fullname: "daemon",
+				Suffix:   "-collector",
+				Port:     4318,
+				Read:     "opentelemetry-kube-stack-0.11.1 templates/collector.yaml (collectorFullname: <release>-<suffix>, the base's daemon collector); the operator's Service <name>-collector, OTLP/HTTP on the base's receiver port 4318",
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "without logs and host metrics",
+				Config: "dev",
+				Bools: map[string]bool{
+					"opencenter.services.opentelemetry-kube-stack.collect_host_metrics": false,
+					"opencenter.services.opentelemetry-kube-stack.collect_logs":         false,
+				},
+			},
+			{
+				Name:   "OTLP endpoint",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.opentelemetry-kube-stack.otlp_endpoint": "http://otel-gateway.northwind.example:4318",
+				},
+				Bools: map[string]bool{
+					"opencenter.services.opentelemetry-kube-stack.otlp_insecure": true,
+				},
+			},
+			{
+				Name:   "without cert-manager",
+				Config: "dev",
+				Bools: map[string]bool{
+					"opencenter.services.cert-manager.enabled": false,
+					"opencenter.services.gateway.enabled":      false,
+					"opencenter.services.keycloak.enabled":     false,
+				},
+			},
 		},
 	},
 	{
@@ -2561,6 +3510,30 @@ var Units = []catalog.Unit{
 				service = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "postgres-operator",
+				Version:     "1.14.0",
+				HelmRelease: "postgres-operator",
+				Values:      "services/postgres-operator/helm-values/override-values.yaml",
+				Read:        "zalando/postgres-operator charts/postgres-operator at v1.14.0",
+				Reads:       []string{"configKubernetes.watched_namespace", "configPostgresPodResources.default_cpu_request", "configPostgresPodResources.default_memory_request"},
+				CRDs: &catalog.ChartCRDs{
+					In:         "crds/",
+					At:         "postgres-operator 1.14.0: charts/postgres-operator/crds/",
+					UpgradedBy: "the operator, at start (enable_crd_registration, on in the base's values: pkg/controller/util.go, createOperatorCRD patches a CRD that is there)",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "watched namespaces",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.postgres-operator.watched_namespaces[0]": "keycloak",
+				},
+			},
 		},
 	},
 	{
@@ -2686,6 +3659,33 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "rbac-manager",
+				Version:     "1.21.1",
+				HelmRelease: "rbac-manager",
+				Values:      "services/rbac-manager/helm-values/override-values.yaml",
+				Read:        "FairwindsOps/charts stable/rbac-manager at rbac-manager-1.21.1",
+				CRDs: &catalog.ChartCRDs{
+					In: "templates",
+					At: "rbac-manager 1.21.1: stable/rbac-manager/templates/customresourcedefinition.yaml",
+					Schemas: []catalog.Schema{
+						{
+							File: "descriptors/schemas/rbac-manager/rbac-manager-1.21.1-rbacdefinitions.yaml",
+						},
+					},
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "role binding namespaces",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.rbac-manager.role_bindings[0].namespaces[0]": "keycloak",
+				},
+			},
+		},
 	},
 	{
 		Name:        "sealed-secrets",
@@ -2766,6 +3766,20 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "sealed-secrets",
+				Version:     "2.17.3",
+				HelmRelease: "sealed-secrets",
+				Values:      "services/sealed-secrets/helm-values/override-values.yaml",
+				Read:        "bitnami-labs/sealed-secrets helm/sealed-secrets at helm-v2.17.3",
+				Reads:       []string{"keyrenewperiod"},
+				CRDs: &catalog.ChartCRDs{
+					In: "crds/",
+					At: "sealed-secrets 2.17.3: helm/sealed-secrets/crds/",
+				},
+			},
+		},
 	},
 	{
 		Name:        "sops",
@@ -2783,6 +3797,15 @@ var Units = []catalog.Unit{
 				Path:        ".sops.yaml",
 				OverlayPath: ".sops.yaml",
 				Builtin:     catalog.BuiltinSOPS,
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "sops off",
+				Config: "qa",
+				Bools: map[string]bool{
+					"opencenter.gitops.overlay_units.sops.enabled": false,
+				},
 			},
 		},
 	},
@@ -2869,6 +3892,47 @@ var Units = []catalog.Unit{
 				secrets = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "tempo-distributed",
+				Version:     "1.55.0",
+				HelmRelease: "tempo",
+				Values:      "services/tempo/helm-values/override-values.yaml",
+				Read:        "grafana/helm-charts charts/tempo-distributed at tempo-distributed-1.55.0",
+				Reads:       []string{"compactor.config.compaction.block_retention", "distributor.replicas", "global.extraEnvFrom", "ingester.config.replication_factor", "ingester.maxUnavailable", "ingester.persistence.enabled", "ingester.persistence.size", "ingester.persistence.storageClass", "ingester.replicas", "storage.trace.backend", "storage.trace.s3"},
+				Templated:   []string{"storage.trace"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+				Budgets: []catalog.Budget{
+					{
+						Workload:       "ingester",
+						Replicas:       "ingester.replicas",
+						MaxUnavailable: "ingester.maxUnavailable",
+						Quorum:         "ingester.config.replication_factor",
+						Read:           "tempo-distributed 1.55.0 templates/ingester/poddisruptionbudget-ingester.yaml",
+					},
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.tempo.endpoint": "",
+					"opencenter.services.tempo.region":   "us-east-1",
+				},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.tempo.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.tempo"},
+			},
 		},
 	},
 	{
@@ -2969,6 +4033,53 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "velero",
+				Version:     "10.1.1",
+				HelmRelease: "velero",
+				Values:      "services/velero/helm-values/override-values.yaml",
+				Read:        "vmware-tanzu/helm-charts charts/velero at velero-10.1.1; the base's values-10.1.1.yaml at 2026.01",
+				Reads:       []string{"backupsEnabled", "configuration.backupStorageLocation", "configuration.features", "configuration.volumeSnapshotLocation", "credentials.existingSecret", "credentials.useSecret", "schedules.daily.disabled", "schedules.daily.schedule", "schedules.daily.template", "schedules.daily.useOwnerReferencesInBackup", "snapshotsEnabled"},
+				Gates: []catalog.ChartGate{
+					{
+						Under: "configuration.backupStorageLocation",
+						Gate:  "backupsEnabled",
+						Open:  true,
+						Read:  "velero-10.1.1 templates/backupstoragelocation.yaml; base 2026.01 values-10.1.1.yaml",
+					},
+					{
+						Under: "configuration.volumeSnapshotLocation",
+						Gate:  "snapshotsEnabled",
+						Open:  true,
+						Read:  "velero-10.1.1 templates/volumesnapshotlocation.yaml; base 2026.01 values-10.1.1.yaml",
+					},
+				},
+				CRDs: &catalog.ChartCRDs{
+					In:         "crds/",
+					At:         "velero 10.1.1: charts/velero/crds/",
+					UpgradedBy: "the chart's hook job templates/upgrade-crds (upgradeCRDs, on in the base's values)",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "aws s3",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.velero.region": "us-east-1",
+					"opencenter.services.velero.s3_url": "",
+				},
+			},
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.velero.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.velero"},
+			},
+		},
 	},
 	{
 		Name:        "vsphere-csi",
@@ -3067,6 +4178,29 @@ var Units = []catalog.Unit{
 			}
 			return
 		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "vsphere-csi",
+				Version:     "3.8.1",
+				HelmRelease: "vsphere-csi",
+				Values:      "services/vsphere-csi/helm-values/override-values.yaml",
+				Read:        "vsphere-tmm/helm-charts charts/vsphere-csi at vsphere-csi-3.8.1",
+				Reads:       []string{"global.config.existingSecret", "global.config.storageclass.datastoreurl", "global.config.storageclass.default", "global.config.storageclass.enabled", "global.config.storageclass.expansion", "global.config.storageclass.name", "global.config.storageclass.reclaimpolicy", "global.config.storageclass.volumebindingmode"},
+				CRDs: &catalog.ChartCRDs{
+					In: "none",
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.vsphere-csi.existing_secret": "existing-secret",
+				},
+				Drop: []string{"secrets.services.vsphere-csi", "opencenter.services.vsphere-csi.vcenter_host", "opencenter.services.vsphere-csi.datacenter"},
+			},
+		},
 	},
 	{
 		Name:        "weave-gitops",
@@ -3163,6 +4297,50 @@ var Units = []catalog.Unit{
 				secrets = s
 			}
 			return
+		},
+		Charts: []catalog.Chart{
+			{
+				Chart:       "weave-gitops",
+				Version:     "4.0.x",
+				HelmRelease: "weave-gitops",
+				Values:      "services/weave-gitops/helmrelease.yaml",
+				Read:        "weaveworks/weave-gitops charts/gitops-server, every 4.0.x",
+				Reads:       []string{"adminUser.create", "adminUser.createSecret", "adminUser.username"},
+				Unquoted: []catalog.ChartUnquoted{
+					{
+						Path: "adminUser.username",
+					},
+				},
+			},
+		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart:    "weave-gitops",
+				Fullname: "weave-gitops",
+				Port:     9001,
+				Read:     "weave-gitops charts/gitops-server, every 4.0.x: templates/service.yaml (chart.fullname), values.yaml service.port",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.weave-gitops.hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.WeaveGitOps == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.WeaveGitOps.Hostname)
+				},
+			},
+		},
+		Examples: []catalog.Example{
+			{
+				Name:   "existing Secret",
+				Config: "dev",
+				Set: map[string]string{
+					"opencenter.services.weave-gitops.admin_existing_secret": "cluster-user-auth",
+				},
+				Drop: []string{"secrets.services.weave-gitops"},
+			},
 		},
 	},
 }

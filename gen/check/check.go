@@ -35,6 +35,8 @@ type Input struct {
 	Failed []string
 	// Base holds the index of every supported base release.
 	Base []*baseindex.Index
+	// Schemas lists the files under <Dir>/schemas, relative to it.
+	Schemas []string
 }
 
 type checker struct {
@@ -60,6 +62,7 @@ func Check(in Input) ([]*Unit, error) {
 	slices.SortFunc(c.units, func(a, b *Unit) int { return strings.Compare(a.Name, b.Name) })
 	c.crossUnit()
 	c.base()
+	c.facts()
 	c.ownership()
 	c.templates()
 	return c.units, c.diags.Err()
@@ -143,9 +146,6 @@ func (c *checker) unit(d *descriptor.Loaded) *Unit {
 		}
 		if len(d.ValuesFrom) > 0 {
 			c.errorf(d, "values_from", "values_from belongs to standard units (standard: true): it adds to the valuesFrom of their base HelmRelease")
-		}
-		if d.ReplaceCRDs {
-			c.errorf(d, "replace_crds", "replace_crds belongs to standard units (standard: true): it sets the CRD policy of their base HelmRelease")
 		}
 	}
 	return u
@@ -332,7 +332,6 @@ func (c *checker) standard(u *Unit) {
 		b.DependsOn = append(b.DependsOn, o.Name)
 	}
 	b.ValuesFrom = c.valuesFrom(d)
-	b.ReplaceCRDs = d.ReplaceCRDs
 	u.FluxUnits = slices.Concat(fus, nsUnit, u.FluxUnits)
 	used := false
 	for _, f := range u.FluxUnits {

@@ -30,6 +30,9 @@ type Unit struct {
 	// Releases lists the base releases holding every base path the unit's
 	// Flux units apply; nil when the unit applies no base path.
 	Releases []string
+	// Charts, Logins: the descriptor's, checked (facts.go).
+	Charts []Chart
+	Logins []Login
 }
 
 // FluxUnit is a checked Flux unit.
@@ -38,7 +41,8 @@ type FluxUnit struct {
 	When *Cond
 	// ValuesFrom are the unit's values_from, on its base Flux unit.
 	ValuesFrom []ValuesFrom
-	// ReplaceCRDs is the unit's replace_crds, on its base Flux unit.
+	// ReplaceCRDs is set on a standard unit's base Flux unit when its
+	// chart keeps CRDs in crds/ that nothing upgrades.
 	ReplaceCRDs bool
 	at          string // YAML path in the descriptor, "" for pattern parts
 }

@@ -51,18 +51,22 @@ type Descriptor struct {
 	// the override, which is plaintext in git. The render adds them to the
 	// HelmRelease's valuesFrom with a Flux patch on <unit>-base.
 	ValuesFrom []ValuesFrom `json:"values_from,omitempty"`
-	// ReplaceCRDs says a standard unit's chart ships CRDs in a crds/
-	// directory (its own or a subchart's), which Helm installs only where no
-	// CRD of the name exists and never upgrades: the render sets the base
-	// HelmRelease's install and upgrade CRD policy to CreateReplace with a
-	// Flux patch on <unit>-base.
-	ReplaceCRDs bool `json:"replace_crds,omitempty"`
 	// Sources are the GitRepository objects the unit emits.
 	Sources []Source `json:"sources,omitempty"`
 	// FluxUnits are the Flux Kustomizations the unit emits.
 	FluxUnits []FluxUnit `json:"flux_units,omitempty"`
 	// Overlay is the unit's overlay directory and files.
 	Overlay *Overlay `json:"overlay,omitempty"`
+	// Charts are what is known of the charts the unit's HelmReleases
+	// install (facts.go).
+	Charts []Chart `json:"charts,omitempty"`
+	// Services are the Services the unit's charts or operators create that
+	// rendered files name.
+	Services []ServiceMaker `json:"services,omitempty"`
+	// Logins are the hostnames of the unit's pages that ask for a login.
+	Logins []Login `json:"logins,omitempty"`
+	// Examples are configs the tests render for the unit's fields and modes.
+	Examples []Example `json:"examples,omitempty"`
 }
 
 // ActiveWith activates a unit together with others.
@@ -212,7 +216,20 @@ func LoadDirFailed(root, dir string) ([]*Loaded, []string, error) {
 
 // Templates lists every file under dir/files below root, as slash paths relative to dir/files.
 func Templates(root, dir string) ([]string, error) {
-	base := filepath.Join(root, dir, "files")
+	return list(filepath.Join(root, dir, "files"))
+}
+
+// Schemas lists every file in a unit's folder under dir/schemas below
+// root (the kept CRDs and values schemas of its charts), as slash paths
+// relative to dir/schemas: <unit>/<file>. Files beside the folders (a
+// README) are no unit's.
+func Schemas(root, dir string) ([]string, error) {
+	all, err := list(filepath.Join(root, dir, "schemas"))
+	return slices.DeleteFunc(all, func(p string) bool { return !strings.Contains(p, "/") }), err
+}
+
+// list lists the files below base, sorted; none when base is missing.
+func list(base string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -8,8 +8,8 @@ import "github.com/dave/jennifer/jen"
 // generated package registers itself, as database/sql drivers do.
 func Register() ([]byte, error) {
 	f := newFile()
-	f.Comment("init registers the catalog with config: its load applies ApplyDefaults and")
-	f.Comment("checks every config against Units and Fields.")
+	f.Comment("init registers the catalog with config: its load applies ApplyDefaults,")
+	f.Comment("checks every config against Units and Fields, and finds the login pages in Units.")
 	f.Func().Id("init").Params().Block(
 		jen.Qual(ConfigPkg, "RegisterCatalog").Call(jen.Qual(ConfigPkg, "Catalog").Add(values(
 			jen.Id("ApplyDefaults").Op(":").Id("ApplyDefaults"),
@@ -17,6 +17,9 @@ func Register() ([]byte, error) {
 				jen.Id("v").Op("*").Qual(ConfigPkg, "Validator"), cfg(),
 			).Block(
 				jen.Qual(CatalogPkg, "Check").Call(jen.Id("v"), jen.Id("c"), jen.Id("Units"), jen.Id("Fields")),
+			),
+			jen.Id("LoginHostnames").Op(":").Func().Params(cfg()).Index().String().Block(
+				jen.Return(jen.Qual(CatalogPkg, "LoginHostnames").Call(jen.Id("c"), jen.Id("Units"))),
 			),
 		))),
 	)

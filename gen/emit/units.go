@@ -137,6 +137,7 @@ func unit(u *check.Unit) jen.Code {
 		add("Common", commonFunc(u.ServiceNode))
 		add("Data", dataFunc(u.ServiceNode, u.SecretsNode))
 	}
+	fields = append(fields, facts(u)...)
 	return values(fields...)
 }
 

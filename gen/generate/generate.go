@@ -55,6 +55,10 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	schemas, err := descriptor.Schemas(o.Root, o.Descriptors)
+	if err != nil {
+		return nil, err
+	}
 	base, err := loadBase(filepath.Join(o.Root, o.Descriptors, "base-index"))
 	if err != nil {
 		return nil, err
@@ -65,6 +69,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		Descriptors: descs,
 		Dir:         o.Descriptors,
 		Templates:   tmpls,
+		Schemas:     schemas,
 		Failed:      failed,
 		ReadTemplate: func(rel string) (string, error) {
 			b, err := os.ReadFile(filepath.Join(o.Root, o.Descriptors, "files", rel))

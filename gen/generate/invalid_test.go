@@ -60,9 +60,14 @@ var invalidCases = []string{
 	"needs-unprovided",             // a Flux unit needs an API group no Flux unit provides
 	"wants-unprovided",             // a Flux unit wants an API group no Flux unit provides
 	"values-from-not-standard",     // values_from on a unit without the standard pattern
-	"replace-crds-not-standard",    // replace_crds on a unit without the standard pattern
 	"values-from-secret-and-field", // a values_from entry naming its Secret twice
 	"values-from-field-not-a-name", // secret_field naming an email field
+	// Charts, Services, logins and examples.
+	"crds-replaced-not-standard", // a chart's crds/ that nothing upgrades, on a unit without the standard pattern
+	"chart-version-moved",        // the base installs the chart at another version than the facts were read off
+	"schema-file-unnamed",        // a file under schemas/ no chart names
+	"login-not-a-string",         // a login hostname naming a bool
+	"example-path-unknown",       // hostnme, with did-you-mean
 	// Templates.
 	"template-unknown-field",        // .Service.Hostnme, with did-you-mean
 	"template-unknown-data-field",   // .Unti, with did-you-mean

@@ -112,6 +112,15 @@ type Unit struct {
 	// Releases lists the base releases that hold every base path the unit
 	// applies; nil when it applies none (it exists in every release).
 	Releases []string
+	// Charts are what is known of the charts the unit's HelmReleases install.
+	Charts []Chart
+	// Services are the Services the unit's charts or operators create that
+	// rendered files name.
+	Services []ServiceMaker
+	// Logins are the hostnames of the unit's pages that ask for a login.
+	Logins []Login
+	// Examples are the configs the tests render for the unit's fields and modes.
+	Examples []Example
 }
 
 // SourceOverride returns the source override of the unit's service: nil

@@ -12,6 +12,10 @@ type Catalog struct {
 	// config whose defaults are applied and whose contract rules are checked
 	// (v holds their problems).
 	Check func(v *Validator, c *Config)
+	// LoginHostnames are the hostnames, in c, of the login pages of the
+	// enabled services (the descriptors' logins): the cluster Gateway
+	// serves them over HTTPS alone.
+	LoginHostnames func(c *Config) []string
 }
 
 // catalog is the registered catalog, nil until zz_generated's init.
@@ -24,7 +28,7 @@ func RegisterCatalog(cat Catalog) {
 	if catalog != nil {
 		panic("config: RegisterCatalog called twice")
 	}
-	if cat.ApplyDefaults == nil || cat.Check == nil {
+	if cat.ApplyDefaults == nil || cat.Check == nil || cat.LoginHostnames == nil {
 		panic("config: RegisterCatalog: a func of the catalog is nil")
 	}
 	catalog = &cat

@@ -12,7 +12,8 @@ import (
 //   - the issuer of the gateway and of harbor's Certificate: the cluster's
 //     ClusterIssuer, when cert-manager has one;
 //   - the gateway's listeners, from cluster.base_domain;
-//   - the gateway's redirect of plain HTTP to the login pages it publishes.
+//   - the gateway's redirect of plain HTTP to the login pages it publishes
+//     (the catalog's LoginHostnames).
 func applyDerivedDefaults(c *Config) {
 	s := &c.OpenCenter.Services
 	var issuer string // the cluster's ClusterIssuer, "" for none
@@ -34,33 +35,8 @@ func applyDerivedDefaults(c *Config) {
 		if len(g.Listeners) == 0 {
 			g.Listeners, g.derivedListeners = defaultListeners(g, c.OpenCenter.Cluster.BaseDomain), true
 		}
-		g.httpsRedirect = httpsRedirect(g, loginHostnames(s))
+		g.httpsRedirect = httpsRedirect(g, registered().LoginHostnames(c))
 	}
-}
-
-// loginHostnames are the names of the enabled services whose pages ask
-// for a login and that the cluster Gateway publishes: Grafana,
-// Alertmanager (its logins are the Gateway's own), Headlamp (a token or
-// OIDC), the Weave GitOps dashboard, Harbor (its portal and registry),
-// and Keycloak where its address is https on its hostname.
-func loginHostnames(s *Services) []string {
-	var names []string
-	if k := s.KubePrometheusStack; k != nil && k.Enabled {
-		names = append(names, k.GrafanaHostname, k.AlertmanagerHostname)
-	}
-	if h := s.Headlamp; h != nil && h.Enabled {
-		names = append(names, h.Hostname)
-	}
-	if w := s.WeaveGitOps; w != nil && w.Enabled {
-		names = append(names, w.Hostname)
-	}
-	if h := s.Harbor; h != nil && h.Enabled {
-		names = append(names, h.Hostname)
-	}
-	if k := s.Keycloak; k != nil && k.Enabled && k.GatewayRoute && k.HTTPSOnly() {
-		names = append(names, k.Hostname)
-	}
-	return names
 }
 
 // httpsRedirect is the redirect to HTTPS of plain HTTP to names: the

@@ -24,7 +24,7 @@ type published struct {
 //     intersects the route's (Gateway API; otherwise the route is not
 //     Accepted, NoMatchingListenerHostname), so the name must match one;
 //   - when the service is given an https address on that name, or asks
-//     for a login there (loginHostnames: its route takes HTTPS alone), a
+//     for a login there (the catalog's LoginHostnames: its route takes HTTPS alone), a
 //     listener on port 443 must serve the name over HTTPS;
 //   - that listener's certificate, when cert-manager issues it (the
 //     Gateway has an issuer), names the hostnames of the listeners that
@@ -55,7 +55,7 @@ func (v *Validator) routeHostname(path, key, host string, pub published, c *Conf
 	switch {
 	case !matched:
 		v.Errorf(p(), "%q matches no listener of the cluster Gateway (%s): the Gateway would not accept the HTTPRoute for it (NoMatchingListenerHostname); use a name the listeners serve, or add a listener for it to opencenter.services.gateway.listeners", host, g.describeListeners())
-	case served == nil && (pub.https || slices.Contains(loginHostnames(&c.OpenCenter.Services), host)):
+	case served == nil && (pub.https || slices.Contains(registered().LoginHostnames(c), host)):
 		fix := "add an HTTPS listener on port 443 for it to opencenter.services.gateway.listeners"
 		if g.derivedListeners {
 			fix = "set opencenter.cluster.base_domain and give the gateway a certificate (issuer or tls_secret_name) for the default HTTPS listener, or list the listeners, with an HTTPS one on port 443 for it, in opencenter.services.gateway.listeners"

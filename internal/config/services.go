@@ -299,6 +299,21 @@ type HTTPSRedirect struct {
 // one.
 func (s *Gateway) HTTPSRedirect() *HTTPSRedirect { return s.httpsRedirect }
 
+// ProvidedSecrets names the certificates of the HTTPS listeners when the
+// gateway has no issuer: you provide them.
+func (s *Gateway) ProvidedSecrets() []string {
+	if s.Issuer != "" {
+		return nil
+	}
+	var names []string
+	for _, l := range s.Listeners {
+		if l.TLSSecretName != "" {
+			names = append(names, l.TLSSecretName)
+		}
+	}
+	return names
+}
+
 // DerivedListeners reports whether the listeners are the defaults derived
 // from the cluster, not the config's.
 func (s *Gateway) DerivedListeners() bool { return s.derivedListeners }

@@ -371,6 +371,14 @@ type SourcedService interface {
 	SourceOverride() *SourceOverride
 }
 
+// ProvidedSecrets is implemented by a service struct whose config names
+// Secrets outside the repository other than by its *existing_secret
+// fields, which the user provides: verify takes references to them as met.
+type ProvidedSecrets interface {
+	// ProvidedSecrets names them, in the service's namespace.
+	ProvidedSecrets() []string
+}
+
 // ownOverlay is embedded by the services without a base directory: their
 // overlay carries all of their content, so they have no source. It names
 // the reason when a config gives one anyway.

@@ -1,116 +1,117 @@
 package plan
 
-import "testing"
+import (
+	"strings"
+	"testing"
 
-// kyvernoController is what the base's kyverno values (values-3.6.0.yaml,
-// at 2026.01 and on main) set for one of the chart's controllers: whether
-// a HorizontalPodAutoscaler scales its pods (from minReplicas), whether its
-// PodDisruptionBudget is on, and the pods the budget keeps up. None sets
-// replicas, which the chart then leaves to the Deployment's default of 1.
-type kyvernoController struct {
-	autoscaling  bool
-	minReplicas  int
-	budget       bool
-	minAvailable int
-}
+	"go.yaml.in/yaml/v3"
 
-// kyvernoBase are the base's settings, by the values key of the controller.
-var kyvernoBase = map[string]kyvernoController{
-	"admissionController":  {true, 3, true, 2},
-	"backgroundController": {false, 0, true, 1},
-	"cleanupController":    {false, 0, true, 1},
-	"reportsController":    {false, 0, true, 1},
-}
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
+)
 
-// TestKyvernoBudgetsLetDrainsGoOn: in every plan that enables kyverno, a
-// node drain may evict a pod of each of kyverno 3.6.0's controllers, and a
-// config's admission_replicas is the admission controller's pod count.
-// The chart writes no replicas under an autoscaler
-// (templates/admission-controller/deployment.yaml); it makes a budget when
-// it is on or above one pod, of maxUnavailable when set, else minAvailable,
-// 1 when unset (templates/_helpers/_pdb.tpl); a null drops the base's value.
-func TestKyvernoBudgetsLetDrainsGoOn(t *testing.T) {
-	n, counted := 0, 0
-	for p, values := range corpusValues[map[string]any](t, "kyverno") {
-		n++
-		for key, base := range kyvernoBase {
-			c, _ := (*values)[key].(map[string]any)
-			replicas, set := c["replicas"].(int)
-			autoscaling := base.autoscaling
-			if a, ok := c["autoscaling"].(map[string]any); ok {
-				autoscaling, _ = a["enabled"].(bool)
-			}
-			pods := max(replicas, 1)
-			switch {
-			case set && autoscaling:
-				t.Errorf("%s: %s's autoscaler stays on, and the chart ignores replicas: %d", p.Config, key, replicas)
-			case autoscaling:
-				pods = base.minReplicas
-			case set:
-				counted++
-			}
-			budget, minAvailable, maxUnavailable := base.budget, base.minAvailable, 0
-			if b, ok := c["podDisruptionBudget"].(map[string]any); ok {
-				if v, ok := b["enabled"]; ok {
-					budget, _ = v.(bool)
+// TestBudgetsLetDrainsGoOn: in every corpus plan, a node drain may evict a
+// pod of each workload whose chart makes a PodDisruptionBudget (the
+// descriptors' charts[].budgets), as the chart counts the workload's pods
+// and the pods its budget keeps up from the base's values and the
+// overlay's. The pods are the replicas (1 when unset), or the
+// autoscaler's minimum while one runs, which ignores replicas; the budget
+// is its switch's, or there for more than one pod; it lets maxUnavailable
+// go when set, else the pods less minAvailable (1 when unset), or less a
+// write quorum (replication factor / 2 + 1) where the chart keeps one up.
+// Every chart with budgets has a plan that sets a workload's replicas.
+func TestBudgetsLetDrainsGoOn(t *testing.T) {
+	counted := map[string]bool{}
+	n := 0
+	for _, p := range corpusPlans(t) {
+		for _, u := range generated.Units {
+			for _, ch := range u.Charts {
+				if len(ch.Budgets) == 0 {
+					continue
 				}
-				if v, ok := b["minAvailable"]; ok {
-					minAvailable, _ = v.(int)
+				n++
+				f, ok := p.File(ch.Values)
+				if !ok {
+					continue
 				}
-				maxUnavailable, _ = b["maxUnavailable"].(int)
-			}
-			if !budget && replicas <= 1 {
-				continue
-			}
-			evictable := maxUnavailable
-			switch {
-			case minAvailable > 0 && maxUnavailable > 0:
-				t.Errorf("%s: %s's budget sets minAvailable and maxUnavailable, which the chart refuses", p.Config, key)
-			case maxUnavailable == 0:
-				evictable = pods - max(minAvailable, 1)
-			}
-			if evictable < 1 {
-				t.Errorf("%s: %d pods of kyverno's %s under a budget that lets none go (minAvailable %d, maxUnavailable %d): a node drain would wait forever", p.Config, pods, key, minAvailable, maxUnavailable)
+				var values map[string]any
+				if err := yaml.Unmarshal(f.Data, &values); err != nil {
+					t.Fatalf("%s: %s: %v", p.Config, ch.Values, err)
+				}
+				at := func(path string) (any, bool) {
+					if path == "" {
+						return nil, false
+					}
+					vs := valuesAt(values, strings.Split(path, "."))
+					if len(vs) == 0 {
+						return nil, false
+					}
+					return vs[0], true
+				}
+				for _, b := range ch.Budgets {
+					replicas, set := 0, false
+					if v, ok := at(b.Replicas); ok {
+						replicas, set = v.(int)
+					}
+					autoscaling := b.AutoscalingBase
+					if v, ok := at(b.Autoscaling); ok {
+						autoscaling, _ = v.(bool)
+					}
+					pods := max(replicas, 1)
+					switch {
+					case set && autoscaling:
+						t.Errorf("%s: %s's autoscaler stays on, and chart %s ignores replicas: %d (%s)", p.Config, b.Workload, ch.Chart, replicas, b.Read)
+					case autoscaling:
+						pods = b.MinReplicas
+					case set:
+						counted[u.Name+" "+ch.Values] = true
+					}
+					budget := pods > 1
+					if b.Enabled != "" {
+						budget = b.EnabledBase
+						if v, ok := at(b.Enabled); ok {
+							budget, _ = v.(bool)
+						}
+						budget = budget || replicas > 1
+					}
+					if !budget {
+						continue
+					}
+					minAvailable, maxUnavailable := b.MinAvailableBase, 0
+					if v, ok := at(b.MinAvailable); ok {
+						minAvailable, _ = v.(int)
+					}
+					if v, ok := at(b.MaxUnavailable); ok {
+						maxUnavailable, _ = v.(int)
+					}
+					evictable := maxUnavailable
+					switch {
+					case minAvailable > 0 && maxUnavailable > 0:
+						t.Errorf("%s: %s's budget sets minAvailable and maxUnavailable, which chart %s refuses (%s)", p.Config, b.Workload, ch.Chart, b.Read)
+					case maxUnavailable > 0:
+					case b.Quorum != "":
+						factor := 0
+						if v, ok := at(b.Quorum); ok {
+							factor, _ = v.(int)
+						}
+						evictable = pods - (factor/2 + 1)
+					default:
+						evictable = pods - max(minAvailable, 1)
+					}
+					if evictable < 1 {
+						t.Errorf("%s: %d pods of %s's %s under a budget that lets none go (minAvailable %d, maxUnavailable %d): a node drain would wait forever (%s)", p.Config, pods, u.Name, b.Workload, minAvailable, maxUnavailable, b.Read)
+					}
+				}
 			}
 		}
 	}
-	if n == 0 || counted == 0 {
-		t.Errorf("%d corpus plans enable kyverno, %d set the admission controller's pod count: the test needs both", n, counted)
+	if n == 0 {
+		t.Error("no chart of the catalog makes a budget: the test checked nothing")
 	}
-}
-
-// TestTempoIngestersCanBeDrained: the PodDisruptionBudget tempo-distributed
-// 1.55.0 gives more than one ingester (templates/ingester/
-// poddisruptionbudget-ingester.yaml) lets one of them go. Its
-// maxUnavailable is ingester.maxUnavailable when set, else the replicas
-// less the write quorum (replication_factor/2 + 1): none for two
-// ingesters replicating each trace twice.
-func TestTempoIngestersCanBeDrained(t *testing.T) {
-	seen := map[int]bool{}
-	type values struct {
-		Ingester struct {
-			Replicas       int  `yaml:"replicas"`
-			MaxUnavailable *int `yaml:"maxUnavailable"`
-			Config         struct {
-				ReplicationFactor int `yaml:"replication_factor"`
-			} `yaml:"config"`
-		} `yaml:"ingester"`
-	}
-	for p, v := range corpusValues[values](t, "tempo") {
-		in := v.Ingester
-		if in.Replicas < 2 {
-			continue // no budget
+	for _, u := range generated.Units {
+		for _, ch := range u.Charts {
+			if len(ch.Budgets) > 0 && !counted[u.Name+" "+ch.Values] {
+				t.Errorf("no corpus plan sets the replicas of a workload of chart %s (unit %s) without an autoscaler: its budgets are not checked", ch.Chart, u.Name)
+			}
 		}
-		seen[in.Replicas] = true
-		evictable := in.Replicas - (in.Config.ReplicationFactor/2 + 1)
-		if in.MaxUnavailable != nil && *in.MaxUnavailable != 0 {
-			evictable = *in.MaxUnavailable
-		}
-		if evictable < 1 {
-			t.Errorf("%s: %d ingesters replicating each trace %d times, under a budget that lets none go: a node drain would wait forever", p.Config, in.Replicas, in.Config.ReplicationFactor)
-		}
-	}
-	if !seen[2] {
-		t.Error("no corpus plan runs two ingesters")
 	}
 }

@@ -12,8 +12,9 @@ import (
 
 // ExistingSecrets are the Secrets outside the repository that config c
 // names for the plan's active units: the plan's values Secrets, every
-// *existing_secret field of the units' services, and the certificates of
-// the gateway's HTTPS listeners when it has no issuer (you provide them),
+// *existing_secret field of the units' services, and those their config
+// types name as provided (config.ProvidedSecrets: the gateway's listener
+// certificates when it has no issuer),
 // in the unit's namespace (where each of those fields' docs puts its
 // Secret): what verify's simulation takes a reference to as met.
 func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
@@ -22,10 +23,10 @@ func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
 		if !st.Active || st.Unit.Service == "" {
 			continue
 		}
-		if g := c.OpenCenter.Services.Gateway; st.Unit.Service == "gateway" && g.Issuer == "" {
-			for _, l := range g.Listeners {
-				if l.TLSSecretName != "" {
-					out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: l.TLSSecretName})
+		if svc, _ := st.Unit.Data(c); svc != nil {
+			if p, ok := svc.(config.ProvidedSecrets); ok {
+				for _, name := range p.ProvidedSecrets() {
+					out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: name})
 				}
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -62,42 +61,13 @@ var hostile = []struct {
 // corpusVariants are fixture configs with fields and modes no fixture
 // uses set, so that the corpus reaches the values only they write (Swift,
 // AWS S3 without endpoint, sources, named Secrets...) and every mode is
-// rendered: each adds the strings under its paths to the corpus.
-// TestHostileValuesReachEveryField and TestCorpusConfigsReachEveryMode
-// say when one is missing.
-var corpusVariants = []corpusVariant{
-	{"swift", "../../testdata/fixture/.k8s-dev-config.yaml", servicePaths("harbor", "loki", "mimir"), map[string]string{
-		"opencenter.services.harbor.storage":        "swift",
-		"opencenter.services.harbor.endpoint":       "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.harbor.bucket":         "harbor-images",
-		"opencenter.services.harbor.region":         "RegionOne",
-		"opencenter.services.harbor.swift_username": "registry",
-		"opencenter.services.harbor.swift_project":  "platform",
-		"secrets.services.harbor.swift_password":    "example-swift-password",
-		"opencenter.services.loki.storage":          "swift",
-		"opencenter.services.loki.endpoint":         "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.loki.region":           "RegionOne",
-		"opencenter.services.mimir.storage":         "swift",
-		"opencenter.services.mimir.endpoint":        "https://keystone.iad3.northwind.example:5000/v3",
-		"opencenter.services.mimir.region":          "RegionOne",
-	}, nil, nil},
-	{"aws", "../../testdata/fixture/.k8s-dev-config.yaml", servicePaths("harbor", "loki", "mimir", "tempo", "velero", "etcd-backup"), map[string]string{
-		"opencenter.services.harbor.endpoint":      "",
-		"opencenter.services.harbor.region":        "us-east-1",
-		"opencenter.services.loki.endpoint":        "",
-		"opencenter.services.loki.region":          "us-east-1",
-		"opencenter.services.mimir.endpoint":       "",
-		"opencenter.services.mimir.region":         "us-east-1",
-		"opencenter.services.tempo.endpoint":       "",
-		"opencenter.services.tempo.region":         "us-east-1",
-		"opencenter.services.velero.s3_url":        "",
-		"opencenter.services.velero.region":        "us-east-1",
-		"opencenter.services.etcd-backup.endpoint": "",
-		"opencenter.services.etcd-backup.region":   "us-east-1",
-	}, nil, nil},
+// rendered: each adds the strings under its paths to the corpus. They are
+// the units' examples (examples: in each descriptor) and a few cluster-wide
+// variants. TestHostileValuesReachEveryField and
+// TestCorpusConfigsReachEveryMode say when one is missing.
+var corpusVariants = slices.Concat([]corpusVariant{
 	sourceVariant("fork sources", false),
 	sourceVariant("release sources", true),
-	existingSecretsVariant(),
 	{name: "base on a branch over ssh", config: dev, paths: []string{"opencenter.gitops.base_repo."},
 		drop: []string{"opencenter.gitops.base_repo.release"},
 		set: map[string]string{
@@ -105,161 +75,28 @@ var corpusVariants = []corpusVariant{
 			"opencenter.gitops.base_repo.url":         "ssh://git@github.com/opencenter-cloud/openCenter-gitops-base.git",
 			"opencenter.gitops.base_repo.secret_name": "gitops-base-ssh",
 		}},
-	{name: "lists and defaults set", config: dev,
-		paths: []string{
-			"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on",
-			"opencenter.services.postgres-operator.watched_namespaces", "opencenter.services.rbac-manager.role_bindings[0].namespaces",
-			"opencenter.services.istio.", "opencenter.managed_services.alert-proxy.alertmanager_url", "opencenter.managed_services.alert-proxy.links_domain",
-			"opencenter.services.gateway.listeners[0].tls_secret_name",
-		},
-		// policies follows infrastructure instead of leading it
-		drop: []string{"opencenter.gitops.overlay_units.customer_managed.kustomizations[1].depends_on"},
-		set: map[string]string{
-			"opencenter.gitops.overlay_units.customer_managed.kustomizations[0].depends_on[0]": "infrastructure",
-			"opencenter.services.postgres-operator.watched_namespaces[0]":                      "keycloak",
-			"opencenter.services.rbac-manager.role_bindings[0].namespaces[0]":                  "keycloak",
-			"opencenter.managed_services.alert-proxy.alertmanager_url":                         "https://alertmanager.ops.northwind.example/api/v2/alerts",
-			"opencenter.managed_services.alert-proxy.links_domain":                             "alerts.dev.northwind.example",
-			"opencenter.services.gateway.listeners[0].protocol":                                "HTTPS",
-			"opencenter.services.gateway.listeners[0].hostname":                                "*.apps.dev.northwind.example",
-			"opencenter.services.gateway.listeners[0].tls_secret_name":                         "wildcard-apps-dev-northwind-example-tls",
-			"opencenter.services.istio.profile":                                                "demo",
-		},
-		bools: map[string]bool{"opencenter.services.istio.enabled": true, "opencenter.services.istio.ingress_gateway": true}},
-	// Modes no fixture config uses: storage on volumes (the default),
-	// and switches the fixtures leave one way.
-	{name: "volumes and other modes", config: dev, paths: []string{"opencenter.services.mimir.values_existing_secret"},
-		drop: []string{
-			"opencenter.services.harbor.bucket", "opencenter.services.harbor.region", "opencenter.services.harbor.endpoint",
-			"secrets.services.harbor.access_key_id", "secrets.services.harbor.secret_access_key",
-			"opencenter.services.loki.bucket", "opencenter.services.loki.region", "opencenter.services.loki.endpoint", "secrets.services.loki",
-			"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir",
-			"secrets.services.kube-prometheus-stack.alertmanager_htpasswd",
-			"opencenter.services.headlamp.oidc_issuer_url", "opencenter.services.headlamp.oidc_client_id", "secrets.services.headlamp",
-		},
-		set: map[string]string{
-			"opencenter.services.harbor.storage":                          "filesystem",
-			"opencenter.services.loki.storage":                            "filesystem",
-			"opencenter.services.mimir.storage":                           "filesystem",
-			"opencenter.services.mimir.values_existing_secret":            "mimir-values-vault",
-			"opencenter.services.kube-prometheus-stack.alertmanager_auth": "none",
-			"opencenter.services.calico.encapsulation":                    "IPIP",
-			// Keycloak behind a proxy of its own: its route stays on every listener.
-			"opencenter.services.keycloak.frontend_url": "https://sso.northwind.example",
-		},
-		bools: map[string]bool{
-			"opencenter.gitops.flux.prune":                                      false,
-			"opencenter.services.harbor.trivy_enabled":                          false,
-			"opencenter.services.harbor.internal_network_policy":                false,
-			"opencenter.services.headlamp.oidc_enabled":                         false,
-			"opencenter.services.keycloak.operator_manual_approval":             true,
-			"opencenter.services.kyverno.default_ruleset":                       false,
-			"opencenter.services.metallb.l2_advertisement":                      false,
-			"opencenter.services.opentelemetry-kube-stack.collect_logs":         false,
-			"opencenter.services.opentelemetry-kube-stack.collect_host_metrics": false,
-		}},
-	{name: "qa modes", config: "../../testdata/fixture/.k8s-qa-config.yaml", paths: []string{"secrets.services.mimir.minio_root_password"},
-		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.acme_server",
-			"opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager",
-			"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir"},
-		set: map[string]string{
-			"opencenter.services.mimir.storage":                          "filesystem",
-			"secrets.services.mimir.minio_root_password":                 "mQaModes.MinIO-root+pw=",
-			"opencenter.services.calico.encapsulation":                   "IPIPCrossSubnet",
-			"opencenter.services.cert-manager.issuer":                    "selfsigned",
-			"opencenter.services.opentelemetry-kube-stack.otlp_endpoint": "http://otel-gateway.northwind.example:4318",
-		},
-		bools: map[string]bool{
-			"opencenter.gitops.overlay_units.sops.enabled":               false,
-			"opencenter.services.longhorn.default_storage_class":         true,
-			"opencenter.services.opentelemetry-kube-stack.otlp_insecure": true,
-		}},
-	providerVariant("baremetal", "None"),
-	providerVariant("kind", "VXLANCrossSubnet"),
-	{name: "ca issuer, gateway certificate from a Secret", config: dev,
-		paths: []string{"opencenter.services.cert-manager.ca_secret_name", "opencenter.services.gateway.tls_secret_name"},
-		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
-			"opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region",
-			"secrets.services.cert-manager", "opencenter.services.gateway.listeners"},
-		set: map[string]string{
-			"opencenter.services.cert-manager.issuer":         "ca",
-			"opencenter.services.cert-manager.issuer_name":    "letsencrypt",
-			"opencenter.services.cert-manager.ca_secret_name": "platform-ca",
-			"opencenter.services.gateway.tls_secret_name":     "wildcard-dev-northwind-example-tls",
-		}},
-	// No cluster Gateway nor Gateway API: no route is rendered, Harbor,
-	// which nothing publishes then, terminates TLS itself with its own
-	// Certificate, and cert-manager runs without Gateway API support.
-	{name: "without the cluster Gateway", config: dev, paths: []string{"opencenter.services.harbor.issuer"},
-		set: map[string]string{"opencenter.services.harbor.issuer": "letsencrypt"},
-		bools: map[string]bool{
-			"opencenter.services.gateway.enabled":         false,
-			"opencenter.services.gateway-api.enabled":     false,
-			"opencenter.services.keycloak.gateway_route":  false,
-			"opencenter.services.harbor.emit_certificate": true,
-		}},
-	// No cert-manager, nor what needs it (the cluster Gateway, Keycloak):
-	// the OpenTelemetry operator's webhook certificate comes from Helm.
-	{name: "without cert-manager", config: dev,
-		bools: map[string]bool{
-			"opencenter.services.cert-manager.enabled": false,
-			"opencenter.services.gateway.enabled":      false,
-			"opencenter.services.keycloak.enabled":     false,
-		}},
-}
+	{name: "flux without pruning", config: dev, bools: map[string]bool{"opencenter.gitops.flux.prune": false}},
+}, exampleVariants())
 
-// providerVariant is the dev config on another provider: without the
-// OpenStack services, with calico's encapsulation, and without a
-// ClusterIssuer.
-func providerVariant(provider, encapsulation string) corpusVariant {
-	return corpusVariant{name: provider + " provider", config: dev,
-		drop: []string{"opencenter.services.openstack-ccm", "opencenter.services.openstack-csi",
-			"secrets.services.openstack-ccm", "secrets.services.openstack-csi",
-			"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.dns_provider",
-			"opencenter.services.cert-manager.designate_auth_url", "opencenter.services.cert-manager.designate_region",
-			"secrets.services.cert-manager"},
-		set: map[string]string{
-			"opencenter.infrastructure.provider":       provider,
-			"opencenter.services.calico.encapsulation": encapsulation,
-			"opencenter.services.cert-manager.issuer":  "none",
-		}}
-}
-
-// existingSecretsVariant names an existing Secret for every service that
-// takes one, instead of its secrets: the field is every string field
-// ending in existing_secret.
-func existingSecretsVariant() corpusVariant {
-	v := corpusVariant{name: "existing Secrets", config: dev, set: map[string]string{}}
-	dropped := map[string]bool{}
-	for _, fl := range generated.Fields {
-		// dev's Mimir keeps its blocks in S3, so its MinIO is off, and with
-		// it the values Secret of MinIO's root password.
-		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") || fl.Path == "opencenter.services.mimir.values_existing_secret" {
-			continue
+// exampleVariants are the examples of every unit of the catalog. Each
+// tries the strings at the paths it sets, and all the strings of a
+// service it switches on.
+func exampleVariants() []corpusVariant {
+	var out []corpusVariant
+	for _, u := range generated.Units {
+		for _, e := range u.Examples {
+			v := corpusVariant{name: u.Name + ": " + e.Name, config: "../../testdata/fixture/.k8s-" + e.Config + "-config.yaml",
+				set: e.Set, bools: e.Bools, drop: e.Drop}
+			for _, p := range slices.Sorted(maps.Keys(e.Set)) {
+				v.paths = append(v.paths, p)
+			}
+			for _, p := range slices.Sorted(maps.Keys(e.Bools)) {
+				if svc, ok := strings.CutSuffix(p, ".enabled"); ok && e.Bools[p] {
+					v.paths = append(v.paths, svc+".", "secrets."+strings.TrimPrefix(svc, "opencenter.")+".")
+				}
+			}
+			out = append(out, v)
 		}
-		svc := fl.Path[:strings.LastIndex(fl.Path, ".")]
-		v.paths = append(v.paths, fl.Path)
-		v.set[fl.Path] = strings.ReplaceAll(path.Base(strings.ReplaceAll(fl.Path, ".", "/")), "_", "-")
-		if sec := "secrets." + strings.TrimPrefix(svc, "opencenter."); !dropped[sec] {
-			dropped[sec] = true
-			v.drop = append(v.drop, sec)
-		}
-	}
-	// What a Secret holds is not given beside it, and weave-gitops's chart
-	// fixes the Secret's name.
-	v.drop = append(v.drop, "opencenter.services.headlamp.oidc_issuer_url",
-		"opencenter.services.openstack-ccm.auth_url", "opencenter.services.openstack-ccm.region",
-		"opencenter.services.openstack-csi.auth_url", "opencenter.services.openstack-csi.region",
-		"opencenter.services.vsphere-csi.vcenter_host", "opencenter.services.vsphere-csi.datacenter")
-	v.set["opencenter.services.weave-gitops.admin_existing_secret"] = "cluster-user-auth"
-	return v
-}
-
-// servicePaths are the path prefixes of services' settings and secrets.
-func servicePaths(services ...string) []string {
-	var out []string
-	for _, svc := range services {
-		out = append(out, "opencenter.services."+svc+".", "secrets.services."+svc+".")
 	}
 	return out
 }
@@ -282,7 +119,9 @@ const forkURL = "https://github.com/northwind/gitops-base-fork.git"
 // sourceVariant gives every service that takes a source override one: a
 // branch of a fork, or with release a release of the base (alert-proxy,
 // which the base has on main only, a release of the fork). Services the
-// config does not enable are switched on.
+// config does not enable are switched on, with the credentials the first
+// example that switches them on gives (those they require; the example
+// covers the rest of their modes).
 func sourceVariant(name string, release bool) corpusVariant {
 	v := corpusVariant{name: name, config: dev, set: map[string]string{}, bools: map[string]bool{}}
 	for _, fl := range generated.Fields {
@@ -292,6 +131,13 @@ func sourceVariant(name string, release bool) corpusVariant {
 		}
 		v.paths = append(v.paths, at+".source.")
 		v.bools[at+".enabled"] = true
+		if e := enablingExample(at); e != nil {
+			for k, x := range e.Set {
+				if strings.HasPrefix(k, "secrets.") {
+					v.set[k] = x
+				}
+			}
+		}
 		switch {
 		case !release:
 			v.set[at+".source.repo"], v.set[at+".source.branch"] = forkURL, "platform/next"
@@ -302,6 +148,19 @@ func sourceVariant(name string, release bool) corpusVariant {
 		}
 	}
 	return v
+}
+
+// enablingExample is the first example of the catalog that switches on
+// the service at path at, nil for none.
+func enablingExample(at string) *catalog.Example {
+	for i := range generated.Units {
+		for j, e := range generated.Units[i].Examples {
+			if e.Bools[at+".enabled"] {
+				return &generated.Units[i].Examples[j]
+			}
+		}
+	}
+	return nil
 }
 
 // of returns the variant's config: its fixture with the values set.
@@ -726,57 +585,6 @@ const (
 	helmAction     = "{{.OPENCENTER_INJECTED}}"
 )
 
-// helmTemplated are the values, by the unit whose helm values set them,
-// that the base's charts (at the versions release 2026.01 pins) pass
-// through Helm's tpl: Helm runs {{ ... }} there at install. A '*' stands
-// for any key.
-var helmTemplated = map[string][]string{
-	// kube-prometheus-stack 77.6.0, templates/prometheus/prometheus.yaml:
-	// tpl (toYaml .Values.prometheus.prometheusSpec.remoteWrite | indent 4) .
-	"kube-prometheus-stack": {"prometheus.prometheusSpec.remoteWrite"},
-	// opentelemetry-kube-stack 0.11.1, templates/_config.tpl:
-	// tpl (toYaml $collector.config) . for each collector.
-	"opentelemetry-kube-stack": {"collectors.*.config"},
-	// loki 6.45.2, templates/_helpers.tpl: tpl (mergeOverwrite (tpl
-	// .Values.loki.config . | fromYaml) ...) ., a second pass over the
-	// config, whose template writes the storage values in.
-	"loki": {"loki.storage"},
-	// kyverno 3.6.0, templates/config/_helpers.tpl: tpl of each resource
-	// filter, [*/*,<namespace>,*] for each of these.
-	"kyverno": {"config.resourceFiltersIncludeNamespaces"},
-	// mimir-distributed 6.0.3, templates/_helpers.tpl: tpl (mergeOverwrite
-	// ... .Values.mimir.structuredConfig | toYaml) .
-	"mimir": {"mimir.structuredConfig"},
-	// tempo-distributed 1.55.0, templates/_helpers.tpl: the same second
-	// pass, over a config whose template writes toYaml .Values.storage.trace.s3.
-	"tempo": {"storage.trace"},
-}
-
-// chartUnquoted are the values, by unit, that the base's charts write
-// into a YAML file as given, unquoted; "path if key=value" holds only when
-// the value at key is value.
-var chartUnquoted = map[string][]string{
-	// harbor 1.17.2, templates/registry/registry-cm.yaml.
-	"harbor": {
-		"persistence.imageChartStorage.s3.bucket", "persistence.imageChartStorage.s3.region", "persistence.imageChartStorage.s3.regionendpoint",
-		"persistence.imageChartStorage.swift.authurl", "persistence.imageChartStorage.swift.username", "persistence.imageChartStorage.swift.container",
-		"persistence.imageChartStorage.swift.region", "persistence.imageChartStorage.swift.tenant", "persistence.imageChartStorage.swift.domain",
-	},
-	// weave-gitops 4.0.36, templates/admin-user.yaml (a subject's name,
-	// and in two role bindings' names).
-	"weave-gitops": {"adminUser.username"},
-	// loki 6.45.2, templates/_helpers.tpl (loki.lokiStorageConfig.s3, and
-	// the Swift container_name from bucketNames.chunks).
-	"loki": {"loki.storage.s3.region", "loki.storage.s3.endpoint", "loki.storage.bucketNames.chunks if loki.storage.type=swift"},
-}
-
-// collectorConfigs are the values, by unit, that become an OpenTelemetry
-// Collector's config, in which the Collector (confmap, v0.129) expands
-// ${NAME} and ${env:NAME} from its environment and reads $$ as $.
-var collectorConfigs = map[string][]string{
-	"opentelemetry-kube-stack": {"collectors.*.config"},
-}
-
 // changedByConsumer says where a rendered file holds a value of the corpus
 // that its consumer changes after the YAML is read, or returns "": a
 // reference it expands, an action a chart runs through tpl, or a value a
@@ -787,13 +595,18 @@ func changedByConsumer(files map[string][]byte) string {
 		if bytes.Contains(data, []byte("-config.expand-env=true")) && bytes.Contains(data, []byte(expandEnvsubst)) {
 			return p + ": a value holds " + expandEnvsubst + " in a config read with -config.expand-env"
 		}
-		if why := inValues(p, data, helmTemplated, helmAction, "the chart passes it through Helm's tpl, which runs it at install"); why != "" {
+		var templated, expanded []string
+		ch := chartsByValues[p]
+		if ch != nil {
+			templated, expanded = ch.Templated, ch.EnvExpanded
+		}
+		if why := inValues(p, data, templated, helmAction, "the chart passes it through Helm's tpl, which runs it at install"); why != "" {
 			return why
 		}
-		if why := unquotedChanged(p, data); why != "" {
+		if why := unquotedChanged(p, data, ch); why != "" {
 			return why
 		}
-		if why := inValues(p, data, collectorConfigs, expandEnvsubst, "the OpenTelemetry Collector expands it in its config"); why != "" {
+		if why := inValues(p, data, expanded, expandEnvsubst, "its consumer expands it in its config"); why != "" {
 			return why
 		}
 		if !bytes.Contains(data, []byte(expandK8s)) {
@@ -813,13 +626,26 @@ func changedByConsumer(files map[string][]byte) string {
 	return ""
 }
 
-// inValues says where the helm values file p, of a unit in units, holds
-// mark in a value under one of the unit's prefixes, or returns "".
-func inValues(p string, data []byte, units map[string][]string, mark, why string) string {
-	if !bytes.Contains(data, []byte(mark)) {
+// chartsByValues are the charts of the catalog by the overlay path of
+// their values file.
+var chartsByValues = func() map[string]*catalog.Chart {
+	out := map[string]*catalog.Chart{}
+	for i := range generated.Units {
+		for j := range generated.Units[i].Charts {
+			ch := &generated.Units[i].Charts[j]
+			out[ch.Values] = ch
+		}
+	}
+	return out
+}()
+
+// inValues says where the values file p holds mark in a value under one
+// of prefixes, or returns "".
+func inValues(p string, data []byte, prefixes []string, mark, why string) string {
+	if len(prefixes) == 0 || !bytes.Contains(data, []byte(mark)) {
 		return ""
 	}
-	prefixes, values, err := chartValues(p, data, units)
+	values, err := valuesIn(data)
 	if err != nil {
 		return p + ": " + err.Error()
 	}
@@ -833,55 +659,46 @@ func inValues(p string, data []byte, units map[string][]string, mark, why string
 	return ""
 }
 
-// chartValues returns the paths units lists for the unit of the file p,
-// when p holds the values of the unit's chart (a helm-values file, or a
-// HelmRelease's spec.values), and those values.
-func chartValues(p string, data []byte, units map[string][]string) ([]string, any, error) {
-	dir, _, values := strings.Cut(p, "/helm-values/")
-	release := strings.HasSuffix(p, "/helmrelease.yaml")
-	if release {
-		dir = filepath.Dir(p)
-	}
-	paths := units[filepath.Base(dir)]
-	if len(paths) == 0 || !values && !release {
-		return nil, nil, nil
-	}
+// valuesIn reads a chart's values: a values file, or a HelmRelease's spec.values.
+func valuesIn(data []byte) (any, error) {
 	var v any
 	if err := yaml.Unmarshal(data, &v); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if release {
+	if m, ok := v.(map[string]any); ok && m["kind"] == "HelmRelease" {
 		spec := valuesAt(v, []string{"spec", "values"})
 		if len(spec) != 1 {
-			return nil, nil, nil
+			return nil, nil
 		}
-		return paths, spec[0], nil
+		return spec[0], nil
 	}
-	return paths, v, nil
+	return v, nil
 }
 
-// unquotedChanged says where the helm values file p sets a value that its
-// chart writes unquoted (chartUnquoted) and that a YAML 1.1 reader
+// unquotedChanged says where the values file p of chart ch sets a value
+// that the chart writes unquoted (its unquoted) and that a YAML 1.1 reader
 // (yaml.v2: Helm's fromYaml, the registry's config) reads back as
 // something else, or returns "".
-func unquotedChanged(p string, data []byte) string {
-	paths, values, err := chartValues(p, data, chartUnquoted)
+func unquotedChanged(p string, data []byte, ch *catalog.Chart) string {
+	if ch == nil || len(ch.Unquoted) == 0 {
+		return ""
+	}
+	values, err := valuesIn(data)
 	if err != nil {
 		return p + ": " + err.Error()
 	}
-	for _, path := range paths {
-		path, cond, _ := strings.Cut(path, " if ")
-		if key, want, ok := strings.Cut(cond, "="); ok && !slices.ContainsFunc(valuesAt(values, strings.Split(key, ".")), func(v any) bool { return v == want }) {
+	for _, u := range ch.Unquoted {
+		if u.If != "" && !slices.ContainsFunc(valuesAt(values, strings.Split(u.If, ".")), func(v any) bool { return v == u.Equals }) {
 			continue
 		}
-		for _, v := range valuesAt(values, strings.Split(path, ".")) {
+		for _, v := range valuesAt(values, strings.Split(u.Path, ".")) {
 			s, ok := v.(string)
 			if !ok {
 				continue
 			}
 			var got map[string]any
 			if err := yamlv2.Unmarshal([]byte("k: "+s+"\n"), &got); err != nil || got["k"] != s {
-				return fmt.Sprintf("%s: %s is %.60q, which its chart writes unquoted, and a YAML 1.1 reader reads as %#v (%v)", p, path, s, got["k"], err)
+				return fmt.Sprintf("%s: %s is %.60q, which its chart writes unquoted, and a YAML 1.1 reader reads as %#v (%v)", p, u.Path, s, got["k"], err)
 			}
 		}
 	}
@@ -1342,7 +1159,7 @@ func TestChangedByConsumer(t *testing.T) {
 		"collector":          {otel: []byte(collector)},
 		"unquoted":           {"services/harbor/helm-values/override-values.yaml": []byte(harbor("us-east-1 #x"))},
 		"a boolean":          {"services/harbor/helm-values/override-values.yaml": []byte(harbor("yes"))},
-		"a release's values": {"services/weave-gitops/helmrelease.yaml": []byte("spec:\n  values:\n    adminUser:\n      username: \"a #b\"\n")},
+		"a release's values": {"services/weave-gitops/helmrelease.yaml": []byte("kind: HelmRelease\nspec:\n  values:\n    adminUser:\n      username: \"a #b\"\n")},
 	} {
 		if changedByConsumer(files) == "" {
 			t.Errorf("%s: no reference found", name)

@@ -565,9 +565,7 @@ func (b *builder) checkReleases(active []*catalog.Unit) {
 			u.Name, rel.Ref, strings.Join(u.Releases, ", "), configPath(u))
 	}
 	for _, u := range active {
-		if u.Service == "kafka-cluster" {
-			b.checkKafkaVersion(u)
-		}
+		b.checkAccepts(u)
 	}
 	for _, u := range active {
 		// A base that places its objects itself cannot follow a namespace override.

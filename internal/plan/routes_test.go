@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -14,77 +15,18 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gatewayapi"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
-// serviceMaker is the maker of a Service something we render names (an
-// HTTPRoute's backend, an in-cluster URL in a unit's values): a chart, at
-// the version read, that names the Service after its Helm release, or an
-// operator that names it after its custom resource.
-type serviceMaker struct {
-	chart, version string // the chart; "" for an operator's Service
-	kind           string // the custom resource an operator makes the Service for
-	service        func(owner string) string
-	port           int
-	source         string // where the maker says so
-}
-
-// helmFullname is the fullname helper of helm create's _helpers.tpl, which
-// these charts keep: the release name when it contains the chart's name,
-// else <release>-<name>, cut to max characters without a trailing '-'.
-func helmFullname(release, name string, max int) string {
-	full := release
-	if !strings.Contains(release, name) {
-		full = release + "-" + name
-	}
-	return strings.TrimSuffix(full[:min(len(full), max)], "-")
-}
-
-// serviceMakers are the Services we name, as their makers name them at
-// the versions the base (or our own HelmRelease) installs, by what names
-// them: an HTTPRoute's namespace/name, or a unit's values path
-// (<unit>:<path>, [] for a list's items) holding an in-cluster URL. A
-// version that moves fails TestReferencesReachTheirServices until the
-// chart is read again.
-var serviceMakers = map[string]serviceMaker{
-	"headlamp/headlamp": {chart: "headlamp", version: "0.35.0", port: 80,
-		service: func(r string) string { return helmFullname(r, "headlamp", 63) },
-		source:  "headlamp-helm-0.35.0 charts/headlamp: templates/service.yaml (headlamp.fullname), values.yaml service.port"},
-	"observability/grafana": {chart: "kube-prometheus-stack", version: "77.6.0", port: 80,
-		service: func(r string) string { return helmFullname(r, "grafana", 63) },
-		source:  "kube-prometheus-stack-77.6.0 requires grafana 9.4.4; grafana-9.4.4 charts/grafana: templates/service.yaml (grafana.fullname), values.yaml service.port"},
-	"observability/alertmanager": {chart: "kube-prometheus-stack", version: "77.6.0", port: 9093,
-		service: func(r string) string { return helmFullname(r, "kube-prometheus-stack", 26) + "-alertmanager" },
-		source:  "kube-prometheus-stack-77.6.0: templates/_helpers.tpl (fullname cut to 26), templates/alertmanager/service.yaml, values.yaml alertmanager.service.port"},
-	"flux-system/weave-gitops": {chart: "weave-gitops", version: "4.0.x", port: 9001,
-		service: func(r string) string { return helmFullname(r, "weave-gitops", 63) },
-		source:  "weave-gitops charts/gitops-server, every 4.0.x: templates/service.yaml (chart.fullname), values.yaml service.port"},
-	"harbor/harbor": {chart: "harbor", version: "1.17.2", port: 80,
-		service: func(string) string { return "harbor" },
-		source:  "harbor-helm v1.17.2: templates/nginx/service.yaml (expose.type clusterIP: expose.clusterIP.name, harbor in the base's values; port http, httpPort 80, to nginx's 8080, plain HTTP with expose.tls.enabled false)"},
-	"keycloak/keycloak": {kind: "Keycloak", port: 8080,
-		service: func(cr string) string { return cr + "-service" },
-		source:  "keycloak operator 26.x KeycloakServiceDependentResource: <name>-service, port http (httpPort 8080) while http.httpEnabled"},
-	"kube-prometheus-stack:prometheus.prometheusSpec.remoteWrite[].url": {chart: "mimir-distributed", version: "6.0.3", port: 80,
-		service: func(r string) string { return helmFullname(r, "mimir", 63) + "-gateway" },
-		source:  "mimir-distributed 6.0.3: _helpers.tpl mimir.fullname (infix mimir), mimir.gateway.service.name, gateway.service.port; the base enables the gateway"},
-	"alert-proxy:stringData.alert_manager_url": {chart: "kube-prometheus-stack", version: "77.6.0", port: 9093,
-		service: func(r string) string { return helmFullname(r, "kube-prometheus-stack", 26) + "-alertmanager" },
-		source:  "kube-prometheus-stack-77.6.0: templates/_helpers.tpl (fullname cut to 26), templates/alertmanager/service.yaml, values.yaml alertmanager.service.port"},
-	"kube-prometheus-stack:alertmanager.config.receivers[].webhook_configs[].url": {chart: "./helm", port: 80,
-		service: func(r string) string { return helmFullname(r, "alert-proxy", 63) },
-		source:  "rackerlabs/alert-proxy main (86b254a) helm/: templates/_helpers.tpl alert-proxy.fullname, templates/service.yaml, values.yaml service.port; src/apps/process_alert serves /alert/process"},
-	"opentelemetry-kube-stack:instrumentation.exporter.endpoint": {chart: "opentelemetry-kube-stack", version: "0.11.1", port: 4318,
-		service: func(r string) string { return helmFullname(r, "daemon", 63) + "-collector" },
-		source:  "opentelemetry-kube-stack-0.11.1 templates/collector.yaml (collectorFullname: <release>-<suffix>, the base's daemon collector); the operator's Service <name>-collector, OTLP/HTTP on the base's receiver port 4318"},
-}
-
-// TestReferencesReachTheirServices holds every Service name the fixture
-// clusters render (an HTTPRoute's backend, an in-cluster URL in a unit's
-// values) to the Service its maker creates: the chart, for the Helm
-// release as helm-controller names it (helmv2's GetReleaseName, as the
-// base index reads the base's HelmReleases and ours), or the operator, for
-// the custom resource the base applies. A route to a Service nobody
-// creates answers 500; a URL to one fails to resolve.
+// TestReferencesReachTheirServices holds every Service name the corpus
+// plans render (an HTTPRoute's backend, an in-cluster URL in a unit's
+// values) to the Services their makers create in its namespace (the
+// descriptors' services): a chart, for each Helm release of it as
+// helm-controller names it (helmv2's GetReleaseName, as the base index
+// reads the base's HelmReleases and ours), at the version it was read off,
+// or an operator, for each custom resource of its kind the base applies.
+// A route to a Service nobody creates answers 500; a URL to one fails to
+// resolve. Every maker's record is checked by some plan.
 func TestReferencesReachTheirServices(t *testing.T) {
 	indexes := baseIndexes(t)
 	checked := map[string]bool{}
@@ -141,19 +83,77 @@ func TestReferencesReachTheirServices(t *testing.T) {
 			continue
 		}
 		for _, r := range refs {
-			checked[r.key] = true
-			for _, want := range servicesOf(r, releases, objects) {
-				if r.service != want {
-					t.Errorf("%s: %s names Service %s in %s; its maker creates %s", p.Cluster, r.what, r.service, r.namespace, want)
+			made := servicesMade(r.namespace, releases, objects)
+			makers, ok := made[r.service]
+			if !ok {
+				t.Errorf("%s: %s names Service %s in %s; the Services their makers create there: %v", p.Cluster, r.what, r.service, r.namespace, slices.Sorted(maps.Keys(made)))
+				continue
+			}
+			for _, m := range makers {
+				if m.stale != "" {
+					t.Errorf("%s: %s names Service %s in %s: %s", p.Cluster, r.what, r.service, r.namespace, m.stale)
 				}
+				checked[m.key] = true
 			}
 		}
 	}
-	for key := range serviceMakers {
-		if !checked[key] {
-			t.Errorf("no fixture cluster renders %s: its maker's record is not checked", key)
+	n := 0
+	for _, u := range generated.Units {
+		for i, m := range u.Services {
+			n++
+			if !checked[fmt.Sprintf("%s %d", u.Name, i)] {
+				t.Errorf("no corpus plan names the Service %s's %s makes (%s, services[%d]): its record is not checked", u.Name, cmpOr(m.Chart, m.Kind), u.Descriptor, i)
+			}
 		}
 	}
+	if n == 0 {
+		t.Error("no unit records a Service: the test checked nothing")
+	}
+}
+
+// made is a maker of a Service: the unit and index of its record, and why
+// the record does not hold for this release (its chart moved).
+type made struct {
+	key, stale string
+}
+
+// servicesMade are the Services, name:port, that the catalog's makers
+// create in namespace ns for the releases and the base's objects, with
+// their makers.
+func servicesMade(ns string, releases []baseindex.HelmRelease, objects []baseindex.Object) map[string][]made {
+	out := map[string][]made{}
+	for _, u := range generated.Units {
+		for i, m := range u.Services {
+			key := fmt.Sprintf("%s %d", u.Name, i)
+			if m.Kind != "" {
+				for _, o := range objects {
+					if o.Kind == m.Kind && o.Namespace == ns {
+						name := fmt.Sprintf("%s:%d", m.Name(o.Name), m.Port)
+						out[name] = append(out[name], made{key: key})
+					}
+				}
+				continue
+			}
+			read := ""
+			for _, ch := range u.Charts {
+				if ch.Chart == m.Chart {
+					read = ch.Version
+				}
+			}
+			for _, h := range releases {
+				if h.Chart != m.Chart || h.ReleaseNamespace != ns {
+					continue
+				}
+				name := fmt.Sprintf("%s:%d", m.Name(h.Release), m.Port)
+				mk := made{key: key}
+				if h.Version != read {
+					mk.stale = fmt.Sprintf("a Service of chart %s %s, not read (%s was): read it again and update %s", h.Chart, h.Version, read, u.Descriptor)
+				}
+				out[name] = append(out[name], mk)
+			}
+		}
+	}
+	return out
 }
 
 // serviceRef is a Service something we render names, as name:port.
@@ -209,38 +209,6 @@ func inClusterURLs(unit string, v any, at string) []serviceRef {
 	return out
 }
 
-// servicesOf returns the Service, name:port, that each maker of the
-// reference's Service creates in its namespace, or what is wrong: a maker
-// not read, or not installed there.
-func servicesOf(r serviceRef, releases []baseindex.HelmRelease, objects []baseindex.Object) []string {
-	b, ok := serviceMakers[r.key]
-	if !ok {
-		return []string{"a Service of a chart or operator no one has read: add " + r.key + " to serviceMakers"}
-	}
-	var want []string
-	if b.kind != "" {
-		for _, o := range objects {
-			if o.Kind == b.kind && o.Namespace == r.namespace {
-				want = append(want, fmt.Sprintf("%s:%d", b.service(o.Name), b.port))
-			}
-		}
-	}
-	for _, h := range releases {
-		if b.kind != "" || h.Chart != b.chart || h.ReleaseNamespace != r.namespace {
-			continue
-		}
-		if h.Version != b.version {
-			want = append(want, fmt.Sprintf("a Service of chart %s %s, not read (%s was): read it again and update serviceMakers", h.Chart, h.Version, b.version))
-			continue
-		}
-		want = append(want, fmt.Sprintf("%s:%d", b.service(h.Release), b.port))
-	}
-	if len(want) == 0 {
-		return []string{"nothing: no release or resource of " + cmpOr(b.chart, b.kind) + " is installed in " + r.namespace}
-	}
-	return slices.Compact(want)
-}
-
 // TestRoutesAttach: every HTTPRoute the corpus renders is accepted by the
 // Gateway it names, as Envoy Gateway attaches routes (listener port and
 // name, namespaces, hostnames), its backends in other namespaces are
@@ -272,17 +240,19 @@ func TestRoutesAttach(t *testing.T) {
 }
 
 // TestLoginRoutesServeHTTPSOnly: the routes to the pages that ask for a
-// login (Grafana's own, the Gateway's basic authentication before
-// Alertmanager, Headlamp's token or OIDC, Weave GitOps' admin, Harbor's
-// portal and registry, Keycloak where its address is https) attach only
-// to the Gateway's listeners on port 443, which validation holds to HTTPS:
-// no login crosses port 80 in clear text. On port 80 their names are
-// redirected to HTTPS, and a redirect never names no host (every name).
+// login (the descriptors' logins: Grafana's own, the Gateway's basic
+// authentication before Alertmanager, Headlamp's token or OIDC, Weave
+// GitOps' admin, Harbor's portal and registry, Keycloak where its address
+// is https) attach only to the Gateway's listeners on port 443, which
+// validation holds to HTTPS: no login crosses port 80 in clear text. On
+// port 80 their names are redirected to HTTPS, and a redirect never names
+// no host (every name). A login whose condition does not hold there
+// (Keycloak behind a proxy of its own) leaves its route on every listener.
 func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 	const redirect = "map[filters:[map[requestRedirect:map[scheme:https statusCode:301] type:RequestRedirect]]]"
-	logins := []string{"observability-kube-prometh-alertmanager", "observability-kube-prometheus-stack-grafana", "headlamp", "weave-gitops", "harbor", "keycloak-service"}
 	seen := map[string]int{}
-	for _, p := range corpusPlans(t) {
+	for _, cp := range corpusConfigPlans(t) {
+		p, c := cp.plan, cp.file.Config
 		var routes []map[string]any
 		var redirected []any // the names a route on port 80 redirects to HTTPS
 		var plain []string   // the hostnames of the Gateway's HTTP listeners on port 80
@@ -322,41 +292,55 @@ func TestLoginRoutesServeHTTPSOnly(t *testing.T) {
 				}
 			}
 		}
-		// Keycloak's login is its own only where its address is https on
-		// the route's name: behind a proxy of its own, the proxy's.
-		kc, _ := p.File("services/keycloak/20-keycloak/kustomization.yaml")
-		keycloak := string(kc.Data)
-		for _, r := range routes {
-			for _, svc := range logins {
-				if !routesTo(r, svc) {
-					continue
-				}
-				name := str(r, "metadata", "name")
-				if hosts, _ := field(r, "spec", "hostnames").([]any); svc == "keycloak-service" && !strings.Contains(keycloak, fmt.Sprintf("hostname: https://%s\n", hosts[0])) {
-					if ports := parentPorts(r); !slices.Equal(ports, []string{"<nil>"}) {
-						t.Errorf("%s: route %s, to a Keycloak whose address is elsewhere, attaches to ports %v, not every listener", p.Config, name, ports)
+		for _, st := range p.Units {
+			if !st.Active {
+				continue
+			}
+			for i, l := range st.Unit.Logins {
+				host, login := l.Get(c), l.When.Holds(c)
+				for _, r := range routes {
+					hosts, _ := field(r, "spec", "hostnames").([]any)
+					if rules, _ := field(r, "spec", "rules").([]any); host == "" || !slices.Contains(hosts, any(host)) || len(rules) == 1 && fmt.Sprint(rules[0]) == redirect {
+						continue
 					}
-					seen["keycloak-service behind a proxy"]++
-					continue
-				}
-				seen[svc]++
-				if ports := parentPorts(r); !slices.Equal(ports, []string{"443"}) {
-					t.Errorf("%s: route %s attaches to ports %v, not 443 alone", p.Config, name, ports)
-				}
-				hosts, _ := field(r, "spec", "hostnames").([]any)
-				for _, h := range hosts {
-					// Plain HTTP reaches the name when a listener on port 80 matches it.
-					served := slices.ContainsFunc(plain, func(l string) bool { return gatewayapi.HostnameMatches(l, h.(string)) })
-					if served != slices.Contains(redirected, h) {
-						t.Errorf("%s: port 80 serves %s (route %s's name): %v, but redirects it to HTTPS: %v", p.Config, h, name, served, !served)
+					name := str(r, "metadata", "name")
+					if !login {
+						seen[fmt.Sprintf("%s logins[%d] (%s)", st.Unit.Name, i, l.When.Text)+" not holding"]++
+						if ports := parentPorts(r); !slices.Equal(ports, []string{"<nil>"}) {
+							t.Errorf("%s: route %s, to %s where %s does not hold, attaches to ports %v, not every listener", p.Config, name, host, l.When.Text, ports)
+						}
+						continue
+					}
+					seen[fmt.Sprintf("%s logins[%d]", st.Unit.Name, i)]++
+					if ports := parentPorts(r); !slices.Equal(ports, []string{"443"}) {
+						t.Errorf("%s: route %s to login page %s attaches to ports %v, not 443 alone", p.Config, name, host, ports)
+					}
+					for _, h := range hosts {
+						// Plain HTTP reaches the name when a listener on port 80 matches it.
+						served := slices.ContainsFunc(plain, func(l string) bool { return gatewayapi.HostnameMatches(l, h.(string)) })
+						if served != slices.Contains(redirected, h) {
+							t.Errorf("%s: port 80 serves %s (route %s's name): %v, but redirects it to HTTPS: %v", p.Config, h, name, served, !served)
+						}
 					}
 				}
 			}
 		}
 	}
 	t.Logf("login routes: %v", seen)
-	if len(seen) != len(logins)+1 {
-		t.Errorf("login routes seen: %v; the corpus should publish all of %v", seen, logins)
+	n := 0
+	for _, u := range generated.Units {
+		for i, l := range u.Logins {
+			n++
+			if seen[fmt.Sprintf("%s logins[%d]", u.Name, i)] == 0 {
+				t.Errorf("no corpus plan publishes %s's login page at %s: its record is not checked", u.Name, l.Hostname)
+			}
+			if l.When.Eval != nil && seen[fmt.Sprintf("%s logins[%d] (%s)", u.Name, i, l.When.Text)+" not holding"] == 0 {
+				t.Errorf("no corpus plan publishes %s at %s where %s does not hold", u.Name, l.Hostname, l.When.Text)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no unit records a login page: the test checked nothing")
 	}
 }
 

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -28,6 +26,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/opencenter-dev/opencenter/internal/catalog"
+	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // crdSource is a controller module and the CRD files taken from it.
@@ -55,62 +56,55 @@ var FluxCRDs = []crdSource{
 	}},
 }
 
-// ServiceCRDs are the CRDs of the other custom resources overlay templates
-// write, from the module of their project at the version the base
-// repository installs (release 2026.01): MetalLB's chart 0.15.2,
-// cert-manager's v1.18.2, and Envoy Gateway's chart, which the base follows
-// at its latest build (v1.9.1 here, the newest release on the module proxy)
-// and which installs the EnvoyProxy and SecurityPolicy CRDs and the Gateway API CRDs it bundles
-// (v1.6.1, experimental channel).
-var ServiceCRDs = []crdSource{
-	{Module: "go.universe.tf/metallb", Version: "v0.15.2", Files: []string{
-		"config/crd/bases/metallb.io_ipaddresspools.yaml",
-		"config/crd/bases/metallb.io_l2advertisements.yaml",
-	}},
-	{Module: certManager, Version: certManagerVersion, Files: []string{
-		"deploy/crds/crd-clusterissuers.yaml",
-		"deploy/crds/crd-certificates.yaml",
-	}},
-	{Module: "github.com/envoyproxy/gateway", Version: "v1.9.1", Files: []string{
-		"charts/gateway-helm/charts/crds/crds/gatewayapi-crds.yaml",
-		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml",
-		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_securitypolicies.yaml",
-	}},
-}
-
-// ChartSchema is the values.schema.json of a Helm chart that a unit's
-// HelmRelease installs and whose values an overlay template writes, from
-// the chart's project module at the version the base repository pins.
-type ChartSchema struct {
-	// Unit is the overlay unit writing services/<Unit>/helm-values/override-values.yaml.
-	Unit    string
-	Module  string
-	Version string
-	File    string
-}
-
-// ChartSchemas are the charts whose projects ship their schema in a Go
-// module: cert-manager's (v1.18.2 at base 2026.01). MetalLB's values are
-// empty; Envoy Gateway's chart has no schema; the other charts are not Go
-// modules.
-var ChartSchemas = []ChartSchema{
-	{Unit: "cert-manager", Module: certManager, Version: certManagerVersion, File: "deploy/charts/cert-manager/values.schema.json"},
-}
-
-// cert-manager's module, at the chart version the base pins: its CRDs and
-// its chart's schema come from the same release.
-const (
-	certManager        = "github.com/cert-manager/cert-manager"
-	certManagerVersion = "v1.18.2"
-)
-
-// Read returns the schema's text.
-func (s ChartSchema) Read() ([]byte, error) {
-	dir, err := moduleDir(s.Module, s.Version)
-	if err != nil {
-		return nil, err
+// ReadSchema returns the text of a schema file a chart of the catalog
+// names: from its Go module at the version given, or kept in the
+// repository (a path from the module root; .gz files are gunzipped).
+func ReadSchema(s catalog.Schema) ([]byte, error) {
+	var data []byte
+	if s.Module != "" {
+		dir, err := moduleDir(s.Module, s.Version)
+		if err != nil {
+			return nil, err
+		}
+		if data, err = os.ReadFile(filepath.Join(dir, s.File)); err != nil {
+			return nil, err
+		}
+	} else {
+		root, err := moduleRoot()
+		if err != nil {
+			return nil, err
+		}
+		if data, err = os.ReadFile(filepath.Join(root, filepath.FromSlash(s.File))); err != nil {
+			return nil, err
+		}
 	}
-	return os.ReadFile(filepath.Join(dir, s.File))
+	if !strings.HasSuffix(s.File, ".gz") {
+		return data, nil
+	}
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.File, err)
+	}
+	return io.ReadAll(r)
+}
+
+// moduleRoot is the directory of the go.mod above the working directory:
+// tests run in their package's directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory")
+		}
+		dir = parent
+	}
 }
 
 type schema struct {
@@ -136,47 +130,35 @@ var (
 	crdsErr  error
 )
 
-// Load returns the validator of the Flux CRDs, the ServiceCRDs and the
-// CRDs kept in crds/, loaded once per process.
+// Load returns the validator of the Flux CRDs and of the CRDs the
+// catalog's charts name (the descriptors' crds.schemas), loaded once per
+// process.
 func Load() (*CRDs, error) {
 	crdsOnce.Do(func() {
-		crds, crdsErr = load(slices.Concat(FluxCRDs, ServiceCRDs))
+		crds, crdsErr = load(FluxCRDs)
 		if crdsErr == nil {
-			crdsErr = crds.addKept()
+			crdsErr = crds.addCatalog(generated.Units)
 		}
 	})
 	return crds, crdsErr
 }
 
-// keptCRDs are the CRDs of projects that are not Go modules (Strimzi's,
-// rbac-manager's chart's), kept in the project: crds/README.md says where
-// each comes from.
-//
-//go:embed crds/*.yaml crds/*.yaml.gz
-var keptCRDs embed.FS
-
-// addKept adds the CRDs of keptCRDs, gunzipping the .gz ones.
-func (c *CRDs) addKept() error {
-	names, err := fs.Glob(keptCRDs, "crds/*")
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		data, err := keptCRDs.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(name, ".gz") {
-			r, err := gzip.NewReader(bytes.NewReader(data))
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+// addCatalog adds the CRD schemas of the units' charts.
+func (c *CRDs) addCatalog(units []catalog.Unit) error {
+	for _, u := range units {
+		for _, ch := range u.Charts {
+			if ch.CRDs == nil {
+				continue
 			}
-			if data, err = io.ReadAll(r); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+			for _, s := range ch.CRDs.Schemas {
+				data, err := ReadSchema(s)
+				if err != nil {
+					return fmt.Errorf("unit %s: %w", u.Name, err)
+				}
+				if err := c.Add(data); err != nil {
+					return fmt.Errorf("unit %s: %s: %w", u.Name, s.File, err)
+				}
 			}
-		}
-		if err := c.Add(data); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	return nil

@@ -1,7 +1,7 @@
 # Values for the opentelemetry-kube-stack HelmRelease, from opencenter.services.opentelemetry-kube-stack.
 clusterName: {{ .OpenCenter.Cluster.ClusterName }}
 # The Prometheus Operator's CRDs are kube-prometheus-stack's, at its operator's version.
-# This chart's copies are older (0.74), and both releases replace their CRDs (replace_crds):
+# This chart's copies are older (0.74), and both releases replace their CRDs (CreateReplace):
 # each would put its own back at every release, the older pruning the newer fields.
 crds:
   installPrometheus: false
