@@ -336,7 +336,7 @@ const OverrideValuesKey = "override.yaml"
 // clusterScoped are the kinds whose objects have no namespace: those the
 // catalog and the base repository apply, and every cluster-scoped kind of
 // the CRDs the tests validate against (TestClusterScopedAgreesWithCRDs in
-// internal/render holds the list to their scopes).
+// internal/plan holds the list to their scopes).
 var clusterScoped = map[string]bool{
 	"Namespace": true, "CustomResourceDefinition": true, "ClusterRole": true, "ClusterRoleBinding": true,
 	"StorageClass": true, "PriorityClass": true, "ClusterIssuer": true, "GatewayClass": true,

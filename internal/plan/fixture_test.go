@@ -57,7 +57,7 @@ func TestFixtureInSync(t *testing.T) {
 		}
 	}
 	if t.Failed() {
-		t.Log("the committed fixture trees are stale: run go test ./internal/render -update and read the changes")
+		t.Log("the committed fixture trees are stale: run go test ./internal/plan -update and read the changes")
 	}
 }
 
