@@ -2,11 +2,7 @@
 
 package generated
 
-import (
-	"github.com/opencenter-dev/opencenter/internal/catalog"
-	"github.com/opencenter-dev/opencenter/internal/config"
-	"strconv"
-)
+import "github.com/opencenter-dev/opencenter/internal/catalog"
 
 // Fields is the field index of the config: every path, in declaration order.
 var Fields = []catalog.Field{
@@ -16,9 +12,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "1",
 		Doc:     "schema_version is the version of this file's format; 1 is the only version today.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.SchemaVersion, true
-		},
 	},
 	{
 		Path:     "opencenter",
@@ -26,9 +19,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.OpenCenter",
 		Doc:      "opencenter is everything that is not secret material.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter, true
-		},
 	},
 	{
 		Path:     "opencenter.meta",
@@ -36,9 +26,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.Meta",
 		Doc:      "meta describes who owns the cluster and where it runs.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta, true
-		},
 	},
 	{
 		Path:     "opencenter.meta.name",
@@ -47,36 +34,24 @@ var Fields = []catalog.Field{
 		Doc:      "name is a DNS-1123 label naming this deployment (often the cluster name).",
 		Required: true,
 		Format:   "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta.Name, true
-		},
 	},
 	{
 		Path:   "opencenter.meta.organization",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "organization is the company or team that owns the cluster.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta.Organization, true
-		},
 	},
 	{
 		Path:   "opencenter.meta.env",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "env is the environment, free text such as dev, dr, prod, qa or uat.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta.Env, true
-		},
 	},
 	{
 		Path:   "opencenter.meta.region",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "region is the data-centre region the cluster runs in, such as iad3.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta.Region, true
-		},
 	},
 	{
 		Path:      "opencenter.meta.labels",
@@ -85,9 +60,6 @@ var Fields = []catalog.Field{
 		Doc:       "labels are extra labels added to every Flux object of the overlay; opencenter sets app.kubernetes.io/part-of, app.kubernetes.io/managed-by and opencenter/managed-by itself.",
 		Format:    "label-value",
 		KeyFormat: "label-key",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Meta.Labels, true
-		},
 	},
 	{
 		Path:     "opencenter.cluster",
@@ -95,9 +67,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.Cluster",
 		Doc:      "cluster names the cluster and its DNS domain.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Cluster, true
-		},
 	},
 	{
 		Path:     "opencenter.cluster.cluster_name",
@@ -106,18 +75,12 @@ var Fields = []catalog.Field{
 		Doc:      "cluster_name is a DNS-1123 label naming the cluster and its overlay directory applications/overlays/<cluster_name>; it must match the file name .<cluster_name>-config.yaml.",
 		Required: true,
 		Format:   "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Cluster.ClusterName, true
-		},
 	},
 	{
 		Path:   "opencenter.cluster.cluster_fqdn",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "cluster_fqdn is the fully qualified DNS name of the cluster's API endpoint.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Cluster.ClusterFQDN, true
-		},
 	},
 	{
 		Path:   "opencenter.cluster.base_domain",
@@ -125,9 +88,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "base_domain is the DNS domain under which service hostnames are published; the gateway's default listeners serve *.<base_domain>.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Cluster.BaseDomain, true
-		},
 	},
 	{
 		Path:     "opencenter.infrastructure",
@@ -135,9 +95,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.Infrastructure",
 		Doc:      "infrastructure describes the platform the cluster runs on.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Infrastructure, true
-		},
 	},
 	{
 		Path:     "opencenter.infrastructure.provider",
@@ -146,9 +103,6 @@ var Fields = []catalog.Field{
 		Enum:     []string{"baremetal", "kind", "openstack", "vmware"},
 		Doc:      "provider is the infrastructure platform: openstack, vmware, baremetal or kind.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Infrastructure.Provider, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops",
@@ -156,9 +110,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.GitOps",
 		Doc:      "gitops configures the Git repositories and Flux settings of the overlay.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops.repository",
@@ -166,9 +117,6 @@ var Fields = []catalog.Field{
 		GoType:   "config.Repository",
 		Doc:      "repository is the cluster's own GitOps repository, the Flux source \"flux-system\".",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Repository, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops.repository.url",
@@ -177,9 +125,6 @@ var Fields = []catalog.Field{
 		Doc:      "url of the repository: ssh://, https:// or scp-style git@host:path.",
 		Required: true,
 		Format:   "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Repository.URL, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.repository.branch",
@@ -188,18 +133,12 @@ var Fields = []catalog.Field{
 		Default: "main",
 		Doc:     "branch Flux follows in the repository.",
 		Format:  "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Repository.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.base_repo",
 		Kind:   catalog.KindObject,
 		GoType: "config.BaseRepo",
 		Doc:    "base_repo is the shared base repository the overlays build on.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.BaseRepo, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.base_repo.url",
@@ -208,9 +147,6 @@ var Fields = []catalog.Field{
 		Default: "https://github.com/opencenter-cloud/openCenter-gitops-base.git",
 		Doc:     "url of the base repository: ssh://, https:// or scp-style git@host:path. The default is the public repository over https, which Flux fetches without credentials; an ssh URL needs secret_name.",
 		Format:  "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.BaseRepo.URL, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.branch",
@@ -218,9 +154,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch of the base repository, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.BaseRepo.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.release",
@@ -228,9 +161,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag of the base repository to deploy; it wins over branch. When neither release nor branch is set, the release is 2026.01. A branch such as main is followed with branch, not release: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.BaseRepo.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.base_repo.secret_name",
@@ -238,18 +168,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "secret_name names the Secret in flux-system holding credentials for the base repository (and for services whose source override points at a fork); required for an ssh URL, since Flux has no anonymous ssh.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.BaseRepo.SecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.flux",
 		Kind:   catalog.KindObject,
 		GoType: "config.Flux",
 		Doc:    "flux holds the reconciliation settings of every rendered Flux object.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Flux, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.flux.interval",
@@ -258,9 +182,6 @@ var Fields = []catalog.Field{
 		Default: "15m",
 		Doc:     "interval is how often Flux reconciles sources and Kustomizations.",
 		Format:  "duration",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Flux.Interval, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.flux.retry_interval",
@@ -269,9 +190,6 @@ var Fields = []catalog.Field{
 		Default: "1m",
 		Doc:     "retry_interval is how soon Flux retries a failed reconciliation.",
 		Format:  "duration",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Flux.RetryInterval, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.flux.timeout",
@@ -280,9 +198,6 @@ var Fields = []catalog.Field{
 		Default: "10m",
 		Doc:     "timeout bounds one reconciliation.",
 		Format:  "duration",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.Flux.Timeout, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.flux.prune",
@@ -290,39 +205,24 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "prune deletes objects that were removed from Git.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.GitOps.Flux.Prune == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.GitOps.Flux.Prune, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units",
 		Kind:   catalog.KindObject,
 		GoType: "config.OverlayUnits",
 		Doc:    "overlay_units configures the overlay units that are not services.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed",
 		Kind:   catalog.KindObject,
 		GoType: "config.CustomerManaged",
 		Doc:    "customer_managed is the customer's own repository of Kustomizations.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.enabled",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "enabled renders the customer-managed layer.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled, true
-		},
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_name",
@@ -331,19 +231,6 @@ var Fields = []catalog.Field{
 		Doc:          "repository_name is the DNS-1123 name of the customer GitRepository.",
 		Format:       "dns-label",
 		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName != "" {
-				return nil
-			}
-			return []string{"opencenter.gitops.overlay_units.customer_managed.repository_name"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryName, true
-		},
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.repository_url",
@@ -352,19 +239,6 @@ var Fields = []catalog.Field{
 		Doc:          "repository_url is the URL of the customer repository: ssh://, https:// or scp-style git@host:path.",
 		Format:       "git-url",
 		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL != "" {
-				return nil
-			}
-			return []string{"opencenter.gitops.overlay_units.customer_managed.repository_url"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.RepositoryURL, true
-		},
 	},
 	{
 		Path:    "opencenter.gitops.overlay_units.customer_managed.branch",
@@ -373,9 +247,6 @@ var Fields = []catalog.Field{
 		Default: "main",
 		Doc:     "branch of the customer repository.",
 		Format:  "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.interval",
@@ -383,9 +254,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "interval overrides gitops.flux.interval for the customer units.",
 		Format: "duration",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Interval, true
-		},
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.secret_name",
@@ -394,31 +262,12 @@ var Fields = []catalog.Field{
 		Doc:          "secret_name names the Secret in flux-system holding the customer repository's credentials; required for an ssh URL.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
-				return nil
-			}
-			if c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName != "" {
-				return nil
-			}
-			return []string{"opencenter.gitops.overlay_units.customer_managed.secret_name"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.SecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "emit_secret renders that Secret from secrets.overlay_units.customer_managed.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret, true
-		},
 	},
 	{
 		Path:         "opencenter.gitops.overlay_units.customer_managed.kustomizations",
@@ -426,19 +275,6 @@ var Fields = []catalog.Field{
 		GoType:       "[]config.CustomerKustomization",
 		Doc:          "kustomizations are the Flux Kustomizations {name, path} applied from the customer repository.",
 		RequiredWhen: "gitops.overlay_units.customer_managed is enabled",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.enabled",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) > 0 {
-				return nil
-			}
-			return []string{"opencenter.gitops.overlay_units.customer_managed.kustomizations"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].name",
@@ -447,13 +283,6 @@ var Fields = []catalog.Field{
 		Doc:      "name is the DNS-1123 name of the Flux Kustomization.",
 		Required: true,
 		Format:   "dns-label",
-		Item: func(c *config.Config, i int) (string, bool) {
-			if i >= len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) {
-				return "", false
-			}
-			e := &c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations[i]
-			return e.Name, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.customer_managed.kustomizations[].path",
@@ -462,13 +291,6 @@ var Fields = []catalog.Field{
 		Doc:      "path in the customer repository, starting with \"/\", such as /apps/prod: segments of letters, digits, '.', '_' and '-', none starting with a dot.",
 		Required: true,
 		Format:   "repo-path",
-		Item: func(c *config.Config, i int) (string, bool) {
-			if i >= len(c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations) {
-				return "", false
-			}
-			e := &c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Kustomizations[i]
-			return e.Path, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.customer_managed.kustomizations[].depends_on",
@@ -481,27 +303,18 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindObject,
 		GoType: "config.SOPS",
 		Doc:    "sops configures the .sops.yaml of the overlay.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.SOPS, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.sops.enabled",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "enabled renders .sops.yaml.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Enabled, true
-		},
 	},
 	{
 		Path:   "opencenter.gitops.overlay_units.sops.rules",
 		Kind:   catalog.KindList,
 		GoType: "[]config.SOPSRule",
 		Doc:    "rules are the creation rules {path_regex, age_recipients, encrypted_regex} of the overlay's .sops.yaml, first match wins. None: one rule for every file, path_regex \\.yaml$, for the recipients of the config's own .sops.yaml creation rule.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.SOPS.Rules, true
-		},
 	},
 	{
 		Path:     "opencenter.gitops.overlay_units.sops.rules[].path_regex",
@@ -530,30 +343,18 @@ var Fields = []catalog.Field{
 		Default: "sops-age",
 		Doc:     "secret_name names the Secret in flux-system holding the age key (age.agekey) that Flux decrypts with; every Flux unit applying secret material references it.",
 		Format:  "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.GitOps.OverlayUnits.SOPS.SecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.services",
 		Kind:   catalog.KindObject,
 		GoType: "config.Services",
 		Doc:    "services turns platform services on and configures them.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.Services, true
-		},
 	},
 	{
 		Path:   "opencenter.services.calico",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Calico",
 		Doc:    "calico is the Calico CNI, rendered from the cluster repo (no base directory).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Calico, true
-		},
 	},
 	{
 		Path:     "opencenter.services.calico.enabled",
@@ -561,12 +362,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.calico.namespace",
@@ -574,12 +369,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "tigera-operator",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Namespace, true
-		},
 	},
 	{
 		Path:         "opencenter.services.calico.pod_cidr",
@@ -588,28 +377,6 @@ var Fields = []catalog.Field{
 		Doc:          "pod_cidr is the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16; it must match the cluster's pod network.",
 		Format:       "cidr",
 		RequiredWhen: "services.calico is enabled",
-		RequiredBy:   "opencenter.services.calico.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Calico.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Calico == nil {
-				return []string{"opencenter.services.calico.pod_cidr"}
-			}
-			if c.OpenCenter.Services.Calico.PodCIDR != "" {
-				return nil
-			}
-			return []string{"opencenter.services.calico.pod_cidr"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.PodCIDR, true
-		},
 	},
 	{
 		Path:    "opencenter.services.calico.encapsulation",
@@ -618,27 +385,12 @@ var Fields = []catalog.Field{
 		Default: "VXLAN",
 		Enum:    []string{"IPIP", "IPIPCrossSubnet", "None", "VXLAN", "VXLANCrossSubnet"},
 		Doc:     "encapsulation of pod traffic between nodes: VXLAN, VXLANCrossSubnet, IPIP, IPIPCrossSubnet or None.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.Encapsulation, true
-		},
 	},
 	{
 		Path:   "opencenter.services.calico.mtu",
 		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "mtu of pod interfaces in bytes; unset lets Calico detect it from the host.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Calico.MTU == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Calico.MTU, true
-		},
 	},
 	{
 		Path:    "opencenter.services.calico.block_size",
@@ -646,24 +398,12 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "26",
 		Doc:     "block_size is the prefix length of the per-node address blocks carved from pod_cidr (20 to 32).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Calico == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Calico.BlockSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager",
 		Kind:   catalog.KindObject,
 		GoType: "*config.CertManager",
 		Doc:    "cert-manager is cert-manager and, when configured, the ClusterIssuer other services get certificates from.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.CertManager, true
-		},
 	},
 	{
 		Path:     "opencenter.services.cert-manager.enabled",
@@ -671,12 +411,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.cert-manager.namespace",
@@ -684,27 +418,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "cert-manager",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.CertManager.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.CertManager.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.repo",
@@ -712,15 +431,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.CertManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.branch",
@@ -728,15 +438,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.CertManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.source.release",
@@ -744,15 +445,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.CertManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.cert-manager.issuer",
@@ -761,12 +453,6 @@ var Fields = []catalog.Field{
 		Default: "none",
 		Enum:    []string{"acme", "ca", "none", "selfsigned"},
 		Doc:     "issuer is the ClusterIssuer rendered for the cluster: none (cert-manager alone), acme, selfsigned or ca.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Issuer, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.issuer_name",
@@ -774,12 +460,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "issuer_name is the name of that ClusterIssuer, which the gateway and harbor reference; empty means letsencrypt for acme, selfsigned for selfsigned and ca for ca.",
 		Format: "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.IssuerName, true
-		},
 	},
 	{
 		Path:         "opencenter.services.cert-manager.ca_secret_name",
@@ -788,31 +468,6 @@ var Fields = []catalog.Field{
 		Doc:          "ca_secret_name names the Secret in cert-manager's namespace holding the CA's certificate and key (tls.crt, tls.key).",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.cert-manager.issuer is ca",
-		RequiredBy:   "opencenter.services.cert-manager.issuer",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "ca" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager == nil {
-				return []string{"opencenter.services.cert-manager.ca_secret_name"}
-			}
-			if c.OpenCenter.Services.CertManager.CASecretName != "" {
-				return nil
-			}
-			return []string{"opencenter.services.cert-manager.ca_secret_name"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.CASecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.acme_email",
@@ -820,12 +475,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "acme_email is the contact address of the ACME account (optional: Let's Encrypt no longer mails expiry notices).",
 		Format: "email",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.ACMEEmail, true
-		},
 	},
 	{
 		Path:    "opencenter.services.cert-manager.acme_server",
@@ -834,12 +483,6 @@ var Fields = []catalog.Field{
 		Default: "https://acme-v02.api.letsencrypt.org/directory",
 		Doc:     "acme_server is the ACME directory URL; use the Let's Encrypt staging URL for tests.",
 		Format:  "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.ACMEServer, true
-		},
 	},
 	{
 		Path:    "opencenter.services.cert-manager.dns_provider",
@@ -848,12 +491,6 @@ var Fields = []catalog.Field{
 		Default: "none",
 		Enum:    []string{"cloudflare", "designate", "none", "route53"},
 		Doc:     "dns_provider solves ACME challenges with DNS-01 through cloudflare, route53 or designate; none answers them with HTTP-01 through the cluster gateway, which cannot issue wildcards.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.DNSProvider, true
-		},
 	},
 	{
 		Path:         "opencenter.services.cert-manager.route53_region",
@@ -862,46 +499,12 @@ var Fields = []catalog.Field{
 		Doc:          "route53_region is the AWS region of the Route 53 API, such as us-east-1.",
 		Format:       "aws-region",
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager == nil {
-				return []string{"opencenter.services.cert-manager.route53_region"}
-			}
-			if c.OpenCenter.Services.CertManager.Route53Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.cert-manager.route53_region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Route53Region, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.route53_hosted_zone_id",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "route53_hosted_zone_id is the Route 53 hosted zone holding base_domain, when dns_provider is route53; empty lets cert-manager find it.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.Route53HostedZoneID, true
-		},
 	},
 	{
 		Path:         "opencenter.services.cert-manager.designate_auth_url",
@@ -910,49 +513,12 @@ var Fields = []catalog.Field{
 		Doc:          "designate_auth_url is the Keystone URL of Designate, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager == nil {
-				return []string{"opencenter.services.cert-manager.designate_auth_url"}
-			}
-			if c.OpenCenter.Services.CertManager.DesignateAuthURL != "" {
-				return nil
-			}
-			return []string{"opencenter.services.cert-manager.designate_auth_url"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.DesignateAuthURL, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.designate_region",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "designate_region is the OpenStack region of Designate, when dns_provider is designate.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.DesignateRegion, true
-		},
 	},
 	{
 		Path:   "opencenter.services.cert-manager.dns_existing_secret",
@@ -960,24 +526,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "dns_existing_secret names an existing Secret in cert-manager's namespace holding the DNS-01 credentials, instead of secrets.services.cert-manager: cloudflare, key api-token; route53, keys access-key-id and secret-access-key; designate, the webhook's environment (OS_AUTH_URL, OS_AUTH_TYPE=v3applicationcredential, OS_APPLICATION_CREDENTIAL_ID, OS_APPLICATION_CREDENTIAL_SECRET and optionally OS_REGION_NAME).",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.CertManager.DNSExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.etcd-backup",
 		Kind:   catalog.KindObject,
 		GoType: "*config.EtcdBackup",
 		Doc:    "etcd-backup is a scheduled snapshot of etcd to object storage, rendered from the cluster repo.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.EtcdBackup, true
-		},
 	},
 	{
 		Path:     "opencenter.services.etcd-backup.enabled",
@@ -985,12 +539,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.namespace",
@@ -998,12 +546,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "etcd-backup",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Namespace, true
-		},
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.schedule",
@@ -1012,12 +554,6 @@ var Fields = []catalog.Field{
 		Default: "0 */6 * * *",
 		Doc:     "schedule is the cron expression of the snapshot CronJob, in UTC.",
 		Format:  "cron",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Schedule, true
-		},
 	},
 	{
 		Path:         "opencenter.services.etcd-backup.bucket",
@@ -1026,40 +562,12 @@ var Fields = []catalog.Field{
 		Doc:          "bucket is the S3 bucket the etcd snapshots are written to.",
 		Format:       "s3-bucket",
 		RequiredWhen: "services.etcd-backup is enabled",
-		RequiredBy:   "opencenter.services.etcd-backup.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.EtcdBackup.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return []string{"opencenter.services.etcd-backup.bucket"}
-			}
-			if c.OpenCenter.Services.EtcdBackup.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.etcd-backup.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Bucket, true
-		},
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.region",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "region is the S3 region of the bucket.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Region, true
-		},
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.endpoint",
@@ -1067,12 +575,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.Endpoint, true
-		},
 	},
 	{
 		Path:    "opencenter.services.etcd-backup.retention_count",
@@ -1080,12 +582,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "28",
 		Doc:     "retention_count is how many snapshots are kept in the bucket; older ones are deleted.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.RetentionCount, true
-		},
 	},
 	{
 		Path:   "opencenter.services.etcd-backup.existing_secret",
@@ -1093,24 +589,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in etcd-backup's namespace holding the S3 credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.etcd-backup.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.EtcdBackup.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter",
 		Kind:   catalog.KindObject,
 		GoType: "*config.ExternalSnapshotter",
 		Doc:    "external-snapshotter is the CSI external-snapshotter: VolumeSnapshot CRDs and controller.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.ExternalSnapshotter, true
-		},
 	},
 	{
 		Path:     "opencenter.services.external-snapshotter.enabled",
@@ -1118,12 +602,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.ExternalSnapshotter.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.external-snapshotter.namespace",
@@ -1131,27 +609,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "external-snapshotter",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.ExternalSnapshotter.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.ExternalSnapshotter.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.ExternalSnapshotter.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.repo",
@@ -1159,15 +622,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.ExternalSnapshotter.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.ExternalSnapshotter.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.branch",
@@ -1175,15 +629,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.ExternalSnapshotter.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.ExternalSnapshotter.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.external-snapshotter.source.release",
@@ -1191,27 +636,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.ExternalSnapshotter == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.ExternalSnapshotter.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.ExternalSnapshotter.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Gateway",
 		Doc:    "gateway is the cluster's Gateway, GatewayClass and EnvoyProxy for Envoy Gateway.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Gateway, true
-		},
 	},
 	{
 		Path:     "opencenter.services.gateway.enabled",
@@ -1219,12 +649,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.gateway.namespace",
@@ -1232,12 +656,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "envoy-gateway-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Namespace, true
-		},
 	},
 	{
 		Path:    "opencenter.services.gateway.name",
@@ -1245,12 +663,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "opencenter-gateway",
 		Doc:     "name of the Gateway object that HTTPRoutes attach to.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Name, true
-		},
 	},
 	{
 		Path:    "opencenter.services.gateway.gateway_class_name",
@@ -1258,12 +670,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "envoy-gateway",
 		Doc:     "gateway_class_name is the GatewayClass of the Gateway, served by Envoy Gateway.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.GatewayClassName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway.issuer",
@@ -1271,12 +677,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "issuer is the cert-manager ClusterIssuer that issues the HTTPS listeners' certificates; empty means cert-manager's issuer, when it has one and tls_secret_name is empty.",
 		Format: "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Issuer, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway.tls_secret_name",
@@ -1284,36 +684,18 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "tls_secret_name names a Secret in the gateway's namespace you provide, holding the certificate of the default https listener (*.<base_domain>); cert-manager manages it only when issuer is set too.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.TLSSecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway.load_balancer_ip",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "load_balancer_ip requests a fixed address for the gateway's LoadBalancer Service, such as one from a MetalLB pool.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.LoadBalancerIP, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway.listeners",
 		Kind:   catalog.KindList,
 		GoType: "[]config.GatewayListener",
 		Doc:    "listeners are the ports, protocols and hostnames the Gateway accepts traffic on. Empty means: http on port 80 for *.<cluster.base_domain> (for every hostname without base_domain), and, with base_domain and a certificate (an issuer or tls_secret_name), https on 443 for the same wildcard, its certificate in tls_secret_name or <name>-tls.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Gateway.Listeners, true
-		},
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].name",
@@ -1329,35 +711,6 @@ var Fields = []catalog.Field{
 		Doc:          "hostname is the name the listener matches, exact or wildcard such as *.dev.example.com (an HTTPS listener's certificate is issued for it); empty matches every name.",
 		Format:       "wildcard-hostname",
 		RequiredWhen: "services.gateway.listeners[].protocol is HTTPS",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Gateway.Enabled {
-				return nil
-			}
-			var out []string
-			for i, e := range c.OpenCenter.Services.Gateway.Listeners {
-				if e.Protocol != "HTTPS" {
-					continue
-				}
-				if e.Hostname != "" {
-					continue
-				}
-				out = append(out, "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].hostname")
-			}
-			return out
-		},
-		Item: func(c *config.Config, i int) (string, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return "", false
-			}
-			if i >= len(c.OpenCenter.Services.Gateway.Listeners) {
-				return "", false
-			}
-			e := &c.OpenCenter.Services.Gateway.Listeners[i]
-			return e.Hostname, true
-		},
 	},
 	{
 		Path:     "opencenter.services.gateway.listeners[].port",
@@ -1381,47 +734,12 @@ var Fields = []catalog.Field{
 		Doc:          "tls_secret_name names the Secret holding the listener's certificate: cert-manager writes it when the gateway has an issuer, else you provide it.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.gateway.listeners[].protocol is HTTPS",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Gateway.Enabled {
-				return nil
-			}
-			var out []string
-			for i, e := range c.OpenCenter.Services.Gateway.Listeners {
-				if e.Protocol != "HTTPS" {
-					continue
-				}
-				if e.TLSSecretName != "" {
-					continue
-				}
-				out = append(out, "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].tls_secret_name")
-			}
-			return out
-		},
-		Item: func(c *config.Config, i int) (string, bool) {
-			if c.OpenCenter.Services.Gateway == nil {
-				return "", false
-			}
-			if i >= len(c.OpenCenter.Services.Gateway.Listeners) {
-				return "", false
-			}
-			e := &c.OpenCenter.Services.Gateway.Listeners[i]
-			return e.TLSSecretName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api",
 		Kind:   catalog.KindObject,
 		GoType: "*config.GatewayAPI",
 		Doc:    "gateway-api is Envoy Gateway and the Gateway API CRDs.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.GatewayAPI, true
-		},
 	},
 	{
 		Path:     "opencenter.services.gateway-api.enabled",
@@ -1429,12 +747,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.GatewayAPI.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.gateway-api.namespace",
@@ -1442,27 +754,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "envoy-gateway-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.GatewayAPI.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.GatewayAPI.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.GatewayAPI.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.repo",
@@ -1470,15 +767,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.GatewayAPI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.GatewayAPI.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.branch",
@@ -1486,15 +774,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.GatewayAPI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.GatewayAPI.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.gateway-api.source.release",
@@ -1502,27 +781,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.GatewayAPI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.GatewayAPI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.GatewayAPI.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Harbor",
 		Doc:    "harbor is the Harbor container registry.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Harbor, true
-		},
 	},
 	{
 		Path:     "opencenter.services.harbor.enabled",
@@ -1530,12 +794,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.namespace",
@@ -1543,27 +801,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "harbor",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Harbor.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.source.repo",
@@ -1571,15 +814,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.source.branch",
@@ -1587,15 +821,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.source.release",
@@ -1603,15 +828,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.hostname",
@@ -1620,40 +836,12 @@ var Fields = []catalog.Field{
 		Doc:          "hostname is the registry's external DNS name, such as harbor.dev.example.com (its externalURL is https://<hostname>). With the cluster Gateway enabled Harbor is published there, over HTTPS alone (plain HTTP redirected) and with TLS at the Gateway; without it the name is yours to publish.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.harbor is enabled",
-		RequiredBy:   "opencenter.services.harbor.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.hostname"}
-			}
-			if c.OpenCenter.Services.Harbor.Hostname != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.hostname"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Hostname, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.emit_certificate",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "emit_certificate renders a cert-manager Certificate for hostname, with which Harbor terminates TLS itself; only without the cluster Gateway, which otherwise terminates TLS for Harbor.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.EmitCertificate, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.issuer",
@@ -1661,12 +849,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "issuer is the cert-manager ClusterIssuer of that Certificate; empty means cert-manager's issuer.",
 		Format: "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Issuer, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.storage_class",
@@ -1674,12 +856,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of Harbor's persistent volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.storage_size",
@@ -1688,12 +864,6 @@ var Fields = []catalog.Field{
 		Default: "100Gi",
 		Doc:     "storage_size of the registry volume when storage is filesystem, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.StorageSize, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.storage",
@@ -1702,12 +872,6 @@ var Fields = []catalog.Field{
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
 		Doc:     "storage is where image layers are kept: filesystem, s3 or swift.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Storage, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.bucket",
@@ -1715,31 +879,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of image layers. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.harbor.storage is s3 or swift",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "s3" && c.OpenCenter.Services.Harbor.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.bucket"}
-			}
-			if c.OpenCenter.Services.Harbor.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Bucket, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.region",
@@ -1747,31 +886,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket; with swift, needed only when the cloud has several regions.",
 		RequiredWhen: "services.harbor.storage is s3",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.region"}
-			}
-			if c.OpenCenter.Services.Harbor.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Region, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.endpoint",
@@ -1780,31 +894,6 @@ var Fields = []catalog.Field{
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone v3 auth URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.harbor.storage is swift",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.endpoint"}
-			}
-			if c.OpenCenter.Services.Harbor.Endpoint != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.endpoint"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.Endpoint, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.swift_username",
@@ -1812,31 +901,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "swift_username is the Keystone user the registry authenticates to Swift as (its password is secrets.services.harbor.swift_password): Harbor's registry cannot use application credentials.",
 		RequiredWhen: "services.harbor.storage is swift",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.swift_username"}
-			}
-			if c.OpenCenter.Services.Harbor.SwiftUsername != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.swift_username"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.SwiftUsername, true
-		},
 	},
 	{
 		Path:         "opencenter.services.harbor.swift_project",
@@ -1844,31 +908,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "swift_project is the Keystone project (tenant) owning the Swift container.",
 		RequiredWhen: "services.harbor.storage is swift",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor == nil {
-				return []string{"opencenter.services.harbor.swift_project"}
-			}
-			if c.OpenCenter.Services.Harbor.SwiftProject != "" {
-				return nil
-			}
-			return []string{"opencenter.services.harbor.swift_project"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.SwiftProject, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.swift_domain",
@@ -1876,12 +915,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "Default",
 		Doc:     "swift_domain is the Keystone domain of swift_username and swift_project.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.SwiftDomain, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.admin_existing_secret",
@@ -1889,12 +922,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "admin_existing_secret names an existing Secret in harbor's namespace holding the admin password (key HARBOR_ADMIN_PASSWORD), instead of secrets.services.harbor.admin_password.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.AdminExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.secret_key_existing_secret",
@@ -1902,12 +929,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "secret_key_existing_secret names an existing Secret in harbor's namespace holding the key Harbor encrypts the credentials it stores with (key secretKey, 16 bytes), instead of secrets.services.harbor.secret_key.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.SecretKeyExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.values_existing_secret",
@@ -1915,12 +936,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "values_existing_secret names an existing Secret in harbor's namespace whose key values.yaml holds the chart values of Harbor's internal passwords ({database: {internal: {password: ...}}, registry: {credentials: {password: ...}}}), instead of secrets.services.harbor.database_password and registry_password.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.ValuesExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.harbor.object_store_existing_secret",
@@ -1928,12 +943,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "object_store_existing_secret names an existing Secret in harbor's namespace holding the object store credentials (s3: keys REGISTRY_STORAGE_S3_ACCESSKEY and REGISTRY_STORAGE_S3_SECRETKEY; swift: REGISTRY_STORAGE_SWIFT_PASSWORD), instead of secrets.services.harbor.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.trivy_enabled",
@@ -1941,15 +950,6 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "trivy_enabled deploys the Trivy vulnerability scanner.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.TrivyEnabled == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Harbor.TrivyEnabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.harbor.internal_network_policy",
@@ -1957,27 +957,12 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "internal_network_policy renders a NetworkPolicy that lets only Harbor's own pods reach its internal database, Redis and Trivy adapter: Redis and the adapter's API take no credentials, and core keeps its login sessions in Redis. It needs a CNI that enforces NetworkPolicy, such as Calico; set false if something outside Harbor must reach them.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Harbor.InternalNetworkPolicy == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Harbor.InternalNetworkPolicy, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Headlamp",
 		Doc:    "headlamp is the Headlamp Kubernetes web UI.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Headlamp, true
-		},
 	},
 	{
 		Path:     "opencenter.services.headlamp.enabled",
@@ -1985,12 +970,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.headlamp.namespace",
@@ -1998,27 +977,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "headlamp",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Headlamp.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Headlamp.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.repo",
@@ -2026,15 +990,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Headlamp.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.branch",
@@ -2042,15 +997,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Headlamp.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.source.release",
@@ -2058,15 +1004,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Headlamp.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.hostname",
@@ -2074,24 +1011,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "hostname is the UI's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since its login takes a token or OIDC; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.Hostname, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.oidc_enabled",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "oidc_enabled makes users log in with OIDC; the client secret is in secrets.services.headlamp.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.OIDCEnabled, true
-		},
 	},
 	{
 		Path:         "opencenter.services.headlamp.oidc_issuer_url",
@@ -2100,34 +1025,6 @@ var Fields = []catalog.Field{
 		Doc:          "oidc_issuer_url is the OIDC issuer, such as https://auth.example.com/realms/opencenter.",
 		Format:       "url",
 		RequiredWhen: "services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set",
-		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Headlamp.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Headlamp.OIDCExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.Headlamp == nil {
-				return []string{"opencenter.services.headlamp.oidc_issuer_url"}
-			}
-			if c.OpenCenter.Services.Headlamp.OIDCIssuerURL != "" {
-				return nil
-			}
-			return []string{"opencenter.services.headlamp.oidc_issuer_url"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.OIDCIssuerURL, true
-		},
 	},
 	{
 		Path:    "opencenter.services.headlamp.oidc_client_id",
@@ -2135,12 +1032,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "headlamp",
 		Doc:     "oidc_client_id is the OIDC client Headlamp authenticates as.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.OIDCClientID, true
-		},
 	},
 	{
 		Path:   "opencenter.services.headlamp.oidc_existing_secret",
@@ -2148,24 +1039,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "oidc_existing_secret names an existing Secret in headlamp's namespace holding the OIDC client as environment variables (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ISSUER_URL, OIDC_SCOPES and optionally OIDC_CALLBACK_URL), instead of the one rendered from oidc_issuer_url, oidc_client_id and secrets.services.headlamp.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Headlamp.OIDCExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Istio",
 		Doc:    "istio is the Istio service mesh: base, istiod and optional ingress gateway.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Istio, true
-		},
 	},
 	{
 		Path:     "opencenter.services.istio.enabled",
@@ -2173,12 +1052,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.istio.namespace",
@@ -2186,27 +1059,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "istio-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Istio.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Istio.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio.source.repo",
@@ -2214,15 +1072,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Istio.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio.source.branch",
@@ -2230,15 +1079,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Istio.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio.source.release",
@@ -2246,15 +1086,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Istio.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.istio.profile",
@@ -2263,36 +1094,18 @@ var Fields = []catalog.Field{
 		Default: "default",
 		Enum:    []string{"default", "demo"},
 		Doc:     "profile is the installation profile: default (the charts' own defaults, for production) or demo (access logs and more tracing, for evaluation); without ingress_gateway the mesh is istiod alone. Ambient mode needs the istio-cni and ztunnel charts, which the base does not install.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.Profile, true
-		},
 	},
 	{
 		Path:   "opencenter.services.istio.ingress_gateway",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "ingress_gateway deploys the istio-gateway ingress deployment.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Istio == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Istio.IngressGateway, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster",
 		Kind:   catalog.KindObject,
 		GoType: "*config.KafkaCluster",
 		Doc:    "kafka-cluster is the Strimzi Kafka operator and one Kafka cluster.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KafkaCluster, true
-		},
 	},
 	{
 		Path:     "opencenter.services.kafka-cluster.enabled",
@@ -2300,12 +1113,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.namespace",
@@ -2313,27 +1120,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "kafka-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KafkaCluster.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KafkaCluster.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.repo",
@@ -2341,15 +1133,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KafkaCluster.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.branch",
@@ -2357,15 +1140,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KafkaCluster.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.source.release",
@@ -2373,15 +1147,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KafkaCluster.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.cluster_name",
@@ -2389,24 +1154,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "kafka",
 		Doc:     "cluster_name is the name of the Kafka custom resource, a DNS-1123 label.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.ClusterName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.kafka_version",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "kafka_version is the Kafka version the operator deploys, one the Strimzi operator of the base release runs (4.0.0 to 4.1.1 for release 2026.01); empty means the operator's default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.KafkaVersion, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.replicas",
@@ -2414,15 +1167,6 @@ var Fields = []catalog.Field{
 		GoType:  "*int",
 		Default: "3",
 		Doc:     "replicas is the number of Kafka broker nodes.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KafkaCluster.Replicas == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KafkaCluster.Replicas, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kafka-cluster.storage_size",
@@ -2431,12 +1175,6 @@ var Fields = []catalog.Field{
 		Default: "100Gi",
 		Doc:     "storage_size of each broker's volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.StorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kafka-cluster.storage_class",
@@ -2444,24 +1182,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of the broker volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KafkaCluster == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KafkaCluster.StorageClass, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Keycloak",
 		Doc:    "keycloak is the Keycloak identity provider, its operator and PostgreSQL database.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Keycloak, true
-		},
 	},
 	{
 		Path:     "opencenter.services.keycloak.enabled",
@@ -2469,12 +1195,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.namespace",
@@ -2482,27 +1202,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "keycloak",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Keycloak.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.repo",
@@ -2510,15 +1215,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.branch",
@@ -2526,15 +1222,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.source.release",
@@ -2542,15 +1229,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.keycloak.hostname",
@@ -2559,31 +1237,6 @@ var Fields = []catalog.Field{
 		Doc:          "hostname is Keycloak's external DNS name, such as auth.example.com; Keycloak's frontend URL is https://<hostname> unless frontend_url says otherwise.",
 		Format:       "dns-subdomain",
 		RequiredWhen: "services.keycloak.gateway_route is true",
-		RequiredBy:   "opencenter.services.keycloak.gateway_route",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Keycloak.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.Services.Keycloak.GatewayRoute {
-				return nil
-			}
-			if c.OpenCenter.Services.Keycloak == nil {
-				return []string{"opencenter.services.keycloak.hostname"}
-			}
-			if c.OpenCenter.Services.Keycloak.Hostname != "" {
-				return nil
-			}
-			return []string{"opencenter.services.keycloak.hostname"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Hostname, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.realm",
@@ -2591,12 +1244,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "opencenter",
 		Doc:     "realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.Realm, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.frontend_url",
@@ -2604,12 +1251,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "frontend_url overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.FrontendURL, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.instances",
@@ -2617,30 +1258,12 @@ var Fields = []catalog.Field{
 		GoType:  "*int",
 		Default: "1",
 		Doc:     "instances is the number of Keycloak pods.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.Instances == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Keycloak.Instances, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.max_replicas",
 		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "max_replicas enables a HorizontalPodAutoscaler scaling from instances up to this many pods; unset means no autoscaling.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Keycloak.MaxReplicas == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Keycloak.MaxReplicas, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.storage_class",
@@ -2648,12 +1271,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of the PostgreSQL volume; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.db_storage_size",
@@ -2662,24 +1279,12 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "db_storage_size of the PostgreSQL volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.DBStorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.backup_enabled",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "backup_enabled adds a CronJob dumping the Keycloak database to a volume.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.BackupEnabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.backup_schedule",
@@ -2688,36 +1293,18 @@ var Fields = []catalog.Field{
 		Default: "0 2 * * *",
 		Doc:     "backup_schedule is the cron expression of the database backup, in UTC.",
 		Format:  "cron",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.BackupSchedule, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.operator_manual_approval",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "operator_manual_approval keeps the base's installPlanApproval Manual on the Keycloak operator's OLM Subscription: OLM then installs the operator (the base's startingCSV, keycloak-operator.v26.4.2 at 2026.01), and each upgrade, only once someone approves its InstallPlan, and Keycloak waits until then. Unset, the overlay sets Automatic: OLM installs the starting version, then follows the Subscription's channel.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.OperatorManualApproval, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.gateway_route",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "gateway_route exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443 (alone, plain HTTP redirected, unless frontend_url is elsewhere); Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.GatewayRoute, true
-		},
 	},
 	{
 		Path:    "opencenter.services.keycloak.oidc_client_id",
@@ -2725,12 +1312,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "kubernetes",
 		Doc:     "oidc_client_id names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.OIDCClientID, true
-		},
 	},
 	{
 		Path:   "opencenter.services.keycloak.admin_existing_secret",
@@ -2738,24 +1319,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "admin_existing_secret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Keycloak.AdminExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack",
 		Kind:   catalog.KindObject,
 		GoType: "*config.KubePrometheusStack",
 		Doc:    "kube-prometheus-stack is Prometheus, Alertmanager and Grafana.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KubePrometheusStack, true
-		},
 	},
 	{
 		Path:     "opencenter.services.kube-prometheus-stack.enabled",
@@ -2763,12 +1332,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.namespace",
@@ -2776,12 +1339,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
@@ -2789,12 +1346,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "grafana_hostname is Grafana's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.GrafanaHostname, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
@@ -2802,12 +1353,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "alertmanager_hostname is Alertmanager's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected); empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.alertmanager_auth",
@@ -2816,12 +1361,6 @@ var Fields = []catalog.Field{
 		Default: "basic",
 		Enum:    []string{"basic", "none"},
 		Doc:     "alertmanager_auth is how the cluster Gateway guards the Alertmanager it publishes, which takes no login of its own and lets anyone who reaches it silence alerts or send them: basic (HTTP basic authentication with secrets.services.kube-prometheus-stack.alertmanager_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret",
@@ -2829,12 +1368,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "alertmanager_htpasswd_existing_secret names an existing Secret in the service's namespace holding the logins of the published Alertmanager (key .htpasswd, in the form of alertmanager_htpasswd), instead of secrets.services.kube-prometheus-stack.alertmanager_htpasswd.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHtpasswdExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.prometheus_retention",
@@ -2843,12 +1376,6 @@ var Fields = []catalog.Field{
 		Default: "15d",
 		Doc:     "prometheus_retention is how long Prometheus keeps samples, a Prometheus duration such as 15d.",
 		Format:  "retention",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.PrometheusRetention, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.prometheus_storage_size",
@@ -2857,27 +1384,12 @@ var Fields = []catalog.Field{
 		Default: "50Gi",
 		Doc:     "prometheus_storage_size of each Prometheus volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.PrometheusStorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.prometheus_replicas",
 		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "prometheus_replicas is the number of Prometheus pods; unset means the chart's default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.PrometheusReplicas == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.KubePrometheusStack.PrometheusReplicas, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kube-prometheus-stack.grafana_storage_size",
@@ -2886,12 +1398,6 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "grafana_storage_size of Grafana's volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.GrafanaStorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.storage_class",
@@ -2899,12 +1405,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of the Prometheus, Alertmanager and Grafana volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.StorageClass, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.remote_write_url",
@@ -2912,12 +1412,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "remote_write_url is a Prometheus remote-write endpoint, such as the cluster's Mimir at http://observability-mimir-gateway.observability.svc/api/v1/push; empty disables remote write.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.RemoteWriteURL, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_existing_secret",
@@ -2925,24 +1419,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "grafana_existing_secret names an existing Secret in the service's namespace holding Grafana's admin login (keys admin-user and admin-password), instead of secrets.services.kube-prometheus-stack.grafana_admin_password. With neither, the Grafana chart generates a random password into its own Secret.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.KubePrometheusStack.GrafanaExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Kyverno",
 		Doc:    "kyverno is the Kyverno policy engine and its default policy ruleset.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Kyverno, true
-		},
 	},
 	{
 		Path:     "opencenter.services.kyverno.enabled",
@@ -2950,12 +1432,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kyverno.namespace",
@@ -2963,27 +1439,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "kyverno",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Kyverno.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.repo",
@@ -2991,15 +1452,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.branch",
@@ -3007,15 +1459,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.source.release",
@@ -3023,15 +1466,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.kyverno.default_ruleset",
@@ -3039,30 +1473,12 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "default_ruleset deploys the base repo's default ClusterPolicies.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.DefaultRuleset == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Kyverno.DefaultRuleset, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.admission_replicas",
 		Kind:   catalog.KindInt,
 		GoType: "*int",
 		Doc:    "admission_replicas is the number of admission controller pods, instead of the base's autoscaling from 3 to 10.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Kyverno.AdmissionReplicas == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Kyverno.AdmissionReplicas, true
-		},
 	},
 	{
 		Path:   "opencenter.services.kyverno.excluded_namespaces",
@@ -3070,24 +1486,12 @@ var Fields = []catalog.Field{
 		GoType: "[]string",
 		Doc:    "excluded_namespaces are namespaces the policies do not apply to, in addition to the chart's.",
 		Format: "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Kyverno == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Kyverno.ExcludedNamespaces, true
-		},
 	},
 	{
 		Path:   "opencenter.services.loki",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Loki",
 		Doc:    "loki is the Loki log store.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Loki, true
-		},
 	},
 	{
 		Path:     "opencenter.services.loki.enabled",
@@ -3095,12 +1499,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.loki.namespace",
@@ -3108,12 +1506,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Namespace, true
-		},
 	},
 	{
 		Path:    "opencenter.services.loki.storage",
@@ -3122,12 +1514,6 @@ var Fields = []catalog.Field{
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
 		Doc:     "storage is where log chunks are kept: filesystem, s3 or swift.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Storage, true
-		},
 	},
 	{
 		Path:         "opencenter.services.loki.bucket",
@@ -3135,31 +1521,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of log chunks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.loki.storage is s3 or swift",
-		RequiredBy:   "opencenter.services.loki.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Loki.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki == nil {
-				return []string{"opencenter.services.loki.bucket"}
-			}
-			if c.OpenCenter.Services.Loki.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.loki.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Bucket, true
-		},
 	},
 	{
 		Path:         "opencenter.services.loki.region",
@@ -3167,31 +1528,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.loki.storage is s3 or swift",
-		RequiredBy:   "opencenter.services.loki.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Loki.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki == nil {
-				return []string{"opencenter.services.loki.region"}
-			}
-			if c.OpenCenter.Services.Loki.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.loki.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Region, true
-		},
 	},
 	{
 		Path:         "opencenter.services.loki.endpoint",
@@ -3200,31 +1536,6 @@ var Fields = []catalog.Field{
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.loki.storage is swift",
-		RequiredBy:   "opencenter.services.loki.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Loki.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki == nil {
-				return []string{"opencenter.services.loki.endpoint"}
-			}
-			if c.OpenCenter.Services.Loki.Endpoint != "" {
-				return nil
-			}
-			return []string{"opencenter.services.loki.endpoint"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Endpoint, true
-		},
 	},
 	{
 		Path:   "opencenter.services.loki.existing_secret",
@@ -3232,12 +1543,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.loki.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.ExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.loki.retention",
@@ -3246,12 +1551,6 @@ var Fields = []catalog.Field{
 		Default: "30d",
 		Doc:     "retention is how long logs are kept, a Prometheus duration such as 30d or 744h.",
 		Format:  "retention",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Retention, true
-		},
 	},
 	{
 		Path:    "opencenter.services.loki.replicas",
@@ -3259,12 +1558,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of Loki pods.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.Replicas, true
-		},
 	},
 	{
 		Path:   "opencenter.services.loki.storage_class",
@@ -3272,12 +1565,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of Loki's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.loki.storage_size",
@@ -3286,24 +1573,12 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "storage_size of each Loki volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Loki.StorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Longhorn",
 		Doc:    "longhorn is Longhorn distributed block storage.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Longhorn, true
-		},
 	},
 	{
 		Path:     "opencenter.services.longhorn.enabled",
@@ -3311,12 +1586,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.longhorn.namespace",
@@ -3324,27 +1593,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "longhorn-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Longhorn.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Longhorn.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.repo",
@@ -3352,15 +1606,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Longhorn.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.branch",
@@ -3368,15 +1613,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Longhorn.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn.source.release",
@@ -3384,15 +1620,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Longhorn.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.longhorn.default_replica_count",
@@ -3400,12 +1627,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "3",
 		Doc:     "default_replica_count is how many replicas each Longhorn volume has, 1 to 20.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.DefaultReplicaCount, true
-		},
 	},
 	{
 		Path:    "opencenter.services.longhorn.data_path",
@@ -3413,36 +1634,18 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "/var/lib/longhorn",
 		Doc:     "data_path is the host directory on each node where Longhorn stores volume data.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.DataPath, true
-		},
 	},
 	{
 		Path:   "opencenter.services.longhorn.default_storage_class",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes the longhorn StorageClass the cluster default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Longhorn == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Longhorn.DefaultStorageClass, true
-		},
 	},
 	{
 		Path:   "opencenter.services.metallb",
 		Kind:   catalog.KindObject,
 		GoType: "*config.MetalLB",
 		Doc:    "metallb is the MetalLB load-balancer for bare-metal and VMware clusters.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.MetalLB, true
-		},
 	},
 	{
 		Path:     "opencenter.services.metallb.enabled",
@@ -3450,12 +1653,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.metallb.namespace",
@@ -3463,27 +1660,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "metallb-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.metallb.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.MetalLB.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.MetalLB.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.metallb.source.repo",
@@ -3491,15 +1673,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.MetalLB.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.metallb.source.branch",
@@ -3507,15 +1680,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.MetalLB.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.metallb.source.release",
@@ -3523,15 +1687,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.MetalLB.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.metallb.ip_pools",
@@ -3539,28 +1694,6 @@ var Fields = []catalog.Field{
 		GoType:       "[]config.MetalLBIPPool",
 		Doc:          "ip_pools are the address pools {name, addresses} LoadBalancer Services get their addresses from.",
 		RequiredWhen: "services.metallb is enabled",
-		RequiredBy:   "opencenter.services.metallb.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.MetalLB.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.MetalLB == nil {
-				return []string{"opencenter.services.metallb.ip_pools"}
-			}
-			if len(c.OpenCenter.Services.MetalLB.IPPools) > 0 {
-				return nil
-			}
-			return []string{"opencenter.services.metallb.ip_pools"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.MetalLB.IPPools, true
-		},
 	},
 	{
 		Path:     "opencenter.services.metallb.ip_pools[].name",
@@ -3588,27 +1721,12 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "l2_advertisement announces every pool with ARP/NDP from the nodes (layer 2 mode).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.MetalLB == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.MetalLB.L2Advertisement == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.MetalLB.L2Advertisement, true
-		},
 	},
 	{
 		Path:   "opencenter.services.mimir",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Mimir",
 		Doc:    "mimir is the Mimir long-term metrics store.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Mimir, true
-		},
 	},
 	{
 		Path:     "opencenter.services.mimir.enabled",
@@ -3616,12 +1734,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.mimir.namespace",
@@ -3629,12 +1741,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Namespace, true
-		},
 	},
 	{
 		Path:    "opencenter.services.mimir.storage",
@@ -3643,12 +1749,6 @@ var Fields = []catalog.Field{
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3", "swift"},
 		Doc:     "storage is where metric blocks are kept: filesystem, s3 or swift.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Storage, true
-		},
 	},
 	{
 		Path:         "opencenter.services.mimir.bucket",
@@ -3656,31 +1756,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "bucket is the bucket (or Swift container) of metric blocks. With s3 it is an S3 bucket name (3 to 63 letters, digits, '.', '-' or '_'), with swift a container name (no '/', at most 256 bytes).",
 		RequiredWhen: "services.mimir.storage is s3 or swift",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir == nil {
-				return []string{"opencenter.services.mimir.bucket"}
-			}
-			if c.OpenCenter.Services.Mimir.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.mimir.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Bucket, true
-		},
 	},
 	{
 		Path:         "opencenter.services.mimir.region",
@@ -3688,31 +1763,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.mimir.storage is s3 or swift",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir == nil {
-				return []string{"opencenter.services.mimir.region"}
-			}
-			if c.OpenCenter.Services.Mimir.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.mimir.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Region, true
-		},
 	},
 	{
 		Path:         "opencenter.services.mimir.endpoint",
@@ -3721,31 +1771,6 @@ var Fields = []catalog.Field{
 		Doc:          "endpoint is the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.mimir.storage is swift",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir == nil {
-				return []string{"opencenter.services.mimir.endpoint"}
-			}
-			if c.OpenCenter.Services.Mimir.Endpoint != "" {
-				return nil
-			}
-			return []string{"opencenter.services.mimir.endpoint"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Endpoint, true
-		},
 	},
 	{
 		Path:   "opencenter.services.mimir.existing_secret",
@@ -3753,12 +1778,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (s3: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; swift: OS_APPLICATION_CREDENTIAL_ID and OS_APPLICATION_CREDENTIAL_SECRET), instead of secrets.services.mimir.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.mimir.values_existing_secret",
@@ -3766,12 +1785,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "values_existing_secret names, with storage filesystem, an existing Secret in the service's namespace whose key values.yaml holds the chart value of MinIO's root password ({minio: {rootPassword: ...}}), instead of secrets.services.mimir.minio_root_password.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.ValuesExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.mimir.retention",
@@ -3780,12 +1793,6 @@ var Fields = []catalog.Field{
 		Default: "30d",
 		Doc:     "retention is how long metric blocks are kept, a Prometheus duration such as 90d; 0 keeps them forever.",
 		Format:  "retention",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Retention, true
-		},
 	},
 	{
 		Path:    "opencenter.services.mimir.replicas",
@@ -3793,12 +1800,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of ingester pods.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.Replicas, true
-		},
 	},
 	{
 		Path:   "opencenter.services.mimir.storage_class",
@@ -3806,12 +1807,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of Mimir's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.mimir.storage_size",
@@ -3820,24 +1815,12 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "storage_size of each Mimir volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Mimir.StorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.olm",
 		Kind:   catalog.KindObject,
 		GoType: "*config.OLM",
 		Doc:    "olm is the Operator Lifecycle Manager.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OLM, true
-		},
 	},
 	{
 		Path:     "opencenter.services.olm.enabled",
@@ -3845,12 +1828,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OLM.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.olm.namespace",
@@ -3858,27 +1835,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "olm",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OLM.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.olm.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OLM.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OLM.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.olm.source.repo",
@@ -3886,15 +1848,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OLM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OLM.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.olm.source.branch",
@@ -3902,15 +1855,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OLM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OLM.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.olm.source.release",
@@ -3918,27 +1862,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OLM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OLM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OLM.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm",
 		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCCM",
 		Doc:    "openstack-ccm is the OpenStack cloud controller manager (nodes and Octavia load balancers).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenStackCCM, true
-		},
 	},
 	{
 		Path:     "opencenter.services.openstack-ccm.enabled",
@@ -3946,12 +1875,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.openstack-ccm.namespace",
@@ -3959,27 +1882,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "openstack-ccm",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCCM.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenStackCCM.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.repo",
@@ -3987,15 +1895,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCCM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.branch",
@@ -4003,15 +1902,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCCM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.source.release",
@@ -4019,15 +1909,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCCM.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.openstack-ccm.auth_url",
@@ -4036,31 +1917,6 @@ var Fields = []catalog.Field{
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return []string{"opencenter.services.openstack-ccm.auth_url"}
-			}
-			if c.OpenCenter.Services.OpenStackCCM.AuthURL != "" {
-				return nil
-			}
-			return []string{"opencenter.services.openstack-ccm.auth_url"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.AuthURL, true
-		},
 	},
 	{
 		Path:         "opencenter.services.openstack-ccm.region",
@@ -4068,31 +1924,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
 		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return []string{"opencenter.services.openstack-ccm.region"}
-			}
-			if c.OpenCenter.Services.OpenStackCCM.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.openstack-ccm.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.Region, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.floating_network_id",
@@ -4100,12 +1931,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "floating_network_id is the ID of the external network Octavia load balancers get floating IPs from (the cloud controller manager takes no name).",
 		Format: "uuid",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.FloatingNetworkID, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.subnet_id",
@@ -4113,12 +1938,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "subnet_id is the ID of the subnet the load balancers' VIPs are created on, the nodes' subnet.",
 		Format: "uuid",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.SubnetID, true
-		},
 	},
 	{
 		Path:    "opencenter.services.openstack-ccm.lb_provider",
@@ -4127,12 +1946,6 @@ var Fields = []catalog.Field{
 		Default: "amphora",
 		Enum:    []string{"amphora", "ovn"},
 		Doc:     "lb_provider is the Octavia provider of load balancers: amphora or ovn.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.LBProvider, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-ccm.existing_secret",
@@ -4140,24 +1953,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in openstack-ccm's namespace holding the whole cloud.conf of the cloud controller manager (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-ccm.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCCM.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi",
 		Kind:   catalog.KindObject,
 		GoType: "*config.OpenStackCSI",
 		Doc:    "openstack-csi is the OpenStack Cinder CSI driver.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenStackCSI, true
-		},
 	},
 	{
 		Path:     "opencenter.services.openstack-csi.enabled",
@@ -4165,12 +1966,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.openstack-csi.namespace",
@@ -4178,27 +1973,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "openstack-csi",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCSI.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenStackCSI.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.repo",
@@ -4206,15 +1986,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.branch",
@@ -4222,15 +1993,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.source.release",
@@ -4238,15 +2000,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenStackCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.openstack-csi.auth_url",
@@ -4255,31 +2008,6 @@ var Fields = []catalog.Field{
 		Doc:          "auth_url is the Keystone v3 URL, such as https://keystone.example.com:5000/v3.",
 		Format:       "url",
 		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return []string{"opencenter.services.openstack-csi.auth_url"}
-			}
-			if c.OpenCenter.Services.OpenStackCSI.AuthURL != "" {
-				return nil
-			}
-			return []string{"opencenter.services.openstack-csi.auth_url"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.AuthURL, true
-		},
 	},
 	{
 		Path:         "opencenter.services.openstack-csi.region",
@@ -4287,31 +2015,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the OpenStack region of the cluster.",
 		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return []string{"opencenter.services.openstack-csi.region"}
-			}
-			if c.OpenCenter.Services.OpenStackCSI.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.openstack-csi.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.Region, true
-		},
 	},
 	{
 		Path:    "opencenter.services.openstack-csi.storage_class_name",
@@ -4320,48 +2023,24 @@ var Fields = []catalog.Field{
 		Default: "cinder-csi",
 		Doc:     "storage_class_name is the name of the Cinder StorageClass created.",
 		Format:  "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.StorageClassName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.default_storage_class",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes that StorageClass the cluster default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.DefaultStorageClass, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.volume_type",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "volume_type is the Cinder volume type of new volumes; empty means the cloud's default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.VolumeType, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.availability_zone",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "availability_zone is the Cinder availability zone of new volumes; empty means the cloud's default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.AvailabilityZone, true
-		},
 	},
 	{
 		Path:   "opencenter.services.openstack-csi.existing_secret",
@@ -4369,24 +2048,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in openstack-csi's namespace holding the whole cloud.conf of the Cinder CSI driver (key cloud.conf), instead of the one rendered from auth_url, region and secrets.services.openstack-csi.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenStackCSI.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack",
 		Kind:   catalog.KindObject,
 		GoType: "*config.OpenTelemetryKubeStack",
 		Doc:    "opentelemetry-kube-stack is the OpenTelemetry operator and collectors for the cluster.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenTelemetryKubeStack, true
-		},
 	},
 	{
 		Path:     "opencenter.services.opentelemetry-kube-stack.enabled",
@@ -4394,12 +2061,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.namespace",
@@ -4407,12 +2068,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
@@ -4420,24 +2075,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "otlp_endpoint is an OTLP/HTTP endpoint, such as a central OpenTelemetry Collector, that the node collectors send all their traces, metrics and logs to, instead of the base's in-cluster Tempo (traces) and Loki (logs); empty keeps those.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.OTLPEndpoint, true
-		},
 	},
 	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_insecure",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "otlp_insecure sends OTLP without TLS.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.OpenTelemetryKubeStack.OTLPInsecure, true
-		},
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.collect_logs",
@@ -4445,15 +2088,6 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "collect_logs runs the node collector that tails container logs.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.CollectLogs == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenTelemetryKubeStack.CollectLogs, true
-		},
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.collect_host_metrics",
@@ -4461,15 +2095,6 @@ var Fields = []catalog.Field{
 		GoType:  "*bool",
 		Default: "true",
 		Doc:     "collect_host_metrics scrapes node CPU, memory, disk and network metrics.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.CollectHostMetrics == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenTelemetryKubeStack.CollectHostMetrics, true
-		},
 	},
 	{
 		Path:    "opencenter.services.opentelemetry-kube-stack.trace_sampling_ratio",
@@ -4477,27 +2102,12 @@ var Fields = []catalog.Field{
 		GoType:  "*float64",
 		Default: "1.0",
 		Doc:     "trace_sampling_ratio is the fraction of traces kept, from 0.0 to 1.0, by the SDKs the operator injects into instrumented workloads; they export to the node collectors.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.OpenTelemetryKubeStack.TraceSamplingRatio == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.OpenTelemetryKubeStack.TraceSamplingRatio, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator",
 		Kind:   catalog.KindObject,
 		GoType: "*config.PostgresOperator",
 		Doc:    "postgres-operator is the Zalando Postgres operator.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.PostgresOperator, true
-		},
 	},
 	{
 		Path:     "opencenter.services.postgres-operator.enabled",
@@ -4505,12 +2115,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.postgres-operator.namespace",
@@ -4518,27 +2122,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "postgres-operator",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.PostgresOperator.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.PostgresOperator.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.repo",
@@ -4546,15 +2135,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.PostgresOperator.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.branch",
@@ -4562,15 +2142,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.PostgresOperator.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.source.release",
@@ -4578,15 +2149,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.PostgresOperator.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.storage_class",
@@ -4594,12 +2156,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class names a StorageClass for the record: nothing rendered reads it, as the operator (v1.14.0) has no default StorageClass; each postgresql resource sets its own (spec.volume.storageClass; keycloak's is keycloak.storage_class).",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.postgres-operator.storage_size",
@@ -4608,12 +2164,6 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "storage_size is a volume size for the record: nothing rendered reads it, as each postgresql resource sets its own (keycloak's is keycloak.db_storage_size).",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.StorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.postgres-operator.watched_namespaces",
@@ -4621,24 +2171,12 @@ var Fields = []catalog.Field{
 		GoType: "[]string",
 		Doc:    "watched_namespaces limits the operator to one namespace, the list's only item; empty means all namespaces (the operator watches one namespace or all).",
 		Format: "dns-label",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.PostgresOperator == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.PostgresOperator.WatchedNamespaces, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager",
 		Kind:   catalog.KindObject,
 		GoType: "*config.RBACManager",
 		Doc:    "rbac-manager is the FairwindsOps RBAC manager and the cluster's role bindings.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.RBACManager, true
-		},
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.enabled",
@@ -4646,12 +2184,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.rbac-manager.namespace",
@@ -4659,27 +2191,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "rbac-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.RBACManager.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.RBACManager.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.repo",
@@ -4687,15 +2204,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.RBACManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.branch",
@@ -4703,15 +2211,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.RBACManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.source.release",
@@ -4719,27 +2218,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.RBACManager.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.Source.Release, true
-		},
 	},
 	{
 		Path:   "opencenter.services.rbac-manager.role_bindings",
 		Kind:   catalog.KindList,
 		GoType: "[]config.RBACRoleBinding",
 		Doc:    "role_bindings bind identity-provider groups to ClusterRoles.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.RBACManager == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.RBACManager.RoleBindings, true
-		},
 	},
 	{
 		Path:     "opencenter.services.rbac-manager.role_bindings[].name",
@@ -4773,12 +2257,6 @@ var Fields = []catalog.Field{
 		Kind:   catalog.KindObject,
 		GoType: "*config.SealedSecrets",
 		Doc:    "sealed-secrets is the Bitnami Sealed Secrets controller.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.SealedSecrets, true
-		},
 	},
 	{
 		Path:     "opencenter.services.sealed-secrets.enabled",
@@ -4786,12 +2264,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.sealed-secrets.namespace",
@@ -4799,27 +2271,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "sealed-secrets",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.SealedSecrets.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.SealedSecrets.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.repo",
@@ -4827,15 +2284,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.SealedSecrets.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.branch",
@@ -4843,15 +2291,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.SealedSecrets.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.sealed-secrets.source.release",
@@ -4859,15 +2298,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.SealedSecrets.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.sealed-secrets.key_renew_period",
@@ -4876,24 +2306,12 @@ var Fields = []catalog.Field{
 		Default: "720h",
 		Doc:     "key_renew_period is how often a new sealing key is generated, a Go duration such as 720h; 0 disables renewal.",
 		Format:  "go-duration",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.SealedSecrets == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.SealedSecrets.KeyRenewPeriod, true
-		},
 	},
 	{
 		Path:   "opencenter.services.tempo",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Tempo",
 		Doc:    "tempo is the Tempo trace store.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Tempo, true
-		},
 	},
 	{
 		Path:     "opencenter.services.tempo.enabled",
@@ -4901,12 +2319,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.tempo.namespace",
@@ -4914,12 +2326,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "observability",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Namespace, true
-		},
 	},
 	{
 		Path:    "opencenter.services.tempo.storage",
@@ -4928,12 +2334,6 @@ var Fields = []catalog.Field{
 		Default: "filesystem",
 		Enum:    []string{"filesystem", "s3"},
 		Doc:     "storage is where trace blocks are kept: filesystem or s3 (Tempo has no Swift backend: use Swift's S3 API).",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Storage, true
-		},
 	},
 	{
 		Path:         "opencenter.services.tempo.bucket",
@@ -4942,31 +2342,6 @@ var Fields = []catalog.Field{
 		Doc:          "bucket is the bucket of trace blocks.",
 		Format:       "s3-bucket",
 		RequiredWhen: "services.tempo.storage is s3",
-		RequiredBy:   "opencenter.services.tempo.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Tempo.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo == nil {
-				return []string{"opencenter.services.tempo.bucket"}
-			}
-			if c.OpenCenter.Services.Tempo.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.tempo.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Bucket, true
-		},
 	},
 	{
 		Path:         "opencenter.services.tempo.region",
@@ -4974,31 +2349,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the object store region of the bucket.",
 		RequiredWhen: "services.tempo.storage is s3",
-		RequiredBy:   "opencenter.services.tempo.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Tempo.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo == nil {
-				return []string{"opencenter.services.tempo.region"}
-			}
-			if c.OpenCenter.Services.Tempo.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.tempo.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Region, true
-		},
 	},
 	{
 		Path:   "opencenter.services.tempo.endpoint",
@@ -5006,12 +2356,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "endpoint is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Endpoint, true
-		},
 	},
 	{
 		Path:   "opencenter.services.tempo.existing_secret",
@@ -5019,12 +2363,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in the service's namespace holding the object store credentials as environment variables (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), instead of secrets.services.tempo.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.ExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.tempo.retention",
@@ -5033,12 +2371,6 @@ var Fields = []catalog.Field{
 		Default: "336h",
 		Doc:     "retention is how long traces are kept, a Go duration such as 336h.",
 		Format:  "duration",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Retention, true
-		},
 	},
 	{
 		Path:    "opencenter.services.tempo.replicas",
@@ -5046,12 +2378,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "1",
 		Doc:     "replicas is the number of Tempo pods.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.Replicas, true
-		},
 	},
 	{
 		Path:   "opencenter.services.tempo.storage_class",
@@ -5059,12 +2385,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "storage_class of Tempo's volumes; empty means the cluster default.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.StorageClass, true
-		},
 	},
 	{
 		Path:    "opencenter.services.tempo.storage_size",
@@ -5073,24 +2393,12 @@ var Fields = []catalog.Field{
 		Default: "10Gi",
 		Doc:     "storage_size of each Tempo volume, as a Kubernetes quantity.",
 		Format:  "quantity",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Tempo.StorageSize, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero",
 		Kind:   catalog.KindObject,
 		GoType: "*config.Velero",
 		Doc:    "velero is Velero backup and restore of cluster resources and volumes.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Velero, true
-		},
 	},
 	{
 		Path:     "opencenter.services.velero.enabled",
@@ -5098,12 +2406,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.velero.namespace",
@@ -5111,27 +2413,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "velero",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Velero.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.Velero.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.source.repo",
@@ -5139,15 +2426,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Velero.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.source.branch",
@@ -5155,15 +2433,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Velero.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.source.release",
@@ -5171,15 +2440,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.Velero.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Source.Release, true
-		},
 	},
 	{
 		Path:    "opencenter.services.velero.provider",
@@ -5188,12 +2448,6 @@ var Fields = []catalog.Field{
 		Default: "aws",
 		Enum:    []string{"aws"},
 		Doc:     "provider is the object-store plugin: aws, which serves any S3-compatible store. Azure's and GCP's plugins are not offered: their credentials are not S3 access keys, which is what secrets.services.velero and existing_secret hold.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Provider, true
-		},
 	},
 	{
 		Path:         "opencenter.services.velero.bucket",
@@ -5202,28 +2456,6 @@ var Fields = []catalog.Field{
 		Doc:          "bucket is the bucket backups are written to.",
 		Format:       "s3-bucket",
 		RequiredWhen: "services.velero is enabled",
-		RequiredBy:   "opencenter.services.velero.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Velero.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Velero == nil {
-				return []string{"opencenter.services.velero.bucket"}
-			}
-			if c.OpenCenter.Services.Velero.Bucket != "" {
-				return nil
-			}
-			return []string{"opencenter.services.velero.bucket"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Bucket, true
-		},
 	},
 	{
 		Path:         "opencenter.services.velero.region",
@@ -5231,28 +2463,6 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "region is the region of the bucket (any value an S3-compatible store accepts).",
 		RequiredWhen: "services.velero is enabled",
-		RequiredBy:   "opencenter.services.velero.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Velero.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Velero == nil {
-				return []string{"opencenter.services.velero.region"}
-			}
-			if c.OpenCenter.Services.Velero.Region != "" {
-				return nil
-			}
-			return []string{"opencenter.services.velero.region"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Region, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.s3_url",
@@ -5260,12 +2470,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "s3_url is the URL of an S3-compatible store; empty means AWS S3.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.S3URL, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.existing_secret",
@@ -5273,12 +2477,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in velero's namespace holding an AWS credentials file under key cloud, instead of secrets.services.velero.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.ExistingSecret, true
-		},
 	},
 	{
 		Path:    "opencenter.services.velero.schedule",
@@ -5287,12 +2485,6 @@ var Fields = []catalog.Field{
 		Default: "0 3 * * *",
 		Doc:     "schedule is the cron expression of the daily backup Schedule, in UTC.",
 		Format:  "cron",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.Schedule, true
-		},
 	},
 	{
 		Path:    "opencenter.services.velero.ttl",
@@ -5301,36 +2493,18 @@ var Fields = []catalog.Field{
 		Default: "720h",
 		Doc:     "ttl is how long each backup is kept, a Go duration such as 720h.",
 		Format:  "go-duration",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.TTL, true
-		},
 	},
 	{
 		Path:   "opencenter.services.velero.snapshot_volumes",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "snapshot_volumes takes CSI snapshots of persistent volumes in each backup.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.Velero.SnapshotVolumes, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi",
 		Kind:   catalog.KindObject,
 		GoType: "*config.VSphereCSI",
 		Doc:    "vsphere-csi is the vSphere CSI driver.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.VSphereCSI, true
-		},
 	},
 	{
 		Path:     "opencenter.services.vsphere-csi.enabled",
@@ -5338,12 +2512,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.namespace",
@@ -5351,27 +2519,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "vmware-system-csi",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.VSphereCSI.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.VSphereCSI.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.repo",
@@ -5379,15 +2532,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.VSphereCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.branch",
@@ -5395,15 +2539,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.VSphereCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.source.release",
@@ -5411,15 +2546,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			if c.OpenCenter.Services.VSphereCSI.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.services.vsphere-csi.vcenter_host",
@@ -5428,31 +2554,6 @@ var Fields = []catalog.Field{
 		Doc:          "vcenter_host is the vCenter server's DNS name or IP address.",
 		Format:       "host",
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.VSphereCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return []string{"opencenter.services.vsphere-csi.vcenter_host"}
-			}
-			if c.OpenCenter.Services.VSphereCSI.VCenterHost != "" {
-				return nil
-			}
-			return []string{"opencenter.services.vsphere-csi.vcenter_host"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.VCenterHost, true
-		},
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.port",
@@ -5460,12 +2561,6 @@ var Fields = []catalog.Field{
 		GoType:  "int",
 		Default: "443",
 		Doc:     "port is the vCenter HTTPS port.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Port, true
-		},
 	},
 	{
 		Path:         "opencenter.services.vsphere-csi.datacenter",
@@ -5473,67 +2568,24 @@ var Fields = []catalog.Field{
 		GoType:       "string",
 		Doc:          "datacenter is the vSphere datacenter the cluster's VMs run in.",
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.VSphereCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return []string{"opencenter.services.vsphere-csi.datacenter"}
-			}
-			if c.OpenCenter.Services.VSphereCSI.Datacenter != "" {
-				return nil
-			}
-			return []string{"opencenter.services.vsphere-csi.datacenter"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.Datacenter, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.datastore_url",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "datastore_url is the datastore of new volumes, such as ds:///vmfs/volumes/<uuid>/; empty lets the storage policy decide.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.DatastoreURL, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.insecure_flag",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "insecure_flag skips verification of vCenter's TLS certificate.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.InsecureFlag, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.cluster_id",
 		Kind:   catalog.KindString,
 		GoType: "string",
 		Doc:    "cluster_id uniquely identifies this Kubernetes cluster to vCenter; empty means cluster_name.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.ClusterID, true
-		},
 	},
 	{
 		Path:    "opencenter.services.vsphere-csi.storage_class_name",
@@ -5542,24 +2594,12 @@ var Fields = []catalog.Field{
 		Default: "vsphere-csi",
 		Doc:     "storage_class_name is the name of the vSphere StorageClass created.",
 		Format:  "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.StorageClassName, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.default_storage_class",
 		Kind:   catalog.KindBool,
 		GoType: "bool",
 		Doc:    "default_storage_class makes that StorageClass the cluster default.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.DefaultStorageClass, true
-		},
 	},
 	{
 		Path:   "opencenter.services.vsphere-csi.existing_secret",
@@ -5567,24 +2607,12 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in vsphere-csi's namespace holding the whole csi-vsphere.conf (key csi-vsphere.conf), instead of the one rendered from vcenter_host, datacenter and secrets.services.vsphere-csi.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.VSphereCSI.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.services.weave-gitops",
 		Kind:   catalog.KindObject,
 		GoType: "*config.WeaveGitOps",
 		Doc:    "weave-gitops is the Weave GitOps dashboard for Flux, rendered from the cluster repo.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.Services.WeaveGitOps, true
-		},
 	},
 	{
 		Path:     "opencenter.services.weave-gitops.enabled",
@@ -5592,12 +2620,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.services.weave-gitops.namespace",
@@ -5605,12 +2627,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "flux-system",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.hostname",
@@ -5618,12 +2634,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "hostname is the dashboard's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), since it asks for a login; empty keeps it cluster-internal.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.Hostname, true
-		},
 	},
 	{
 		Path:    "opencenter.services.weave-gitops.admin_user",
@@ -5631,12 +2641,6 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "admin",
 		Doc:     "admin_user is the dashboard's local admin user; its password hash is in secrets.services.weave-gitops.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.AdminUser, true
-		},
 	},
 	{
 		Path:   "opencenter.services.weave-gitops.admin_existing_secret",
@@ -5644,33 +2648,18 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "admin_existing_secret says the admin login Secret is provided by another tool (External Secrets, Sealed Secrets): it must be cluster-user-auth, the name the chart reads, with keys username and password (a bcrypt hash), in the dashboard's namespace. opencenter then renders none.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.OpenCenter.Services.WeaveGitOps.AdminExistingSecret, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services",
 		Kind:   catalog.KindObject,
 		GoType: "config.ManagedServices",
 		Doc:    "managed_services turns provider-managed services on and configures them.",
-		Get: func(c *config.Config) (any, bool) {
-			return c.OpenCenter.ManagedServices, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy",
 		Kind:   catalog.KindObject,
 		GoType: "*config.AlertProxy",
 		Doc:    "alert-proxy opens a Rackspace Core ticket, through Watchman, for each alert Alertmanager sends it.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.ManagedServices.AlertProxy, true
-		},
 	},
 	{
 		Path:     "opencenter.managed_services.alert-proxy.enabled",
@@ -5678,12 +2667,6 @@ var Fields = []catalog.Field{
 		GoType:   "bool",
 		Doc:      "enabled deploys the service to this cluster.",
 		Required: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Enabled, true
-		},
 	},
 	{
 		Path:    "opencenter.managed_services.alert-proxy.namespace",
@@ -5691,27 +2674,12 @@ var Fields = []catalog.Field{
 		GoType:  "string",
 		Default: "rackspace",
 		Doc:     "namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Namespace, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
 		Doc:    "source overrides gitops.base_repo for this service.",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.Source == nil {
-				return nil, false
-			}
-			return *c.OpenCenter.ManagedServices.AlertProxy.Source, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.repo",
@@ -5719,15 +2687,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "repo is the repository URL; empty means gitops.base_repo.url.",
 		Format: "git-url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Source.Repo, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.branch",
@@ -5735,15 +2694,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "branch to follow, used when release is empty.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Source.Branch, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.source.release",
@@ -5751,15 +2701,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "release is the tag to deploy; it wins over branch. A branch such as main is followed with branch: Flux fetches a release as a tag.",
 		Format: "git-ref",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.Source == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.Source.Release, true
-		},
 	},
 	{
 		Path:         "opencenter.managed_services.alert-proxy.account_id",
@@ -5768,28 +2709,6 @@ var Fields = []catalog.Field{
 		Doc:          "account_id is the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER).",
 		Format:       "core-number",
 		RequiredWhen: "managed_services.alert-proxy is enabled",
-		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil
-			}
-			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
-				return nil
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return []string{"opencenter.managed_services.alert-proxy.account_id"}
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.AccountID != "" {
-				return nil
-			}
-			return []string{"opencenter.managed_services.alert-proxy.account_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.AccountID, true
-		},
 	},
 	{
 		Path:         "opencenter.managed_services.alert-proxy.overseer_device_id",
@@ -5798,28 +2717,6 @@ var Fields = []catalog.Field{
 		Doc:          "overseer_device_id is the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID).",
 		Format:       "core-number",
 		RequiredWhen: "managed_services.alert-proxy is enabled",
-		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil
-			}
-			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
-				return nil
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return []string{"opencenter.managed_services.alert-proxy.overseer_device_id"}
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.OverseerDeviceID != "" {
-				return nil
-			}
-			return []string{"opencenter.managed_services.alert-proxy.overseer_device_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.OverseerDeviceID, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.alertmanager_url",
@@ -5827,12 +2724,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "alertmanager_url is the Alertmanager API alert-proxy asks whether an alert still fires before it opens a ticket (ALERT_MANAGER_URL); empty means kube-prometheus-stack's Alertmanager in the cluster, which must then be enabled.",
 		Format: "url",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.AlertmanagerURL, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.links_domain",
@@ -5840,12 +2731,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "links_domain is the domain of the Grafana, Alertmanager and Prometheus links on tickets, as grafana.<links_domain> (HTTP_ROUTE_FQDN); empty means cluster.base_domain.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.LinksDomain, true
-		},
 	},
 	{
 		Path:   "opencenter.managed_services.alert-proxy.existing_secret",
@@ -5853,12 +2738,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "existing_secret names an existing Secret in alert-proxy's namespace holding the account service token (key api-token), instead of secrets.managed_services.alert-proxy.",
 		Format: "dns-subdomain",
-		Get: func(c *config.Config) (any, bool) {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.OpenCenter.ManagedServices.AlertProxy.ExistingSecret, true
-		},
 	},
 	{
 		Path:   "secrets",
@@ -5866,9 +2745,6 @@ var Fields = []catalog.Field{
 		GoType: "config.Secrets",
 		Doc:    "secrets holds secret material. It is never rendered in plaintext unless asked for.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets, true
-		},
 	},
 	{
 		Path:   "secrets.overlay_units",
@@ -5876,9 +2752,6 @@ var Fields = []catalog.Field{
 		GoType: "config.OverlayUnitSecrets",
 		Doc:    "overlay_units holds the secrets of the overlay units that are not services.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.OverlayUnits, true
-		},
 	},
 	{
 		Path:   "secrets.overlay_units.customer_managed",
@@ -5886,9 +2759,6 @@ var Fields = []catalog.Field{
 		GoType: "config.CustomerManagedSecrets",
 		Doc:    "customer_managed holds the SSH credentials of the customer repository.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.OverlayUnits.CustomerManaged, true
-		},
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.identity",
@@ -5897,22 +2767,6 @@ var Fields = []catalog.Field{
 		Doc:          "identity is the SSH private key (PEM, OpenSSH format) of the deploy key.",
 		Secret:       true,
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
-				return nil
-			}
-			if c.Secrets.OverlayUnits.CustomerManaged.Identity != "" {
-				return nil
-			}
-			return []string{"secrets.overlay_units.customer_managed.identity"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.OverlayUnits.CustomerManaged.Identity, true
-		},
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.identity_pub",
@@ -5921,22 +2775,6 @@ var Fields = []catalog.Field{
 		Doc:          "identity_pub is the SSH public key of the deploy key, one authorized_keys line.",
 		Secret:       true,
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
-				return nil
-			}
-			if c.Secrets.OverlayUnits.CustomerManaged.IdentityPub != "" {
-				return nil
-			}
-			return []string{"secrets.overlay_units.customer_managed.identity_pub"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.OverlayUnits.CustomerManaged.IdentityPub, true
-		},
 	},
 	{
 		Path:         "secrets.overlay_units.customer_managed.known_hosts",
@@ -5945,22 +2783,6 @@ var Fields = []catalog.Field{
 		Doc:          "known_hosts is the known_hosts line(s) of the customer repository's Git server.",
 		Secret:       true,
 		RequiredWhen: "gitops.overlay_units.customer_managed.emit_secret is true",
-		RequiredBy:   "opencenter.gitops.overlay_units.customer_managed.emit_secret",
-		Missing: func(c *config.Config) []string {
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.GitOps.OverlayUnits.CustomerManaged.EmitSecret {
-				return nil
-			}
-			if c.Secrets.OverlayUnits.CustomerManaged.KnownHosts != "" {
-				return nil
-			}
-			return []string{"secrets.overlay_units.customer_managed.known_hosts"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.OverlayUnits.CustomerManaged.KnownHosts, true
-		},
 	},
 	{
 		Path:   "secrets.services",
@@ -5968,9 +2790,6 @@ var Fields = []catalog.Field{
 		GoType: "config.ServiceSecrets",
 		Doc:    "services holds the credentials of platform services, keyed like opencenter.services.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.Services, true
-		},
 	},
 	{
 		Path:   "secrets.services.cert-manager",
@@ -5978,12 +2797,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.CertManagerSecrets",
 		Doc:    "cert-manager holds the DNS provider credentials of cert-manager.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.CertManager, true
-		},
 	},
 	{
 		Path:         "secrets.services.cert-manager.cloudflare_api_token",
@@ -5992,37 +2805,6 @@ var Fields = []catalog.Field{
 		Doc:          "cloudflare_api_token is a Cloudflare API token with Zone:DNS:Edit on base_domain's zone.",
 		Secret:       true,
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is cloudflare, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "cloudflare" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.CertManager == nil {
-				return []string{"secrets.services.cert-manager.cloudflare_api_token"}
-			}
-			if c.Secrets.Services.CertManager.CloudflareAPIToken != "" {
-				return nil
-			}
-			return []string{"secrets.services.cert-manager.cloudflare_api_token"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.CertManager.CloudflareAPIToken, true
-		},
 	},
 	{
 		Path:         "secrets.services.cert-manager.route53_access_key_id",
@@ -6031,37 +2813,6 @@ var Fields = []catalog.Field{
 		Doc:          "route53_access_key_id is the AWS access key ID of an IAM user allowed to change the hosted zone.",
 		Secret:       true,
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.CertManager == nil {
-				return []string{"secrets.services.cert-manager.route53_access_key_id"}
-			}
-			if c.Secrets.Services.CertManager.Route53AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.cert-manager.route53_access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.CertManager.Route53AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.cert-manager.route53_secret_access_key",
@@ -6070,37 +2821,6 @@ var Fields = []catalog.Field{
 		Doc:          "route53_secret_access_key is the AWS secret access key of that IAM user.",
 		Secret:       true,
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "route53" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.CertManager == nil {
-				return []string{"secrets.services.cert-manager.route53_secret_access_key"}
-			}
-			if c.Secrets.Services.CertManager.Route53SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.cert-manager.route53_secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.CertManager.Route53SecretAccessKey, true
-		},
 	},
 	{
 		Path:         "secrets.services.cert-manager.designate_application_credential_id",
@@ -6109,37 +2829,6 @@ var Fields = []catalog.Field{
 		Doc:          "designate_application_credential_id is the ID of the OpenStack application credential used with Designate.",
 		Secret:       true,
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.CertManager == nil {
-				return []string{"secrets.services.cert-manager.designate_application_credential_id"}
-			}
-			if c.Secrets.Services.CertManager.DesignateApplicationCredentialID != "" {
-				return nil
-			}
-			return []string{"secrets.services.cert-manager.designate_application_credential_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.CertManager.DesignateApplicationCredentialID, true
-		},
 	},
 	{
 		Path:         "secrets.services.cert-manager.designate_application_credential_secret",
@@ -6148,37 +2837,6 @@ var Fields = []catalog.Field{
 		Doc:          "designate_application_credential_secret is the secret of that application credential.",
 		Secret:       true,
 		RequiredWhen: "services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set",
-		RequiredBy:   "opencenter.services.cert-manager.dns_provider",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.CertManager == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.CertManager.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.Issuer != "acme" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSProvider != "designate" {
-				return nil
-			}
-			if c.OpenCenter.Services.CertManager.DNSExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.CertManager == nil {
-				return []string{"secrets.services.cert-manager.designate_application_credential_secret"}
-			}
-			if c.Secrets.Services.CertManager.DesignateApplicationCredentialSecret != "" {
-				return nil
-			}
-			return []string{"secrets.services.cert-manager.designate_application_credential_secret"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.CertManager == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.CertManager.DesignateApplicationCredentialSecret, true
-		},
 	},
 	{
 		Path:   "secrets.services.etcd-backup",
@@ -6186,12 +2844,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.EtcdBackupSecrets",
 		Doc:    "etcd-backup holds the object store credentials of etcd-backup.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.EtcdBackup, true
-		},
 	},
 	{
 		Path:         "secrets.services.etcd-backup.access_key_id",
@@ -6200,31 +2852,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID with write access to the bucket.",
 		Secret:       true,
 		RequiredWhen: "services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set",
-		RequiredBy:   "opencenter.services.etcd-backup.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.EtcdBackup.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.EtcdBackup.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.EtcdBackup == nil {
-				return []string{"secrets.services.etcd-backup.access_key_id"}
-			}
-			if c.Secrets.Services.EtcdBackup.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.etcd-backup.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.EtcdBackup.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.etcd-backup.secret_access_key",
@@ -6233,31 +2860,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key.",
 		Secret:       true,
 		RequiredWhen: "services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set",
-		RequiredBy:   "opencenter.services.etcd-backup.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.EtcdBackup == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.EtcdBackup.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.EtcdBackup.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.EtcdBackup == nil {
-				return []string{"secrets.services.etcd-backup.secret_access_key"}
-			}
-			if c.Secrets.Services.EtcdBackup.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.etcd-backup.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.EtcdBackup == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.EtcdBackup.SecretAccessKey, true
-		},
 	},
 	{
 		Path:   "secrets.services.harbor",
@@ -6265,12 +2867,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.HarborSecrets",
 		Doc:    "harbor holds Harbor's admin password and object store credentials.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Harbor, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.admin_password",
@@ -6279,31 +2875,6 @@ var Fields = []catalog.Field{
 		Doc:          "admin_password is the initial password of Harbor's admin user (the chart's default is public).",
 		Secret:       true,
 		RequiredWhen: "services.harbor is enabled, unless services.harbor.admin_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.AdminExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.admin_password"}
-			}
-			if c.Secrets.Services.Harbor.AdminPassword != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.admin_password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.AdminPassword, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.secret_key",
@@ -6312,31 +2883,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_key is the key Harbor encrypts the credentials it stores (replication endpoints, OIDC and LDAP settings) with, instead of the chart's public default: 16 bytes, such as the output of openssl rand -hex 8. A Harbor installed before this field used that default, not-a-secure-key: give it to keep the stored credentials readable, or give a new key and enter them again.",
 		Secret:       true,
 		RequiredWhen: "services.harbor is enabled, unless services.harbor.secret_key_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.SecretKeyExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.secret_key"}
-			}
-			if c.Secrets.Services.Harbor.SecretKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.secret_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.SecretKey, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.database_password",
@@ -6345,31 +2891,6 @@ var Fields = []catalog.Field{
 		Doc:          "database_password is the password of the postgres superuser of Harbor's internal database, instead of the chart's public default: at least 8 characters, each a letter, a digit or one of ._~+/=-, such as the output of openssl rand -base64 24. The database sets it when it first starts, and any pod in the cluster can reach it with it. A Harbor installed before this field uses changeit: give it to keep Harbor working, or first set the new password in the database (ALTER USER postgres PASSWORD '...' in harbor-database-0).",
 		Secret:       true,
 		RequiredWhen: "services.harbor is enabled, unless services.harbor.values_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.ValuesExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.database_password"}
-			}
-			if c.Secrets.Services.Harbor.DatabasePassword != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.database_password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.DatabasePassword, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.registry_password",
@@ -6378,31 +2899,6 @@ var Fields = []catalog.Field{
 		Doc:          "registry_password is the password core and jobservice log in to Harbor's registry with, instead of the chart's public default: 8 to 72 bytes (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24. With the default, any pod in the cluster could push to the registry past Harbor's projects and permissions. A new one takes effect when the chart next rolls the pods out.",
 		Secret:       true,
 		RequiredWhen: "services.harbor is enabled, unless services.harbor.values_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.ValuesExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.registry_password"}
-			}
-			if c.Secrets.Services.Harbor.RegistryPassword != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.registry_password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.RegistryPassword, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.access_key_id",
@@ -6411,34 +2907,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID of the registry bucket.",
 		Secret:       true,
 		RequiredWhen: "services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.access_key_id"}
-			}
-			if c.Secrets.Services.Harbor.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.secret_access_key",
@@ -6447,34 +2915,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key of the registry bucket.",
 		Secret:       true,
 		RequiredWhen: "services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.secret_access_key"}
-			}
-			if c.Secrets.Services.Harbor.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.SecretAccessKey, true
-		},
 	},
 	{
 		Path:         "secrets.services.harbor.swift_password",
@@ -6483,34 +2923,6 @@ var Fields = []catalog.Field{
 		Doc:          "swift_password is the Keystone password of opencenter.services.harbor.swift_username.",
 		Secret:       true,
 		RequiredWhen: "services.harbor.storage is swift, unless services.harbor.object_store_existing_secret is set",
-		RequiredBy:   "opencenter.services.harbor.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Harbor == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Harbor.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Harbor.ObjectStoreExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Harbor == nil {
-				return []string{"secrets.services.harbor.swift_password"}
-			}
-			if c.Secrets.Services.Harbor.SwiftPassword != "" {
-				return nil
-			}
-			return []string{"secrets.services.harbor.swift_password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Harbor == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Harbor.SwiftPassword, true
-		},
 	},
 	{
 		Path:   "secrets.services.headlamp",
@@ -6518,12 +2930,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.HeadlampSecrets",
 		Doc:    "headlamp holds Headlamp's OIDC client secret.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Headlamp == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Headlamp, true
-		},
 	},
 	{
 		Path:         "secrets.services.headlamp.oidc_client_secret",
@@ -6532,34 +2938,6 @@ var Fields = []catalog.Field{
 		Doc:          "oidc_client_secret is the secret of Headlamp's OIDC client.",
 		Secret:       true,
 		RequiredWhen: "services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set",
-		RequiredBy:   "opencenter.services.headlamp.oidc_enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Headlamp == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Headlamp.Enabled {
-				return nil
-			}
-			if !c.OpenCenter.Services.Headlamp.OIDCEnabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Headlamp.OIDCExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Headlamp == nil {
-				return []string{"secrets.services.headlamp.oidc_client_secret"}
-			}
-			if c.Secrets.Services.Headlamp.OIDCClientSecret != "" {
-				return nil
-			}
-			return []string{"secrets.services.headlamp.oidc_client_secret"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Headlamp == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Headlamp.OIDCClientSecret, true
-		},
 	},
 	{
 		Path:   "secrets.services.keycloak",
@@ -6567,12 +2945,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.KeycloakSecrets",
 		Doc:    "keycloak holds Keycloak's admin and database passwords.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Keycloak == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Keycloak, true
-		},
 	},
 	{
 		Path:   "secrets.services.keycloak.admin_password",
@@ -6580,12 +2952,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "admin_password is the initial password of Keycloak's bootstrap admin user, rendered into the Secret keycloak-initial-admin; with neither it nor admin_existing_secret, the operator generates one there.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Keycloak.AdminPassword, true
-		},
 	},
 	{
 		Path:   "secrets.services.keycloak.db_password",
@@ -6593,12 +2959,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "db_password is the password of the keycloak user of Keycloak's PostgreSQL cluster, rendered into the Secret the postgres operator and the Keycloak CR read (keycloak.postgres-cluster.credentials.postgresql.acid.zalan.do); empty lets the operator generate one.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Keycloak == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Keycloak.DBPassword, true
-		},
 	},
 	{
 		Path:   "secrets.services.kube-prometheus-stack",
@@ -6606,12 +2966,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.KubePrometheusStackSecrets",
 		Doc:    "kube-prometheus-stack holds Grafana's admin password.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.KubePrometheusStack, true
-		},
 	},
 	{
 		Path:   "secrets.services.kube-prometheus-stack.grafana_admin_password",
@@ -6619,12 +2973,6 @@ var Fields = []catalog.Field{
 		GoType: "string",
 		Doc:    "grafana_admin_password is the password of Grafana's admin user; with neither it nor grafana_existing_secret, the Grafana chart generates one.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.KubePrometheusStack.GrafanaAdminPassword, true
-		},
 	},
 	{
 		Path:         "secrets.services.kube-prometheus-stack.alertmanager_htpasswd",
@@ -6633,43 +2981,6 @@ var Fields = []catalog.Field{
 		Doc:          "alertmanager_htpasswd is the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname (while opencenter.services.gateway is enabled; left out of the render while it is not), which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs alerts 'a long password'.",
 		Secret:       true,
 		RequiredWhen: "services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set",
-		RequiredBy:   "opencenter.services.kube-prometheus-stack.alertmanager_hostname",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.KubePrometheusStack == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.KubePrometheusStack.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerAuth != "basic" {
-				return nil
-			}
-			if c.OpenCenter.Services.Gateway == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Gateway.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHostname == "" {
-				return nil
-			}
-			if c.OpenCenter.Services.KubePrometheusStack.AlertmanagerHtpasswdExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.KubePrometheusStack == nil {
-				return []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}
-			}
-			if c.Secrets.Services.KubePrometheusStack.AlertmanagerHtpasswd != "" {
-				return nil
-			}
-			return []string{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.KubePrometheusStack == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.KubePrometheusStack.AlertmanagerHtpasswd, true
-		},
 	},
 	{
 		Path:   "secrets.services.loki",
@@ -6677,12 +2988,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.LokiSecrets",
 		Doc:    "loki holds Loki's object store credentials.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Loki == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Loki, true
-		},
 	},
 	{
 		Path:         "secrets.services.loki.access_key_id",
@@ -6691,34 +2996,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret:       true,
 		RequiredWhen: "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set",
-		RequiredBy:   "opencenter.services.loki.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Loki.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Loki == nil {
-				return []string{"secrets.services.loki.access_key_id"}
-			}
-			if c.Secrets.Services.Loki.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.loki.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Loki == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Loki.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.loki.secret_access_key",
@@ -6727,34 +3004,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret:       true,
 		RequiredWhen: "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set",
-		RequiredBy:   "opencenter.services.loki.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Loki == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Loki.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.Storage != "s3" && c.OpenCenter.Services.Loki.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Loki.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Loki == nil {
-				return []string{"secrets.services.loki.secret_access_key"}
-			}
-			if c.Secrets.Services.Loki.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.loki.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Loki == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Loki.SecretAccessKey, true
-		},
 	},
 	{
 		Path:   "secrets.services.mimir",
@@ -6762,12 +3011,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.MimirSecrets",
 		Doc:    "mimir holds Mimir's object store credentials.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Mimir == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Mimir, true
-		},
 	},
 	{
 		Path:         "secrets.services.mimir.access_key_id",
@@ -6776,34 +3019,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID (or Swift application credential ID) of the bucket.",
 		Secret:       true,
 		RequiredWhen: "services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Mimir == nil {
-				return []string{"secrets.services.mimir.access_key_id"}
-			}
-			if c.Secrets.Services.Mimir.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.mimir.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Mimir.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.mimir.secret_access_key",
@@ -6812,34 +3027,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key (or Swift application credential secret).",
 		Secret:       true,
 		RequiredWhen: "services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "s3" && c.OpenCenter.Services.Mimir.Storage != "swift" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Mimir == nil {
-				return []string{"secrets.services.mimir.secret_access_key"}
-			}
-			if c.Secrets.Services.Mimir.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.mimir.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Mimir.SecretAccessKey, true
-		},
 	},
 	{
 		Path:         "secrets.services.mimir.minio_root_password",
@@ -6848,34 +3035,6 @@ var Fields = []catalog.Field{
 		Doc:          "minio_root_password is the root password of the MinIO that keeps Mimir's blocks with storage filesystem, instead of the base's public default: at least 8 characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16. MinIO's S3 API is open to every pod in the cluster, so with the default any of them could read, rewrite or delete the blocks. A Mimir installed before this field keeps its blocks: MinIO and Mimir's pods restart with the new password when the chart next rolls them out.",
 		Secret:       true,
 		RequiredWhen: "services.mimir.storage is filesystem, unless services.mimir.values_existing_secret is set",
-		RequiredBy:   "opencenter.services.mimir.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Mimir == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Mimir.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.Storage != "filesystem" {
-				return nil
-			}
-			if c.OpenCenter.Services.Mimir.ValuesExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Mimir == nil {
-				return []string{"secrets.services.mimir.minio_root_password"}
-			}
-			if c.Secrets.Services.Mimir.MinIORootPassword != "" {
-				return nil
-			}
-			return []string{"secrets.services.mimir.minio_root_password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Mimir == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Mimir.MinIORootPassword, true
-		},
 	},
 	{
 		Path:   "secrets.services.openstack-ccm",
@@ -6883,12 +3042,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.OpenStackCCMSecrets",
 		Doc:    "openstack-ccm holds the OpenStack application credential of the cloud controller manager.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.OpenStackCCM, true
-		},
 	},
 	{
 		Path:         "secrets.services.openstack-ccm.application_credential_id",
@@ -6897,31 +3050,6 @@ var Fields = []catalog.Field{
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
 		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.OpenStackCCM == nil {
-				return []string{"secrets.services.openstack-ccm.application_credential_id"}
-			}
-			if c.Secrets.Services.OpenStackCCM.ApplicationCredentialID != "" {
-				return nil
-			}
-			return []string{"secrets.services.openstack-ccm.application_credential_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.OpenStackCCM.ApplicationCredentialID, true
-		},
 	},
 	{
 		Path:         "secrets.services.openstack-ccm.application_credential_secret",
@@ -6930,31 +3058,6 @@ var Fields = []catalog.Field{
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
 		RequiredWhen: "services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-ccm.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCCM == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCCM.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCCM.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.OpenStackCCM == nil {
-				return []string{"secrets.services.openstack-ccm.application_credential_secret"}
-			}
-			if c.Secrets.Services.OpenStackCCM.ApplicationCredentialSecret != "" {
-				return nil
-			}
-			return []string{"secrets.services.openstack-ccm.application_credential_secret"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCCM == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.OpenStackCCM.ApplicationCredentialSecret, true
-		},
 	},
 	{
 		Path:   "secrets.services.openstack-csi",
@@ -6962,12 +3065,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.OpenStackCSISecrets",
 		Doc:    "openstack-csi holds the OpenStack application credential of the Cinder CSI driver.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.OpenStackCSI, true
-		},
 	},
 	{
 		Path:         "secrets.services.openstack-csi.application_credential_id",
@@ -6976,31 +3073,6 @@ var Fields = []catalog.Field{
 		Doc:          "application_credential_id is the ID of an OpenStack application credential of the cluster's project.",
 		Secret:       true,
 		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.OpenStackCSI == nil {
-				return []string{"secrets.services.openstack-csi.application_credential_id"}
-			}
-			if c.Secrets.Services.OpenStackCSI.ApplicationCredentialID != "" {
-				return nil
-			}
-			return []string{"secrets.services.openstack-csi.application_credential_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.OpenStackCSI.ApplicationCredentialID, true
-		},
 	},
 	{
 		Path:         "secrets.services.openstack-csi.application_credential_secret",
@@ -7009,31 +3081,6 @@ var Fields = []catalog.Field{
 		Doc:          "application_credential_secret is the secret of that application credential.",
 		Secret:       true,
 		RequiredWhen: "services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.openstack-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.OpenStackCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.OpenStackCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.OpenStackCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.OpenStackCSI == nil {
-				return []string{"secrets.services.openstack-csi.application_credential_secret"}
-			}
-			if c.Secrets.Services.OpenStackCSI.ApplicationCredentialSecret != "" {
-				return nil
-			}
-			return []string{"secrets.services.openstack-csi.application_credential_secret"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.OpenStackCSI == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.OpenStackCSI.ApplicationCredentialSecret, true
-		},
 	},
 	{
 		Path:   "secrets.services.tempo",
@@ -7041,12 +3088,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.TempoSecrets",
 		Doc:    "tempo holds Tempo's object store credentials.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Tempo == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Tempo, true
-		},
 	},
 	{
 		Path:         "secrets.services.tempo.access_key_id",
@@ -7055,34 +3096,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID of the bucket.",
 		Secret:       true,
 		RequiredWhen: "services.tempo.storage is s3, unless services.tempo.existing_secret is set",
-		RequiredBy:   "opencenter.services.tempo.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Tempo.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Tempo == nil {
-				return []string{"secrets.services.tempo.access_key_id"}
-			}
-			if c.Secrets.Services.Tempo.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.tempo.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Tempo.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.tempo.secret_access_key",
@@ -7091,34 +3104,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key of the bucket.",
 		Secret:       true,
 		RequiredWhen: "services.tempo.storage is s3, unless services.tempo.existing_secret is set",
-		RequiredBy:   "opencenter.services.tempo.storage",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Tempo == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Tempo.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.Storage != "s3" {
-				return nil
-			}
-			if c.OpenCenter.Services.Tempo.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Tempo == nil {
-				return []string{"secrets.services.tempo.secret_access_key"}
-			}
-			if c.Secrets.Services.Tempo.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.tempo.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Tempo == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Tempo.SecretAccessKey, true
-		},
 	},
 	{
 		Path:   "secrets.services.velero",
@@ -7126,12 +3111,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.VeleroSecrets",
 		Doc:    "velero holds Velero's object store credentials.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Velero == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.Velero, true
-		},
 	},
 	{
 		Path:         "secrets.services.velero.access_key_id",
@@ -7140,31 +3119,6 @@ var Fields = []catalog.Field{
 		Doc:          "access_key_id is the S3 access key ID with write access to the backup bucket.",
 		Secret:       true,
 		RequiredWhen: "services.velero is enabled, unless services.velero.existing_secret is set",
-		RequiredBy:   "opencenter.services.velero.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Velero.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Velero.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Velero == nil {
-				return []string{"secrets.services.velero.access_key_id"}
-			}
-			if c.Secrets.Services.Velero.AccessKeyID != "" {
-				return nil
-			}
-			return []string{"secrets.services.velero.access_key_id"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Velero == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Velero.AccessKeyID, true
-		},
 	},
 	{
 		Path:         "secrets.services.velero.secret_access_key",
@@ -7173,31 +3127,6 @@ var Fields = []catalog.Field{
 		Doc:          "secret_access_key is the S3 secret access key.",
 		Secret:       true,
 		RequiredWhen: "services.velero is enabled, unless services.velero.existing_secret is set",
-		RequiredBy:   "opencenter.services.velero.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.Velero == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.Velero.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.Velero.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.Velero == nil {
-				return []string{"secrets.services.velero.secret_access_key"}
-			}
-			if c.Secrets.Services.Velero.SecretAccessKey != "" {
-				return nil
-			}
-			return []string{"secrets.services.velero.secret_access_key"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.Velero == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.Velero.SecretAccessKey, true
-		},
 	},
 	{
 		Path:   "secrets.services.vsphere-csi",
@@ -7205,12 +3134,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.VSphereCSISecrets",
 		Doc:    "vsphere-csi holds the vCenter credentials of the vSphere CSI driver.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.VSphereCSI, true
-		},
 	},
 	{
 		Path:         "secrets.services.vsphere-csi.username",
@@ -7219,31 +3142,6 @@ var Fields = []catalog.Field{
 		Doc:          "username is the vCenter user of the driver, such as svc-k8s-csi@vsphere.local.",
 		Secret:       true,
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.VSphereCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.VSphereCSI == nil {
-				return []string{"secrets.services.vsphere-csi.username"}
-			}
-			if c.Secrets.Services.VSphereCSI.Username != "" {
-				return nil
-			}
-			return []string{"secrets.services.vsphere-csi.username"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.VSphereCSI.Username, true
-		},
 	},
 	{
 		Path:         "secrets.services.vsphere-csi.password",
@@ -7252,31 +3150,6 @@ var Fields = []catalog.Field{
 		Doc:          "password is that user's password.",
 		Secret:       true,
 		RequiredWhen: "services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set",
-		RequiredBy:   "opencenter.services.vsphere-csi.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.VSphereCSI == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.VSphereCSI.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.VSphereCSI.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.VSphereCSI == nil {
-				return []string{"secrets.services.vsphere-csi.password"}
-			}
-			if c.Secrets.Services.VSphereCSI.Password != "" {
-				return nil
-			}
-			return []string{"secrets.services.vsphere-csi.password"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.VSphereCSI == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.VSphereCSI.Password, true
-		},
 	},
 	{
 		Path:   "secrets.services.weave-gitops",
@@ -7284,12 +3157,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.WeaveGitOpsSecrets",
 		Doc:    "weave-gitops holds the Weave GitOps admin password hash.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return *c.Secrets.Services.WeaveGitOps, true
-		},
 	},
 	{
 		Path:         "secrets.services.weave-gitops.admin_password_hash",
@@ -7298,31 +3165,6 @@ var Fields = []catalog.Field{
 		Doc:          "admin_password_hash is the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>).",
 		Secret:       true,
 		RequiredWhen: "services.weave-gitops is enabled, unless services.weave-gitops.admin_existing_secret is set",
-		RequiredBy:   "opencenter.services.weave-gitops.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.Services.WeaveGitOps == nil {
-				return nil
-			}
-			if !c.OpenCenter.Services.WeaveGitOps.Enabled {
-				return nil
-			}
-			if c.OpenCenter.Services.WeaveGitOps.AdminExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.Services.WeaveGitOps == nil {
-				return []string{"secrets.services.weave-gitops.admin_password_hash"}
-			}
-			if c.Secrets.Services.WeaveGitOps.AdminPasswordHash != "" {
-				return nil
-			}
-			return []string{"secrets.services.weave-gitops.admin_password_hash"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.Services.WeaveGitOps == nil {
-				return nil, false
-			}
-			return c.Secrets.Services.WeaveGitOps.AdminPasswordHash, true
-		},
 	},
 	{
 		Path:   "secrets.managed_services",
@@ -7330,9 +3172,6 @@ var Fields = []catalog.Field{
 		GoType: "config.ManagedServiceSecrets",
 		Doc:    "managed_services holds the credentials of managed services, keyed like opencenter.managed_services.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			return c.Secrets.ManagedServices, true
-		},
 	},
 	{
 		Path:   "secrets.managed_services.alert-proxy",
@@ -7340,12 +3179,6 @@ var Fields = []catalog.Field{
 		GoType: "*config.AlertProxySecrets",
 		Doc:    "alert-proxy holds the tokens of alert-proxy.",
 		Secret: true,
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return *c.Secrets.ManagedServices.AlertProxy, true
-		},
 	},
 	{
 		Path:         "secrets.managed_services.alert-proxy.api_token",
@@ -7354,30 +3187,5 @@ var Fields = []catalog.Field{
 		Doc:          "api_token is the account service token alert-proxy opens tickets with: the secret of the account's Watchman webhooks (ACCOUNT_SERVICE_TOKEN).",
 		Secret:       true,
 		RequiredWhen: "managed_services.alert-proxy is enabled, unless managed_services.alert-proxy.existing_secret is set",
-		RequiredBy:   "opencenter.managed_services.alert-proxy.enabled",
-		Missing: func(c *config.Config) []string {
-			if c.OpenCenter.ManagedServices.AlertProxy == nil {
-				return nil
-			}
-			if !c.OpenCenter.ManagedServices.AlertProxy.Enabled {
-				return nil
-			}
-			if c.OpenCenter.ManagedServices.AlertProxy.ExistingSecret != "" {
-				return nil
-			}
-			if c.Secrets.ManagedServices.AlertProxy == nil {
-				return []string{"secrets.managed_services.alert-proxy.api_token"}
-			}
-			if c.Secrets.ManagedServices.AlertProxy.APIToken != "" {
-				return nil
-			}
-			return []string{"secrets.managed_services.alert-proxy.api_token"}
-		},
-		Get: func(c *config.Config) (any, bool) {
-			if c.Secrets.ManagedServices.AlertProxy == nil {
-				return nil, false
-			}
-			return c.Secrets.ManagedServices.AlertProxy.APIToken, true
-		},
 	},
 }

@@ -8,13 +8,11 @@ import (
 )
 
 // init registers the catalog with config: its load applies ApplyDefaults,
-// checks every config against Units and Fields, and finds the login pages in Units.
+// checks every config with check (check.go), and finds the login pages in Units.
 func init() {
 	config.RegisterCatalog(config.Catalog{
 		ApplyDefaults: ApplyDefaults,
-		Check: func(v *config.Validator, c *config.Config) {
-			catalog.Check(v, c, Units, Fields)
-		},
+		Check:         check,
 		LoginHostnames: func(c *config.Config) []string {
 			return catalog.LoginHostnames(c, Units)
 		},

@@ -102,14 +102,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.ManagedServices.AlertProxy; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil {
+				return []string{s.ExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -211,12 +214,6 @@ var Units = []catalog.Unit{
 				return &s.ServiceCommon
 			}
 			return nil
-		},
-		Data: func(c *config.Config) (service, secrets any) {
-			if s := c.OpenCenter.Services.Calico; s != nil {
-				service = s
-			}
-			return
 		},
 		Examples: []catalog.Example{
 			{
@@ -443,14 +440,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.CertManager; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.CertManager; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.CertManager; s != nil {
+				return []string{s.DNSExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -668,14 +668,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.EtcdBackup; s != nil {
-				service = s
+				return []string{s.ExistingSecret}
 			}
-			if s := c.Secrets.Services.EtcdBackup; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Examples: []catalog.Example{
 			{
@@ -735,11 +732,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.ExternalSnapshotter; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 	},
 	{
@@ -819,11 +816,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.Gateway; s != nil {
-				service = s
+				return s.ProvidedSecrets()
 			}
-			return
+			return nil
 		},
 		Examples: []catalog.Example{
 			{
@@ -918,11 +915,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.GatewayAPI; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -1151,14 +1148,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Harbor; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.Harbor; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.Harbor; s != nil {
+				return []string{s.AdminExistingSecret, s.SecretKeyExistingSecret, s.ValuesExistingSecret, s.ObjectStoreExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -1385,14 +1385,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Headlamp; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.Headlamp; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.Headlamp; s != nil {
+				return []string{s.OIDCExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -1570,11 +1573,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Istio; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -1716,11 +1719,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.KafkaCluster; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -1936,14 +1939,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Keycloak; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.Keycloak; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.Keycloak; s != nil {
+				return []string{s.AdminExistingSecret}
 			}
-			return
+			return nil
 		},
 		Services: []catalog.ServiceMaker{
 			{
@@ -2123,14 +2129,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
-				service = s
+				return []string{s.AlertmanagerHtpasswdExistingSecret, s.GrafanaExistingSecret}
 			}
-			if s := c.Secrets.Services.KubePrometheusStack; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -2290,11 +2293,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Kyverno; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -2448,14 +2451,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.Loki; s != nil {
-				service = s
+				return []string{s.ExistingSecret}
 			}
-			if s := c.Secrets.Services.Loki; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -2598,11 +2598,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Longhorn; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -2762,11 +2762,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.MetalLB; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -2917,14 +2917,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.Mimir; s != nil {
-				service = s
+				return []string{s.ExistingSecret, s.ValuesExistingSecret}
 			}
-			if s := c.Secrets.Services.Mimir; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3063,11 +3060,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.OLM; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 	},
 	{
@@ -3158,14 +3155,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.OpenStackCCM; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
+				return []string{s.ExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3279,14 +3279,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.OpenStackCSI; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
+				return []string{s.ExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3371,12 +3374,6 @@ var Units = []catalog.Unit{
 				return &s.ServiceCommon
 			}
 			return nil
-		},
-		Data: func(c *config.Config) (service, secrets any) {
-			if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
-				service = s
-			}
-			return
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3505,11 +3502,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.PostgresOperator; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3653,11 +3650,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.RBACManager; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3760,11 +3757,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.SealedSecrets; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -3884,14 +3881,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.Tempo; s != nil {
-				service = s
+				return []string{s.ExistingSecret}
 			}
-			if s := c.Secrets.Services.Tempo; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -4024,14 +4018,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.Velero; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.Velero; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.Velero; s != nil {
+				return []string{s.ExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -4169,14 +4166,17 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		Source: func(c *config.Config) *config.SourceOverride {
 			if s := c.OpenCenter.Services.VSphereCSI; s != nil {
-				service = s
+				return s.SourceOverride()
 			}
-			if s := c.Secrets.Services.VSphereCSI; s != nil {
-				secrets = s
+			return nil
+		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.VSphereCSI; s != nil {
+				return []string{s.ExistingSecret}
 			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{
@@ -4289,14 +4289,11 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
-		Data: func(c *config.Config) (service, secrets any) {
+		ExistingSecrets: func(c *config.Config) []string {
 			if s := c.OpenCenter.Services.WeaveGitOps; s != nil {
-				service = s
+				return []string{s.AdminExistingSecret}
 			}
-			if s := c.Secrets.Services.WeaveGitOps; s != nil {
-				secrets = s
-			}
-			return
+			return nil
 		},
 		Charts: []catalog.Chart{
 			{

@@ -112,7 +112,7 @@ func (c *DisableCmd) Run(s *Streams) error {
 		return badInput(err)
 	}
 	_ = f.Check() // defaults decide gates; the problems are reported after the edit
-	if !isOn(p, f.Config) {
+	if !isOn(u, f.Config) {
 		// Writing enabled: false where the service is absent would only add noise.
 		fmt.Fprintf(s.Out, "%s: %s is already disabled: nothing to change\n", name, u.Name)
 		return nil
@@ -134,15 +134,14 @@ func (c *DisableCmd) Run(s *Streams) error {
 	return editConfig(s, name, data, changes, u.Name+" is already disabled", "with "+u.Name+" disabled")
 }
 
-// isOn reports whether the bool field at path (a switch, so in the field
-// index) is true in c.
-func isOn(path string, c *config.Config) bool {
-	f, ok := lookupExact(path)
-	if !ok || f.Get == nil {
-		return false
+// isOn reports whether u's switch (switchOf) is on in c: a service's
+// enabled, else the field its gate tests, which is all the gate tests.
+func isOn(u *catalog.Unit, c *config.Config) bool {
+	if u.Common != nil {
+		sc := u.Common(c)
+		return sc != nil && sc.Enabled
 	}
-	v, _ := f.Get(c)
-	return v == true
+	return u.Gate.Holds(c)
 }
 
 func pluralIs(n int) string {

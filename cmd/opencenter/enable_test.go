@@ -260,3 +260,23 @@ func TestEnableEncrypted(t *testing.T) {
 }
 
 // TestEnableHelp keeps the --help of enable and disable as goldens.
+
+// TestDisableOwnSwitch: a unit switched by a field of its own, not a
+// service's enabled (customer-managed), is disabled where it is on; where
+// the config does not mention it, disable changes nothing.
+func TestDisableOwnSwitch(t *testing.T) {
+	repo, cfg := editRepo(t, "../../testdata/fixture/.k8s-dev-config.yaml", "k8s-dev")
+	before, _ := os.ReadFile(cfg)
+	code, stdout, stderr := runCLI("disable", "customer-managed", "--repo", repo)
+	after, _ := os.ReadFile(cfg)
+	if code != 0 || bytes.Equal(before, after) || !strings.Contains(stdout, "disabled customer-managed") {
+		t.Errorf("on: exit %d, the file changed %v\n%s%s", code, !bytes.Equal(before, after), stdout, stderr)
+	}
+	repo, cfg = editRepo(t, "testdata/enable/lab.yaml", "k8s-lab")
+	before, _ = os.ReadFile(cfg)
+	code, stdout, stderr = runCLI("disable", "customer-managed", "--repo", repo)
+	after, _ = os.ReadFile(cfg)
+	if code != 0 || !bytes.Equal(before, after) || !strings.Contains(stdout, "customer-managed is already disabled: nothing to change") {
+		t.Errorf("not mentioned: exit %d, the file changed %v\n%s%s", code, !bytes.Equal(before, after), stdout, stderr)
+	}
+}

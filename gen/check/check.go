@@ -165,7 +165,7 @@ func (c *checker) valuesFrom(d *descriptor.Loaded) []ValuesFrom {
 			c.errorf(d, at+".secret", "secret %q: expected a DNS-1123 subdomain", v.Secret)
 			continue
 		case v.SecretField != "":
-			e.Field = c.cond(d, at+".secret_field", &descriptor.Condition{Field: v.SecretField, Operator: "exists"})
+			e.Field = c.cond(d, at+".secret_field", &descriptor.Condition{Field: v.SecretField, Operator: descriptor.OpExists})
 			if e.Field == nil {
 				continue
 			}
@@ -209,6 +209,7 @@ func (c *checker) gate(u *Unit) {
 		return
 	}
 	u.ServiceKey, u.ServiceNode = key, n
+	c.service(u, p)
 	if u.Namespace == "" {
 		c.errorf(d, "namespace", "namespace is required for a service unit: the namespace the base repo deploys %s to", key)
 	}
@@ -219,7 +220,7 @@ func (c *checker) gate(u *Unit) {
 	if sc, _, bad := c.in.Model.Lookup(secSection + "." + key); bad < 0 {
 		u.SecretsNode = sc[len(sc)-1]
 	}
-	u.Gate = append(u.Gate, c.cond(d, p, &descriptor.Condition{Field: section + "." + key + ".enabled", Operator: "true"}))
+	u.Gate = append(u.Gate, c.cond(d, p, &descriptor.Condition{Field: section + "." + key + ".enabled", Operator: descriptor.OpTrue}))
 }
 
 func badRel(p string) string {
@@ -426,8 +427,6 @@ func SourcesUnit(l catalog.Layer) string {
 	return l.Dir() + "-sources"
 }
 
-var operators = []string{"equals", "exists", "false", "not_equals", "true"}
-
 // cond checks and resolves a condition at YAML path at.
 func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition) *Cond {
 	ok := true
@@ -436,18 +435,18 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 		return nil
 	}
 	switch k.Operator {
-	case "equals", "not_equals":
+	case descriptor.OpEquals, descriptor.OpNotEquals:
 		if k.Value == "" {
 			c.errorf(d, at+".operator", "operator %s needs a non-empty value", k.Operator)
 			ok = false
 		}
-	case "exists", "true", "false":
+	case descriptor.OpExists, descriptor.OpTrue, descriptor.OpFalse:
 		if k.Value != "" {
 			c.errorf(d, at+".value", "operator %s takes no value (got %q)", k.Operator, k.Value)
 			ok = false
 		}
 	default:
-		c.errorf(d, at+".operator", "unknown operator %q: expected one of %s%s", k.Operator, strings.Join(operators, ", "), diag.Suggest(k.Operator, operators))
+		c.errorf(d, at+".operator", "unknown operator %q: expected one of %s%s", k.Operator, strings.Join(descriptor.Operators, ", "), diag.Suggest(string(k.Operator), descriptor.Operators))
 		return nil
 	}
 	chain, keys, bad := c.in.Model.Lookup(k.Field)
@@ -469,10 +468,10 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	case leaf.Kind == catalog.KindObject && !leaf.Ptr:
 		c.errorf(d, at+".field", "field path %q is an object, not a leaf: name one of its keys (%s)", k.Field, strings.Join(leaf.Keys(), ", "))
 		return nil
-	case (k.Operator == "true" || k.Operator == "false") && leaf.Kind != catalog.KindBool:
+	case (k.Operator == descriptor.OpTrue || k.Operator == descriptor.OpFalse) && leaf.Kind != catalog.KindBool:
 		c.errorf(d, at+".operator", "operator %s needs a bool field; %s is %s", k.Operator, k.Field, article(leaf.Kind))
 		return nil
-	case k.Operator == "equals" || k.Operator == "not_equals":
+	case k.Operator == descriptor.OpEquals || k.Operator == descriptor.OpNotEquals:
 		switch leaf.Kind {
 		case catalog.KindString:
 			if len(leaf.Enum) > 0 && !slices.Contains(leaf.Enum, k.Value) {
@@ -502,7 +501,7 @@ func (c *checker) cond(d *descriptor.Loaded, at string, k *descriptor.Condition)
 	if !ok {
 		return nil
 	}
-	text := k.Field + " " + map[string]string{"equals": "equals " + strconv.Quote(k.Value), "not_equals": "does not equal " + strconv.Quote(k.Value), "exists": "is set", "true": "is true", "false": "is false"}[k.Operator]
+	text := k.Field + " " + map[descriptor.Operator]string{descriptor.OpEquals: "equals " + strconv.Quote(k.Value), descriptor.OpNotEquals: "does not equal " + strconv.Quote(k.Value), descriptor.OpExists: "is set", descriptor.OpTrue: "is true", descriptor.OpFalse: "is false"}[k.Operator]
 	return &Cond{Text: text, Chain: chain, Keys: keys, Op: k.Operator, Value: k.Value}
 }
 

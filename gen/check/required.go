@@ -131,13 +131,13 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 		name := term
 		switch {
 		case strings.HasPrefix(term, "!"):
-			t.Op, name = "unset", term[1:]
+			t.Op, name = model.TermUnset, term[1:]
 		case strings.Contains(term, "="):
 			var vals string
 			name, vals, _ = strings.Cut(term, "=")
-			t.Op, t.Values = "in", strings.Split(vals, "|")
+			t.Op, t.Values = model.TermIn, strings.Split(vals, "|")
 		default:
-			t.Op = "true"
+			t.Op = model.TermTrue
 		}
 		if strings.HasPrefix(name, "opencenter.") {
 			// A switch elsewhere in the config, such as another service's.
@@ -145,7 +145,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 			switch {
 			case bad >= 0:
 				return nil, fmt.Sprintf("%q is not a field of the config", name)
-			case t.Op != "true" || chain[len(chain)-1].Kind != catalog.KindBool:
+			case t.Op != model.TermTrue || chain[len(chain)-1].Kind != catalog.KindBool:
 				return nil, fmt.Sprintf("%s: a term naming a field outside the struct must be a bool, which must be true", name)
 			case slices.ContainsFunc(chain, func(c *model.Node) bool { return c.Kind != catalog.KindObject && c.Kind != catalog.KindBool }):
 				return nil, fmt.Sprintf("%s: a term outside the struct cannot reach into a list or map", name)
@@ -165,9 +165,9 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 		}
 		path := textPath(t.Node.Path)
 		switch t.Op {
-		case "true":
+		case model.TermTrue:
 			if t.Node.Kind == catalog.KindString && !t.Node.Ptr {
-				t.Op = "set"
+				t.Op = model.TermSet
 				r.By = t.Node
 				pos = append(pos, path+" is set")
 				break
@@ -180,7 +180,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 			}
 			r.By = t.Node
 			pos = append(pos, path+" is true")
-		case "in":
+		case model.TermIn:
 			if t.Node.Kind != catalog.KindString && t.Node.Kind != catalog.KindInt {
 				return nil, fmt.Sprintf("%s is %s: =values needs a string, enum or int field", name, article(t.Node.Kind))
 			}
@@ -197,7 +197,7 @@ func resolve(m *model.Model, n *model.Node, chain []*model.Node) (*model.Require
 			}
 			r.By = t.Node
 			pos = append(pos, path+" is "+orList(t.Values))
-		case "unset":
+		case model.TermUnset:
 			if t.Node.Kind == catalog.KindBool || (t.Node.Kind == catalog.KindObject && !t.Node.Ptr) {
 				return nil, fmt.Sprintf("!%s: %s is %s, which is never unset", name, name, article(t.Node.Kind))
 			}

@@ -33,6 +33,19 @@ type Unit struct {
 	// Charts, Logins: the descriptor's, checked (facts.go).
 	Charts []Chart
 	Logins []Login
+	// Validates is true when the service's type has the method
+	// Validate(v *config.Validator, path string, c *config.Config), which
+	// the load calls for an enabled service.
+	Validates bool
+	// Sourced is true when the service's type is a config.SourcedService:
+	// it can give a source override.
+	Sourced bool
+	// ExistingSecrets are the service's string fields named *existing_secret,
+	// each naming a Secret outside the repository.
+	ExistingSecrets []*model.Node
+	// Provides is true when the service's type is a config.ProvidedSecrets:
+	// it names Secrets outside the repository that something else provides.
+	Provides bool
 }
 
 // FluxUnit is a checked Flux unit.
@@ -75,6 +88,6 @@ type Cond struct {
 	Text  string
 	Chain []*model.Node
 	Keys  []string // map keys per chain element ("" for struct fields)
-	Op    string
+	Op    descriptor.Operator
 	Value string
 }

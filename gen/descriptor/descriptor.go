@@ -77,10 +77,25 @@ type ActiveWith struct {
 
 // Condition is {field, operator, value}.
 type Condition struct {
-	Field    string `json:"field"`
-	Operator string `json:"operator"`
-	Value    string `json:"value,omitempty"`
+	Field    string   `json:"field"`
+	Operator Operator `json:"operator"`
+	Value    string   `json:"value,omitempty"`
 }
+
+// Operator is what a condition tests of its field.
+type Operator string
+
+// The operators of a condition.
+const (
+	OpEquals    Operator = "equals"     // the field equals the value
+	OpNotEquals Operator = "not_equals" // the field does not equal the value
+	OpExists    Operator = "exists"     // the field is set
+	OpTrue      Operator = "true"       // a bool is true
+	OpFalse     Operator = "false"      // a bool is false
+)
+
+// Operators lists every operator, sorted.
+var Operators = []string{string(OpEquals), string(OpExists), string(OpFalse), string(OpNotEquals), string(OpTrue)}
 
 // ValuesFrom is one Secret of values, in the unit's namespace, named by
 // secret or by the config's string field secret_field (when that is set).

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opencenter-dev/opencenter/gen/check"
+	"github.com/opencenter-dev/opencenter/gen/descriptor"
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 )
@@ -66,17 +67,17 @@ func condFunc(conds []*check.Cond) jen.Code {
 
 func leafTest(k *check.Cond, x func() *jen.Statement, leaf *model.Node) *jen.Statement {
 	switch k.Op {
-	case "true":
+	case descriptor.OpTrue:
 		if leaf.Ptr {
 			return x().Op("!=").Nil().Op("&&").Op("*").Add(x())
 		}
 		return x()
-	case "false":
+	case descriptor.OpFalse:
 		if leaf.Ptr {
 			return x().Op("==").Nil().Op("||").Op("!").Op("*").Add(x())
 		}
 		return jen.Op("!").Add(x())
-	case "exists":
+	case descriptor.OpExists:
 		switch {
 		case leaf.Ptr:
 			return x().Op("!=").Nil()
@@ -104,28 +105,13 @@ func leafTest(k *check.Cond, x func() *jen.Statement, leaf *model.Node) *jen.Sta
 		lit = jen.Lit(k.Value)
 	}
 	op := "=="
-	if k.Op == "not_equals" {
+	if k.Op == descriptor.OpNotEquals {
 		op = "!="
 	}
 	if leaf.Ptr {
 		return x().Op("!=").Nil().Op("&&").Op("*").Add(x()).Op(op).Add(lit)
 	}
 	return x().Op(op).Add(lit)
-}
-
-// getFunc compiles a field accessor func(c *config.Config) (any, bool).
-func getFunc(chain []*model.Node) jen.Code {
-	keys := make([]string, len(chain))
-	stmts, x := walkChain(chain, keys, "", jen.List(jen.Nil(), jen.False()))
-	leaf := chain[len(chain)-1]
-	if leaf.Ptr {
-		stmts = append(stmts,
-			jen.If(x().Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
-			jen.Return(jen.Op("*").Add(x()), jen.True()))
-	} else {
-		stmts = append(stmts, jen.Return(x(), jen.True()))
-	}
-	return jen.Func().Params(cfg()).Params(jen.Any(), jen.Bool()).Block(stmts...)
 }
 
 // stringFunc compiles the string field k names into func(c *config.Config)

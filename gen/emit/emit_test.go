@@ -74,9 +74,10 @@ func clone(n, parent *model.Node) *model.Node {
 }
 
 // smallCatalog is the small catalog the emitters write: a model with a
-// service, its secrets, a map and a list of objects with required_when
-// and format tags, and two units, one of them a standard service with
-// conditions through a pointer, a map key and a bool.
+// service, its secrets, a map and a list of objects with required_when,
+// format and enumeration fields, and two units, one of them a standard
+// service with conditions through a pointer, a map key and a bool, a
+// Validate method, a source override and an existing Secret.
 func smallCatalog(t *testing.T) *check.Catalog {
 	t.Helper()
 	m := smallModel(t,
@@ -89,7 +90,12 @@ func smallCatalog(t *testing.T) *check.Catalog {
 		"opencenter.services.keycloak.instances",
 		"opencenter.services.keycloak.max_replicas",
 		"opencenter.services.keycloak.gateway_route",
+		"opencenter.services.keycloak.admin_existing_secret",
 		"secrets.services.keycloak",
+		"opencenter.services.loki.enabled",
+		"opencenter.services.loki.storage",
+		"opencenter.services.loki.existing_secret",
+		"secrets.services.loki.access_key_id",
 	)
 	node := func(p string) *model.Node {
 		chain, _, bad := m.Lookup(p)
@@ -98,7 +104,7 @@ func smallCatalog(t *testing.T) *check.Catalog {
 		}
 		return chain[len(chain)-1]
 	}
-	cond := func(field, op, value, text string) *check.Cond {
+	cond := func(field string, op descriptor.Operator, value, text string) *check.Cond {
 		chain, keys, _ := m.Lookup(field)
 		return &check.Cond{Text: text, Chain: chain, Keys: keys, Op: op, Value: value}
 	}
@@ -133,7 +139,9 @@ func smallCatalog(t *testing.T) *check.Catalog {
 			{Out: "kustomization.yaml", Builtin: "standard"},
 		},
 		HelmRelease: "keycloak", ValuesSecret: "keycloak-values-override",
-		Releases: []string{"v1.0.0"},
+		Releases:  []string{"v1.0.0"},
+		Validates: true, Sourced: true,
+		ExistingSecrets: []*model.Node{node("opencenter.services.keycloak.admin_existing_secret")},
 	}
 	reqs, err := check.Requirements(m, "../..")
 	if err != nil {
@@ -154,6 +162,7 @@ func outputs(t *testing.T) map[string][]byte {
 	for name, fn := range map[string]func() ([]byte, error){
 		"units.go":    func() ([]byte, error) { return emit.Units(cat.Units) },
 		"fields.go":   func() ([]byte, error) { return emit.Fields(cat) },
+		"check.go":    func() ([]byte, error) { return emit.Check(cat) },
 		"defaults.go": func() ([]byte, error) { return emit.Defaults(cat) },
 		"schema.json": func() ([]byte, error) { return emit.Schema(cat) },
 		"base.go":     func() ([]byte, error) { return emit.Base([]*baseindex.Index{base}) },

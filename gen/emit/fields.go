@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"go/types"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -23,45 +22,39 @@ var kindConst = map[catalog.Kind]string{
 }
 
 // Fields emits fields.go: the field index, every path of the config in
-// declaration order, with an accessor for each path outside lists and maps.
+// declaration order with what explain, enable --set and secrets show of
+// it. It holds no accessors: the checks that read values are check.go's.
 func Fields(cat *check.Catalog) ([]byte, error) {
-	m := cat.Model
 	f := newFile()
 	var entries []jen.Code
-	// chain runs from the root, or inside a list's elements from the
-	// element; list is the chain to the list whose elements hold n.
-	var visit func(n *model.Node, chain, list []*model.Node, inElem bool)
-	visit = func(n *model.Node, chain, list []*model.Node, inElem bool) {
+	var visit func(n *model.Node)
+	visit = func(n *model.Node) {
 		if n.Path != "" {
-			entries = append(entries, field(cat, m, n, chain, list, inElem))
+			entries = append(entries, field(cat, n))
 		}
 		if n.Elem != nil {
 			if n.Elem.Kind == catalog.KindObject {
-				var outer []*model.Node
-				if !inElem {
-					outer = chain
-				}
 				for _, c := range n.Elem.Children {
-					visit(c, []*model.Node{c}, outer, true)
+					visit(c)
 				}
 			}
 			return
 		}
 		for _, c := range n.Children {
-			visit(c, append(chain[:len(chain):len(chain)], c), list, inElem)
+			visit(c)
 		}
 	}
-	visit(m.Root, nil, nil, false)
+	visit(cat.Model.Root)
 	f.Comment("Fields is the field index of the config: every path, in declaration order.")
 	f.Var().Id("Fields").Op("=").Index().Qual(CatalogPkg, "Field").Add(values(entries...))
 	return render(f)
 }
 
-func field(cat *check.Catalog, m *model.Model, n *model.Node, chain, list []*model.Node, inElem bool) jen.Code {
+func field(cat *check.Catalog, n *model.Node) jen.Code {
 	ff := []jen.Code{
 		jen.Id("Path").Op(":").Lit(n.Path),
 		jen.Id("Kind").Op(":").Qual(CatalogPkg, kindConst[n.Kind]),
-		jen.Id("GoType").Op(":").Lit(m.GoTypeString(n.Type)),
+		jen.Id("GoType").Op(":").Lit(cat.Model.GoTypeString(n.Type)),
 	}
 	if cat.Default(n) != "" {
 		ff = append(ff, jen.Id("Default").Op(":").Lit(cat.Default(n)))
@@ -86,53 +79,8 @@ func field(cat *check.Catalog, m *model.Model, n *model.Node, chain, list []*mod
 	}
 	if r := cat.Requirement(n); r != nil {
 		ff = append(ff, jen.Id("RequiredWhen").Op(":").Lit(r.Text))
-		if !inElem && r.By != nil {
-			ff = append(ff, jen.Id("RequiredBy").Op(":").Lit(r.By.Path))
-		}
-		ff = append(ff, jen.Id("Missing").Op(":").Add(missingFunc(r)))
-	}
-	if !inElem {
-		ff = append(ff, jen.Id("Get").Op(":").Add(getFunc(chain)))
-	} else if n.Format != "" && list != nil {
-		ff = append(ff, jen.Id("Item").Op(":").Add(itemFunc(list, chain)))
 	}
 	return values(ff...)
-}
-
-// itemFunc compiles the accessor of a string field inside the elements of
-// one list, func(c *config.Config, i int) (string, bool): the field's value
-// in element i ("" when a pointer on the way to it is nil), and false when
-// the list has no element i.
-func itemFunc(list, inElem []*model.Node) jen.Code {
-	none := jen.List(jen.Lit(""), jen.False())
-	stmts, x := walkChain(list, make([]string, len(list)), "", none)
-	over := x()
-	if list[len(list)-1].Ptr {
-		stmts = append(stmts, jen.If(x().Op("==").Nil()).Block(jen.Return(none)))
-		over = jen.Parens(jen.Op("*").Add(over))
-	}
-	stmts = append(stmts,
-		jen.If(jen.Id("i").Op(">=").Len(over.Clone())).Block(jen.Return(none)),
-		jen.Id("e").Op(":=").Op("&").Add(over.Clone()).Index(jen.Id("i")))
-	e := jen.Id("e")
-	for _, n := range inElem {
-		e = e.Clone().Dot(n.GoName)
-		if n.Ptr {
-			stmts = append(stmts, jen.If(e.Clone().Op("==").Nil()).Block(jen.Return(jen.Lit(""), jen.True())))
-			if n == inElem[len(inElem)-1] {
-				e = jen.Op("*").Add(e)
-			}
-		}
-	}
-	leaf := inElem[len(inElem)-1].Type
-	if p, ok := leaf.(*types.Pointer); ok {
-		leaf = p.Elem()
-	}
-	if leaf != types.Typ[types.String] {
-		e = jen.String().Parens(e) // a named string type, such as an enumeration
-	}
-	stmts = append(stmts, jen.Return(e, jen.True()))
-	return jen.Func().Params(cfg(), jen.Id("i").Int()).Params(jen.String(), jen.Bool()).Block(stmts...)
 }
 
 // Defaults emits defaults.go: ApplyDefaults from the `default` tags and the
@@ -226,142 +174,4 @@ func m0(n *model.Node) string {
 		return "bool"
 	}
 	return "string"
-}
-
-// missingFunc compiles a requirement into func(c *config.Config) []string,
-// the paths where the field is required but not set: nil pointers on the way
-// to the scope make the requirement void, on the way to the field they make
-// it missing.
-func missingFunc(r *model.Requirement) jen.Code {
-	sel := func(chain []*model.Node) *jen.Statement {
-		s := jen.Id("c")
-		for _, n := range chain {
-			s = s.Dot(n.GoName)
-		}
-		return s
-	}
-	outer, elem := r.Scope, (*model.Node)(nil)
-	for i, n := range r.Scope {
-		if n.Kind == catalog.KindList {
-			outer, elem = r.Scope[:i+1], n.Elem
-			break
-		}
-	}
-	var body []jen.Code
-	for i, n := range outer {
-		if n.Ptr {
-			body = append(body, jen.If(sel(outer[:i+1]).Op("==").Nil()).Block(jen.Return(jen.Nil())))
-		}
-	}
-	// exprOf is the expression of a field whose parent is on the outer chain
-	// or, inside the loop, the element e.
-	exprOf := func(n *model.Node) *jen.Statement {
-		if n.Parent == elem {
-			return jen.Id("e").Dot(n.GoName)
-		}
-		for i, o := range outer {
-			if o == n.Parent {
-				return sel(outer[:i+1]).Dot(n.GoName)
-			}
-		}
-		return jen.Id("c").Dot(n.GoName) // a child of the root
-	}
-	var inner []jen.Code // tests on the element, inside the loop
-	skip := func(fails *jen.Statement, onElem bool) {
-		if onElem {
-			inner = append(inner, jen.If(fails).Block(jen.Continue()))
-		} else {
-			body = append(body, jen.If(fails).Block(jen.Return(jen.Nil())))
-		}
-	}
-	if r.Gate != nil {
-		skip(termFails(model.Term{Node: r.Gate, Op: "true"}, exprOf(r.Gate)), r.Gate.Parent == elem)
-	}
-	for _, t := range r.Terms {
-		if t.Chain != nil {
-			// Outside the scope: a nil pointer on the way fails the term.
-			for i, n := range t.Chain[:len(t.Chain)-1] {
-				if n.Ptr {
-					skip(sel(t.Chain[:i+1]).Op("==").Nil(), false)
-				}
-			}
-			skip(termFails(t, sel(t.Chain)), false)
-			continue
-		}
-		skip(termFails(t, exprOf(t.Node)), elem != nil && t.Node.Parent == elem)
-	}
-	leaf := r.Target[len(r.Target)-1]
-	if elem != nil {
-		path := jen.Lit(leaf.Parent.Path[:len(leaf.Parent.Path)-2]+"[").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit("]." + leaf.JSON)
-		loop := append(inner,
-			jen.If(setTest(leaf, exprOf(leaf))).Block(jen.Continue()),
-			jen.Id("out").Op("=").Append(jen.Id("out"), path))
-		body = append(body,
-			jen.Var().Id("out").Index().String(),
-			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Add(sel(outer))).Block(loop...),
-			jen.Return(jen.Id("out")))
-		return jen.Func().Params(cfg()).Index().String().Block(body...)
-	}
-	missing := jen.Return(jen.Index().String().Values(jen.Lit(leaf.Path)))
-	for i, n := range r.Target[:len(r.Target)-1] {
-		if n.Ptr {
-			body = append(body, jen.If(sel(r.Target[:i+1]).Op("==").Nil()).Block(missing))
-		}
-	}
-	body = append(body,
-		jen.If(setTest(leaf, sel(r.Target))).Block(jen.Return(jen.Nil())),
-		missing)
-	return jen.Func().Params(cfg()).Index().String().Block(body...)
-}
-
-// termFails is the Go test that a requirement term does not hold for the
-// field expression x.
-func termFails(t model.Term, x *jen.Statement) *jen.Statement {
-	n := t.Node
-	switch t.Op {
-	case "true":
-		if n.Ptr {
-			return x.Clone().Op("==").Nil().Op("||").Op("!").Op("*").Add(x)
-		}
-		return jen.Op("!").Add(x)
-	case "unset":
-		return setTest(n, x)
-	case "set": // a non-pointer string: check.Requirements
-		return x.Op("==").Lit("")
-	}
-	v := x.Clone()
-	if n.Ptr {
-		v = jen.Op("*").Add(x.Clone())
-	}
-	var and *jen.Statement
-	for _, val := range t.Values {
-		lit := jen.Lit(val)
-		if n.Kind == catalog.KindInt {
-			i, _ := strconv.Atoi(val)
-			lit = jen.Lit(i)
-		}
-		ne := v.Clone().Op("!=").Add(lit)
-		if and == nil {
-			and = ne
-		} else {
-			and = and.Op("&&").Add(ne)
-		}
-	}
-	if n.Ptr {
-		return x.Op("==").Nil().Op("||").Parens(and)
-	}
-	return and
-}
-
-// setTest is the Go test that the field expression x is set.
-func setTest(n *model.Node, x *jen.Statement) *jen.Statement {
-	switch {
-	case n.Ptr:
-		return x.Op("!=").Nil()
-	case n.Kind == catalog.KindString:
-		return x.Op("!=").Lit("")
-	case n.Kind == catalog.KindInt || n.Kind == catalog.KindNumber:
-		return x.Op("!=").Lit(0)
-	}
-	return jen.Len(x).Op(">").Lit(0)
 }

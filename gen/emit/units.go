@@ -135,7 +135,12 @@ func unit(u *check.Unit) jen.Code {
 	}
 	if u.ServiceNode != nil {
 		add("Common", commonFunc(u.ServiceNode))
-		add("Data", dataFunc(u.ServiceNode, u.SecretsNode))
+	}
+	if u.Sourced {
+		add("Source", sourceFunc(u.ServiceNode))
+	}
+	if len(u.ExistingSecrets) > 0 || u.Provides {
+		add("ExistingSecrets", existingSecretsFunc(u.ServiceNode, u.ExistingSecrets, u.Provides))
 	}
 	fields = append(fields, facts(u)...)
 	return values(fields...)
@@ -236,19 +241,36 @@ func commonFunc(svc *model.Node) jen.Code {
 	)
 }
 
-func dataFunc(svc, sec *model.Node) jen.Code {
-	body := []jen.Code{
+// sourceFunc returns the source override of a config.SourcedService.
+func sourceFunc(svc *model.Node) jen.Code {
+	return jen.Func().Params(cfg()).Op("*").Qual(ConfigPkg, "SourceOverride").Block(
 		jen.If(jen.Id("s").Op(":=").Add(selector("c", svcSelector(svc))), jen.Id("s").Op("!=").Nil()).Block(
-			jen.Id("service").Op("=").Id("s"),
+			jen.Return(jen.Id("s").Dot("SourceOverride").Call()),
 		),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// existingSecretsFunc returns what the service's *existing_secret fields
+// hold, then, when provides, the Secrets its ProvidedSecrets names.
+func existingSecretsFunc(svc *model.Node, fields []*model.Node, provides bool) jen.Code {
+	vals := make([]jen.Code, len(fields))
+	for i, f := range fields {
+		vals[i] = asString(f, jen.Id("s").Dot(f.GoName))
 	}
-	if sec != nil {
-		body = append(body, jen.If(jen.Id("s").Op(":=").Add(selector("c", svcSelector(sec))), jen.Id("s").Op("!=").Nil()).Block(
-			jen.Id("secrets").Op("=").Id("s"),
-		))
+	ret := jen.Index().String().Values(vals...)
+	switch {
+	case provides && len(fields) == 0:
+		ret = jen.Id("s").Dot("ProvidedSecrets").Call()
+	case provides:
+		ret = jen.Append(ret, jen.Id("s").Dot("ProvidedSecrets").Call().Op("..."))
 	}
-	body = append(body, jen.Return())
-	return jen.Func().Params(cfg()).Params(jen.Id("service"), jen.Id("secrets").Any()).Block(body...)
+	return jen.Func().Params(cfg()).Index().String().Block(
+		jen.If(jen.Id("s").Op(":=").Add(selector("c", svcSelector(svc))), jen.Id("s").Op("!=").Nil()).Block(
+			jen.Return(ret),
+		),
+		jen.Return(jen.Nil()),
+	)
 }
 
 // svcSelector returns the Go field names from the config root to n.

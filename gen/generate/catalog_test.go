@@ -17,7 +17,7 @@ import (
 var testCatalog = Options{Root: root, Descriptors: "gen/testdata/catalog/descriptors", Out: "zz_generated"}
 
 // emitted lists every file the generator emits, each with a golden.
-var emitted = []string{"base.go", "defaults.go", "fields.go", "register.go", "schema.go", "schema.json", "templates.go", "units.go"}
+var emitted = []string{"base.go", "check.go", "defaults.go", "fields.go", "register.go", "schema.go", "schema.json", "templates.go", "units.go"}
 
 // TestCatalogGolden compares each emitted file of the test catalog with its
 // golden in gen/testdata/golden (refresh with go test ./gen/... -update).

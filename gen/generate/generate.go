@@ -87,6 +87,7 @@ func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
 		"units.go":     func() ([]byte, error) { return emit.Units(units) },
 		"templates.go": func() ([]byte, error) { return emit.Templates(units) },
 		"fields.go":    func() ([]byte, error) { return emit.Fields(cat) },
+		"check.go":     func() ([]byte, error) { return emit.Check(cat) },
 		"defaults.go":  func() ([]byte, error) { return emit.Defaults(cat) },
 		"schema.json":  func() ([]byte, error) { return emit.Schema(cat) },
 		"schema.go":    schemaGo,
@@ -153,7 +154,8 @@ func schemaGo() ([]byte, error) {
 	f := jen.NewFile(emit.PkgName)
 	f.HeaderComment(strings.TrimPrefix(emit.Header, "// "))
 	f.PackageComment("Package generated holds what opencenter-gen compiles from descriptors/ and")
-	f.PackageComment("internal/config: the render table, the field index, defaults and the JSON Schema.")
+	f.PackageComment("internal/config: the render table, the field index, defaults, the checks of the")
+	f.PackageComment("load and the JSON Schema.")
 	f.PackageComment("Importing it registers the catalog with config's load (register.go).")
 	f.Anon("embed")
 	f.Comment("Schema is the JSON Schema (draft 2020-12) of the cluster config.")

@@ -2,11 +2,11 @@ package generate
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/config/configtest"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -150,117 +150,32 @@ func TestGeneratedApplyDefaults(t *testing.T) {
 	}
 }
 
-// goPath resolves a dotted YAML path through config.Config by json tags,
-// embedded structs flattened, independently of the generator. It returns
-// the leaf's Go type and whether a pointer lies on the way (leaf included).
-func goPath(path string) (leaf reflect.Type, viaPtr bool, ok bool) {
-	t := reflect.TypeFor[config.Config]()
-	for _, seg := range strings.Split(path, ".") {
-		if t.Kind() == reflect.Pointer {
-			t, viaPtr = t.Elem(), true
-		}
-		if t.Kind() != reflect.Struct {
-			return nil, false, false
-		}
-		f, found := jsonField(t, seg)
-		if !found {
-			return nil, false, false
-		}
-		t = f.Type
+// TestGeneratedFieldIndex holds the field index to the config types, read
+// by reflection independently of the generator: every path of the config
+// is listed once, in declaration order, with its Go type; a field's kind
+// follows from that type.
+func TestGeneratedFieldIndex(t *testing.T) {
+	want := configtest.Fields()
+	if len(generated.Fields) != len(want) {
+		t.Errorf("the field index has %d paths, the config types %d", len(generated.Fields), len(want))
 	}
-	return t, viaPtr || t.Kind() == reflect.Pointer, true
-}
-
-func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.Anonymous && name == "" {
-			if sf, ok := jsonField(f.Type, key); ok {
-				return sf, true
-			}
-			continue
-		}
-		if name == key {
-			return f, true
-		}
+	kinds := map[reflect.Kind]catalog.Kind{
+		reflect.String: catalog.KindString, reflect.Bool: catalog.KindBool, reflect.Int: catalog.KindInt,
+		reflect.Float64: catalog.KindNumber, reflect.Struct: catalog.KindObject, reflect.Slice: catalog.KindList, reflect.Map: catalog.KindMap,
 	}
-	return reflect.StructField{}, false
-}
-
-// TestGeneratedFieldAccessors runs every Get of generated.Fields on an
-// empty config: a path under a nil pointer (or a nil pointer itself) is
-// absent, (nil, false); any other path is present with the zero value of
-// its Go type. Fields inside lists and maps have no accessor.
-func TestGeneratedFieldAccessors(t *testing.T) {
-	empty := &config.Config{}
-	var absent, present int
-	for _, f := range generated.Fields {
-		inElem := strings.Contains(f.Path, "[]") || strings.Contains(f.Path, ".*")
-		if inElem {
-			if f.Get != nil {
-				t.Errorf("%s: an element field has an accessor", f.Path)
-			}
-			continue
+	for i, f := range generated.Fields {
+		if i >= len(want) || f.Path != want[i].Path {
+			t.Fatalf("field %d of the index is %s, the config types' %v", i, f.Path, want[min(i, len(want)-1)].Path)
 		}
-		if f.Get == nil {
-			t.Errorf("%s: no accessor", f.Path)
-			continue
+		typ := want[i].Type
+		if f.GoType != typ.String() {
+			t.Errorf("%s: GoType %q, want %q", f.Path, f.GoType, typ)
 		}
-		leaf, viaPtr, ok := goPath(f.Path)
-		if !ok {
-			t.Errorf("%s: does not resolve through config.Config by json tags", f.Path)
-			continue
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
 		}
-		v, got := f.Get(empty)
-		switch {
-		case viaPtr:
-			absent++
-			if got || v != nil {
-				t.Errorf("%s: Get on an empty config = (%v, %v), want (nil, false)", f.Path, v, got)
-			}
-		default:
-			present++
-			if !got || v == nil {
-				t.Errorf("%s: Get on an empty config = (%v, %v), want its zero value, true", f.Path, v, got)
-				continue
-			}
-			if rt := reflect.TypeOf(v); rt != leaf || !reflect.ValueOf(v).IsZero() {
-				t.Errorf("%s: Get on an empty config = %#v of type %s, want the zero %s", f.Path, v, rt, leaf)
-			}
-			if f.GoType != leaf.String() {
-				t.Errorf("%s: GoType %q, want %q", f.Path, f.GoType, leaf)
-			}
+		if k, ok := kinds[typ.Kind()]; !ok || f.Kind != k {
+			t.Errorf("%s: kind %s, want the kind of %s", f.Path, f.Kind, typ)
 		}
-	}
-	if absent < 50 || present < 20 {
-		t.Errorf("checked %d absent and %d present paths: the field index looks truncated", absent, present)
-	}
-
-	// With the service present, its fields are present; a nil *int is absent.
-	c := withKeycloak(&config.Keycloak{Sourced: config.Sourced{ServiceCommon: config.ServiceCommon{Namespace: "iam"}}, MaxReplicas: ptr(5)})
-	want := map[string]struct {
-		v  any
-		ok bool
-	}{
-		"opencenter.services.keycloak.namespace":      {"iam", true},
-		"opencenter.services.keycloak.max_replicas":   {5, true},
-		"opencenter.services.keycloak.instances":      {nil, false},
-		"opencenter.services.keycloak.backup_enabled": {false, true},
-		"opencenter.gitops.flux.interval":             {"", true},
-	}
-	seen := 0
-	for _, f := range generated.Fields {
-		w, ok := want[f.Path]
-		if !ok {
-			continue
-		}
-		seen++
-		if v, got := f.Get(c); v != w.v || got != w.ok {
-			t.Errorf("%s: Get = (%#v, %v), want (%#v, %v)", f.Path, v, got, w.v, w.ok)
-		}
-	}
-	if seen != len(want) {
-		t.Errorf("found %d of the %d paths %v in generated.Fields", seen, len(want), want)
 	}
 }

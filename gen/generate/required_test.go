@@ -9,27 +9,19 @@ import (
 	"github.com/opencenter-dev/opencenter/gen/model"
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
+	"github.com/opencenter-dev/opencenter/internal/diag"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
-func generatedField(t *testing.T, path string) catalog.Field {
-	t.Helper()
-	for _, f := range generated.Fields {
-		if f.Path == path {
-			return f
-		}
-	}
-	t.Fatalf("generated.Fields has no %s", path)
-	return catalog.Field{}
-}
-
-// missing runs every compiled requirement on c and returns the paths it
-// reports, sorted.
+// missing runs config's load checks, the generated ones among them, on c
+// and returns the paths of the fields they report required and not set,
+// sorted.
 func missing(c *config.Config) []string {
+	f := &config.File{Name: "test.yaml", Config: c}
 	var out []string
-	for _, f := range generated.Fields {
-		if f.Missing != nil {
-			out = append(out, f.Missing(c)...)
+	for _, d := range diag.AsList(f.Name, f.Check()) {
+		if strings.HasPrefix(d.Msg, "required when ") {
+			out = append(out, d.Path)
 		}
 	}
 	slices.Sort(out)
@@ -40,17 +32,30 @@ func missing(c *config.Config) []string {
 // service gate, =, ! and set terms, a switch outside the struct, secrets judged by their service, nil
 // pointers on the way, and list elements each reported at its index.
 func TestGeneratedRequirements(t *testing.T) {
-	if f := generatedField(t, "secrets.services.loki.access_key_id"); f.RequiredWhen != "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set" || f.RequiredBy != "opencenter.services.loki.storage" {
-		t.Errorf("loki access_key_id: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
+	reqs, err := check.Requirements(loadModel(t), root)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if f := generatedField(t, "opencenter.services.harbor.hostname"); f.RequiredWhen != "services.harbor is enabled" || f.RequiredBy != "opencenter.services.harbor.enabled" {
-		t.Errorf("harbor hostname: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
-	}
-	if f := generatedField(t, "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"); f.RequiredWhen != "services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set" || f.RequiredBy != "opencenter.services.kube-prometheus-stack.alertmanager_hostname" {
-		t.Errorf("alertmanager_htpasswd: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
-	}
-	if f := generatedField(t, "opencenter.services.gateway.listeners[].hostname"); f.RequiredWhen != "services.gateway.listeners[].protocol is HTTPS" || f.RequiredBy != "" {
-		t.Errorf("listener hostname: RequiredWhen %q, RequiredBy %q", f.RequiredWhen, f.RequiredBy)
+	for _, tc := range []struct{ path, text, by string }{
+		{"secrets.services.loki.access_key_id", "services.loki.storage is s3 or swift, unless services.loki.existing_secret is set", "opencenter.services.loki.storage"},
+		{"opencenter.services.harbor.hostname", "services.harbor is enabled", "opencenter.services.harbor.enabled"},
+		{"secrets.services.kube-prometheus-stack.alertmanager_htpasswd", "services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set", "opencenter.services.kube-prometheus-stack.alertmanager_hostname"},
+		{"opencenter.services.gateway.listeners[].hostname", "services.gateway.listeners[].protocol is HTTPS", "opencenter.services.gateway.listeners[].protocol"},
+	} {
+		r := reqs[find(loadModel(t).Root, tc.path)]
+		if r == nil || r.Text != tc.text || r.By == nil || r.By.Path != tc.by {
+			t.Errorf("%s: requirement %+v, want text %q, by %s", tc.path, r, tc.text, tc.by)
+			continue
+		}
+		var f *catalog.Field
+		for i := range generated.Fields {
+			if generated.Fields[i].Path == tc.path {
+				f = &generated.Fields[i]
+			}
+		}
+		if f == nil || f.RequiredWhen != tc.text {
+			t.Errorf("%s: the field index's entry %+v does not say it is required when %s", tc.path, f, tc.text)
+		}
 	}
 
 	on := config.ServiceCommon{Enabled: true}

@@ -90,15 +90,30 @@ type Requirement struct {
 type Term struct {
 	// Node is the field tested.
 	Node *Node
-	// Op is "true" (a bool is true), "set" (a string is not empty), "in"
-	// (one of Values) or "unset" (empty).
-	Op     string
+	// Op is what the term tests of the field.
+	Op TermOp
+	// Values are the values of a TermIn.
 	Values []string
 	// Chain is, for a term on a field outside the requirement's scope
 	// (named by its full path), the nodes from the root to it; nil for a
 	// field of the scope.
 	Chain []*Node
 }
+
+// TermOp is what a requirement term tests of its field.
+type TermOp int
+
+// The tests of a requirement term.
+const (
+	// TermTrue holds when a bool is true.
+	TermTrue TermOp = iota + 1
+	// TermSet holds when a string is not empty.
+	TermSet
+	// TermIn holds when the field is one of the term's Values.
+	TermIn
+	// TermUnset holds when the field is not set (empty, zero or nil).
+	TermUnset
+)
 
 // Child returns the child with YAML key k.
 func (n *Node) Child(k string) *Node {

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -11,189 +10,91 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/diag"
 )
 
-// serviceValidator is implemented by service structs with cross-field rules.
-type serviceValidator interface {
-	Validate(v *config.Validator, path string, c *config.Config)
+// The generated check of config's load (zz_generated/check.go) is typed,
+// straight-line Go that reads each field where it is declared; what it
+// reports through is here, so that each message is written once.
+
+// Enum reports s, the value of the enumeration field at YAML path p, when
+// it is set and not one of allowed (sorted): the decoder accepts any string.
+func Enum(v *config.Validator, p, s string, allowed ...string) {
+	if s == "" || slices.Contains(allowed, s) {
+		return
+	}
+	v.Errorf(p, "unknown value %q: expected one of %s%s", s, strings.Join(allowed, ", "), diag.Suggest(s, allowed))
 }
 
-// Check reports through v what the tables find wrong in c, a config whose
-// defaults are applied: each service's namespace and source override, the
-// cross-field rules of each enabled service, then from the field index the
-// fields required and not set, unknown enumeration values and values not in
-// their format. zz_generated registers it, over its own tables, as the
-// catalog check of config.Load.
-func Check(v *config.Validator, c *config.Config, units []Unit, fields []Field) {
-	checkServices(v, c, units)
-	checkRequired(v, c, fields)
-	checkEnums(v, c, fields)
-	checkFormats(v, c, fields)
-}
-
-// checkServices checks the common fields of every service present and runs
-// the Validate method of every enabled service that has one.
-func checkServices(v *config.Validator, c *config.Config, units []Unit) {
-	for i := range units {
-		u := &units[i]
-		if u.Common == nil {
-			continue
-		}
-		common := u.Common(c)
-		if common == nil {
-			continue
-		}
-		p := u.ServicePath()
-		v.DNSLabelAt(p, "namespace", common.Namespace)
-		v.SourceOverride(p, u.SourceOverride(c))
-		if !common.Enabled {
-			continue
-		}
-		svc, _ := u.Data(c)
-		if sv, ok := svc.(serviceValidator); ok {
-			sv.Validate(v, p, c)
-		}
-	}
-}
-
-// checkEnums reports every enumeration field holding a value outside its
-// constants (the decoder accepts any string).
-func checkEnums(v *config.Validator, c *config.Config, fields []Field) {
-	for i := range fields {
-		f := &fields[i]
-		if len(f.Enum) == 0 || f.Get == nil {
-			continue
-		}
-		val, ok := f.Get(c)
-		if !ok {
-			continue
-		}
-		s := fmt.Sprint(val)
-		if s == "" || slices.Contains(f.Enum, s) {
-			continue
-		}
-		v.Errorf(f.Path, "unknown value %q: expected one of %s%s", s, strings.Join(f.Enum, ", "), diag.Suggest(s, f.Enum))
-	}
-}
-
-// checkRequired reports every field that its required_when tag requires
-// and that is not set. A key missing from the file is placed at its
-// mapping, or when that is missing too at the field that made it required.
-func checkRequired(v *config.Validator, c *config.Config, fields []Field) {
-	for i := range fields {
-		f := &fields[i]
-		if f.Missing == nil {
-			continue
-		}
-		for _, p := range f.Missing(c) {
-			msg := "required when " + f.RequiredWhen
-			if w := what(f); w != "" {
-				msg += ": " + w
-			}
-			v.ErrorfMissing(f.RequiredBy, p, "%s", msg)
-		}
-	}
-}
-
-// what says what a field holds, from the first clause of its doc with the
-// key and its verb dropped: "bucket is the bucket of log chunks." -> "the
-// bucket of log chunks".
-func what(f *Field) string {
-	doc := f.Doc
-	if i := strings.Index(doc, ". "); i >= 0 {
-		doc = doc[:i]
-	}
-	if i := strings.Index(doc, "; "); i >= 0 {
-		doc = doc[:i]
-	}
-	doc = strings.TrimSuffix(doc, ".")
-	key := f.Path[strings.LastIndexAny(f.Path, ".]")+1:]
-	if rest, ok := strings.CutPrefix(doc, key+" "); ok {
-		for _, verb := range []string{"is ", "are ", "names "} {
-			if r, ok := strings.CutPrefix(rest, verb); ok {
-				return r
-			}
-		}
-		return rest
-	}
-	return doc
-}
-
-// checkFormats reports every set string field whose value does not match its
-// format (a quantity, a hostname, a URL...), in list elements too, each item
-// of a list and each key and value of a map of strings that does not match
-// its format, unless a problem is already reported at its path: the field's
-// own rule says it better.
-func checkFormats(v *config.Validator, c *config.Config, fields []Field) {
-	fc := formatCheck{v: v, reported: map[string]bool{}}
-	for _, d := range v.Diags() {
-		fc.reported[d.Path] = true
-	}
-	for i := range fields {
-		f := &fields[i]
-		if f.Item != nil && !f.Secret {
-			for j := 0; ; j++ {
-				s, ok := f.Item(c, j)
-				if !ok {
-					break
-				}
-				if s != "" && !matches(f.Format, s) {
-					fc.report(strings.Replace(f.Path, "[]", "["+strconv.Itoa(j)+"]", 1), "", f.Format, s)
-				}
-			}
-			continue
-		}
-		if f.Format == "" && f.KeyFormat == "" || f.Get == nil || f.Secret || fc.reported[f.Path] {
-			continue
-		}
-		val, ok := f.Get(c)
-		if !ok {
-			continue
-		}
-		// Paths are made, and a map's keys sorted, only for a report.
-		switch x := val.(type) {
-		case string:
-			if x != "" && !matches(f.Format, x) {
-				fc.report(f.Path, "", f.Format, x)
-			}
-		case *string:
-			if x != nil && *x != "" && !matches(f.Format, *x) {
-				fc.report(f.Path, "", f.Format, *x)
-			}
-		case []string:
-			// An item is never unset: an empty one is checked too.
-			for j, s := range x {
-				if !matches(f.Format, s) {
-					fc.report(fmt.Sprintf("%s[%d]", f.Path, j), "", f.Format, s)
-				}
-			}
-		case map[string]string:
-			bad := false
-			for k, s := range x {
-				bad = bad || !matches(f.KeyFormat, k) || !matches(f.Format, s)
-			}
-			if !bad {
-				continue
-			}
-			for _, k := range slices.Sorted(maps.Keys(x)) {
-				if !matches(f.KeyFormat, k) {
-					fc.report(f.Path+"."+k, "key ", f.KeyFormat, k)
-				}
-				if !matches(f.Format, x[k]) {
-					fc.report(f.Path+"."+k, "", f.Format, x[k])
-				}
-			}
-		}
-	}
-}
-
-// formatCheck reports through v at the paths nothing has been reported at.
-type formatCheck struct {
+// Formats reports strings that do not match their format (config.Formats),
+// at the paths nothing was reported at when it was made: a field's own
+// rule, checked before, says it better. Paths are made, and a map's keys
+// sorted, only for a report.
+type Formats struct {
 	v        *config.Validator
 	reported map[string]bool
 }
 
-func (fc formatCheck) report(p, what, format, s string) {
-	if !fc.reported[p] {
-		fc.v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
+// NewFormats returns a Formats reporting through v.
+func NewFormats(v *config.Validator) *Formats {
+	f := &Formats{v: v, reported: map[string]bool{}}
+	for _, d := range v.Diags() {
+		f.reported[d.Path] = true
+	}
+	return f
+}
+
+// String checks the string field at p; an empty one is not set.
+func (f *Formats) String(p, format, s string) {
+	if s != "" && !matches(format, s) {
+		f.report(p, "", format, s)
+	}
+}
+
+// Item checks a string field inside the elements of a list, element i of
+// it: p is the field's path with "[]" for the list.
+func (f *Formats) Item(p string, i int, format, s string) {
+	if s != "" && !matches(format, s) {
+		f.report(strings.Replace(p, "[]", "["+strconv.Itoa(i)+"]", 1), "", format, s)
+	}
+}
+
+// List checks each item of the list of strings at p; an item is never
+// unset, so an empty one is checked too.
+func (f *Formats) List(p, format string, items []string) {
+	if f.reported[p] {
+		return
+	}
+	for i, s := range items {
+		if !matches(format, s) {
+			f.report(p+"["+strconv.Itoa(i)+"]", "", format, s)
+		}
+	}
+}
+
+// Map checks each key and value of the map of strings at p, "" formats
+// matching anything.
+func (f *Formats) Map(p, keyFormat, format string, m map[string]string) {
+	if f.reported[p] {
+		return
+	}
+	bad := false
+	for k, s := range m {
+		bad = bad || !matches(keyFormat, k) || !matches(format, s)
+	}
+	if !bad {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !matches(keyFormat, k) {
+			f.report(p+"."+k, "key ", keyFormat, k)
+		}
+		if !matches(format, m[k]) {
+			f.report(p+"."+k, "", format, m[k])
+		}
+	}
+}
+
+func (f *Formats) report(p, what, format, s string) {
+	if !f.reported[p] {
+		f.v.Errorf(p, "%s%q is not %s", what, s, config.FormatDocs[format])
 	}
 }
 

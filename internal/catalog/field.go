@@ -1,7 +1,5 @@
 package catalog
 
-import "github.com/opencenter-dev/opencenter/internal/config"
-
 // Kind is the shape of a config field.
 type Kind string
 
@@ -16,7 +14,10 @@ const (
 	KindMap    Kind = "map"
 )
 
-// Field is one entry of the field index: a path of the config and what is known about it.
+// Field is one entry of the field index: a path of the config and what is
+// known about it, for explain, enable --set and secrets. It holds no
+// accessor: code that reads a field's value is generated, typed, where it
+// is needed (the load's checks, the unit tables).
 type Field struct {
 	// Path is the dotted YAML path from the config root; list elements appear as "[]".
 	Path string
@@ -39,22 +40,7 @@ type Field struct {
 	Format string
 	// KeyFormat names the pattern each key of a map must match, "" for none.
 	KeyFormat string
-	// Item returns the value of a formatted string field inside the elements
-	// of a list in element i, and false when the list has no element i; nil
-	// for other fields.
-	Item func(c *config.Config, i int) (string, bool)
 	// RequiredWhen says when the field must be set, from its required_when tag
 	// ("services.loki.storage is s3 or swift"); "" for none.
 	RequiredWhen string
-	// RequiredBy is the path of the field that makes this one required (the
-	// last term of RequiredWhen, or the enabled gate), where a missing key is
-	// reported; "" inside lists, where the element is the place.
-	RequiredBy string
-	// Missing returns the YAML paths where the field is required by
-	// RequiredWhen but not set (one per list element for fields inside
-	// lists); nil without RequiredWhen. Check reports each of them.
-	Missing func(c *config.Config) []string
-	// Get returns the field's value and whether it is present (nil pointers along the path make it absent);
-	// nil for fields inside list elements.
-	Get func(c *config.Config) (any, bool)
 }

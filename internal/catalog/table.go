@@ -107,8 +107,15 @@ type Unit struct {
 	ValuesSecret string
 	// Common returns the service's common fields, nil when the service is absent; nil for non-service units.
 	Common func(c *config.Config) *config.ServiceCommon
-	// Data returns the service's config and secrets (either may be nil).
-	Data func(c *config.Config) (service, secrets any)
+	// Source returns the service's source override, nil when the service is
+	// absent or gives none; nil for a service that cannot give one (it has no
+	// base directory of its own, or shares its group's source).
+	Source func(c *config.Config) *config.SourceOverride
+	// ExistingSecrets returns the names of Secrets outside the repository
+	// that the service's config names: what its *existing_secret fields
+	// hold ("" for a field not set), then those it names as provided
+	// (config.ProvidedSecrets); nil for a unit whose service names none.
+	ExistingSecrets func(c *config.Config) []string
 	// Releases lists the base releases that hold every base path the unit
 	// applies; nil when it applies none (it exists in every release).
 	Releases []string
@@ -125,18 +132,12 @@ type Unit struct {
 
 // SourceOverride returns the source override of the unit's service: nil
 // when the service is absent or gives none, and for a service that cannot
-// give one (it has no base directory of its own, or shares its group's
-// source).
+// give one.
 func (u *Unit) SourceOverride(c *config.Config) *config.SourceOverride {
-	if u.Data == nil {
+	if u.Source == nil {
 		return nil
 	}
-	if svc, _ := u.Data(c); svc != nil {
-		if s, ok := svc.(config.SourcedService); ok {
-			return s.SourceOverride()
-		}
-	}
-	return nil
+	return u.Source(c)
 }
 
 // NamespaceOf is the unit's namespace for config c: the service's

@@ -65,7 +65,7 @@ func (b *builder) appliedBy(fp *fluxPlan) applied {
 	u, fu, target := fp.Unit, fp.Spec, fp.target
 	p := strings.TrimPrefix(fp.Path, "./")
 	repo, src, srcUnit := b.sourceRepo(fu.Source)
-	if fu.Source == flux_system {
+	if fu.Source == fluxSystem {
 		repo = catalog.RepoCluster
 	}
 	switch {

@@ -80,7 +80,7 @@ func (b *builder) builtins(active []*catalog.Unit, aggregatesToo bool) {
 		b.addAggregate(a.u, p, resources)
 	}
 	for _, r := range roots {
-		resources := []string{"./" + flux_system}
+		resources := []string{"./" + fluxSystem}
 		for _, l := range catalog.Layers {
 			if l == catalog.LayerCluster {
 				continue

@@ -2,12 +2,10 @@ package plan
 
 import (
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
-	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
 // ExistingSecrets are the Secrets outside the repository that config c
@@ -23,21 +21,11 @@ func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
 		if !st.Active || st.Unit.Service == "" {
 			continue
 		}
-		if svc, _ := st.Unit.Data(c); svc != nil {
-			if p, ok := svc.(config.ProvidedSecrets); ok {
-				for _, name := range p.ProvidedSecrets() {
-					out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: name})
-				}
-			}
+		if st.Unit.ExistingSecrets == nil {
+			continue
 		}
-		prefix := st.Unit.ServicePath() + "."
-		for _, f := range generated.Fields {
-			key, ok := strings.CutPrefix(f.Path, prefix)
-			if !ok || strings.Contains(key, ".") || !strings.HasSuffix(key, "existing_secret") {
-				continue
-			}
-			v, _ := f.Get(c)
-			if name, _ := v.(string); name != "" {
+		for _, name := range st.Unit.ExistingSecrets(c) {
+			if name != "" {
 				out = append(out, types.NamespacedName{Namespace: st.Unit.NamespaceOf(c), Name: name})
 			}
 		}

@@ -63,7 +63,7 @@ func duration(s string) (metav1.Duration, error) {
 }
 
 func (b *builder) objectMeta(name, part string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{Name: name, Namespace: flux_system, Labels: b.labels(part)}
+	return metav1.ObjectMeta{Name: name, Namespace: fluxSystem, Labels: b.labels(part)}
 }
 
 // gitRepository appends a unit's GitRepository to dst.
@@ -100,7 +100,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 		spec.URL = config.FluxURL(g.Repository.URL)
 		spec.Reference = &sourcev1.GitRepositoryRef{Branch: g.Repository.Branch}
 		// flux bootstrap stores the cluster repo's credentials in Secret flux-system.
-		spec.SecretRef = &meta.LocalObjectReference{Name: flux_system}
+		spec.SecretRef = &meta.LocalObjectReference{Name: fluxSystem}
 	default:
 		return nil, fmt.Errorf("repo %q is not rendered for service units", s.Repo)
 	}
@@ -122,7 +122,7 @@ func (b *builder) gitRepository(dst []byte, u *catalog.Unit, s catalog.Source) (
 // sourceObject is the one object of the file gitRepository writes for
 // source name, known without reading it back.
 func sourceObject(name string) fluxorder.Object {
-	return fluxorder.Object{Group: sourcev1.GroupVersion.Group, Kind: sourcev1.GitRepositoryKind, Name: name, Namespace: flux_system}
+	return fluxorder.Object{Group: sourcev1.GroupVersion.Group, Kind: sourcev1.GitRepositoryKind, Name: name, Namespace: fluxSystem}
 }
 
 // kustomization appends a Flux Kustomization of a unit to dst.

@@ -204,7 +204,7 @@ func newBuilder(f *config.File, o Options) *builder {
 	b.p = &Plan{Tree: overlay.Tree{Overlay: overlay.Dir(cluster)}, Config: f.Name, Cluster: cluster}
 	b.durations = parseFluxDurations(&f.Config.OpenCenter.GitOps.Flux)
 	b.rules = compileRules(&b.c.OpenCenter.GitOps.OverlayUnits.SOPS)
-	b.sources[flux_system] = true
+	b.sources[fluxSystem] = true
 	return b
 }
 
@@ -230,7 +230,9 @@ func Units(f *config.File) []UnitStatus {
 	return b.p.Units // the statuses the loop changed, in catalog order
 }
 
-const flux_system = "flux-system"
+// fluxSystem is the name flux bootstrap gives the cluster's own
+// GitRepository, its Secret, its namespace and its directory in the overlay.
+const fluxSystem = "flux-system"
 
 // selectUnits decides which units are active and why the others are not.
 func (b *builder) selectUnits() {
@@ -419,7 +421,7 @@ func unsafePath(p string) string {
 		return "is absolute"
 	case !cleanInside(p):
 		return "is not a clean relative path inside the overlay"
-	case p == flux_system || strings.HasPrefix(p, flux_system+"/"):
+	case p == fluxSystem || strings.HasPrefix(p, fluxSystem+"/"):
 		return "is under flux-system/, which belongs to flux bootstrap"
 	case overlay.IsLocal(p):
 		return "is in a local/ directory, which belongs to the user"

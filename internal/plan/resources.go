@@ -58,7 +58,7 @@ func (b *builder) checkResources() {
 				continue
 			}
 			t := joinClean(dir, r)
-			if t == ".." || strings.HasPrefix(t, "../") || t == flux_system || strings.HasPrefix(t, flux_system+"/") {
+			if t == ".." || strings.HasPrefix(t, "../") || t == fluxSystem || strings.HasPrefix(t, fluxSystem+"/") {
 				continue // outside the overlay, or bootstrap-owned
 			}
 			if b.included(t) || b.withheld[t] {
