@@ -44,21 +44,15 @@ func importBase(checkout, bare string) error {
 func synthesizeBase(indexes []*baseindex.Index, work, bare string) error {
 	for _, x := range indexes {
 		dir := filepath.Join(work, "base-"+x.Ref)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
 		files, err := baseFiles(x)
 		if err != nil {
 			return err
 		}
-		for p, data := range files {
-			full := filepath.Join(dir, filepath.FromSlash(p))
-			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(full, data, 0o644); err != nil {
-				return err
-			}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := writeTree(dir, files); err != nil {
+			return err
 		}
 		ref := "refs/tags/" + x.Ref
 		if x.Branch {

@@ -230,12 +230,7 @@ func (r *ChartRepos) serveOCI(w http.ResponseWriter, req *http.Request) {
 			for tag, c := range tags {
 				m, digest := r.manifest(c)
 				if ref == tag || ref == digest {
-					w.Header().Set("Content-Type", "application/vnd.oci.image.manifest.v1+json")
-					w.Header().Set("Docker-Content-Digest", digest)
-					w.Header().Set("Content-Length", fmt.Sprint(len(m)))
-					if req.Method != http.MethodHead {
-						w.Write(m)
-					}
+					serveBlob(w, req, "application/vnd.oci.image.manifest.v1+json", digest, m)
 					return
 				}
 			}
@@ -244,12 +239,7 @@ func (r *ChartRepos) serveOCI(w http.ResponseWriter, req *http.Request) {
 			for _, c := range tags {
 				for _, blob := range [][]byte{r.config(c), r.tgz[c]} {
 					if digestOf(blob) == d {
-						w.Header().Set("Content-Type", "application/octet-stream")
-						w.Header().Set("Docker-Content-Digest", d)
-						w.Header().Set("Content-Length", fmt.Sprint(len(blob)))
-						if req.Method != http.MethodHead {
-							w.Write(blob)
-						}
+						serveBlob(w, req, "application/octet-stream", d, blob)
 						return
 					}
 				}
@@ -259,6 +249,16 @@ func (r *ChartRepos) serveOCI(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusNotFound)
 	w.Write([]byte(`{"errors":[{"code":"NAME_UNKNOWN","message":"no such stand-in chart"}]}`))
+}
+
+// serveBlob answers a registry GET or HEAD with one manifest or blob.
+func serveBlob(w http.ResponseWriter, req *http.Request, contentType, digest string, body []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Docker-Content-Digest", digest)
+	w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	if req.Method != http.MethodHead {
+		w.Write(body)
+	}
 }
 
 func digestOf(b []byte) string {

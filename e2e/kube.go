@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 )
 
 // Kube is a small client of the API server's REST interface: what the
@@ -304,17 +306,8 @@ func str(o Obj, keys ...string) string {
 	return s
 }
 
-func field(o Obj, keys ...string) any {
-	var cur any = o
-	for _, k := range keys {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[k]
-	}
-	return cur
-}
+// field reads the value at a path of nested maps; nil when any part is absent.
+func field(o Obj, keys ...string) any { return fluxbuild.Field(o, keys...) }
 
 // condition returns a status condition of an object.
 func condition(o Obj, typ string) (status, reason, message string) {
