@@ -582,6 +582,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.calico.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Calico == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Calico.AdoptionMode, true
+		},
+	},
+	{
 		Path:         "opencenter.services.calico.pod_cidr",
 		Kind:         catalog.KindString,
 		GoType:       "string",
@@ -689,6 +703,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.CertManager.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.cert-manager.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.CertManager == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.CertManager.AdoptionMode, true
 		},
 	},
 	{
@@ -1006,6 +1034,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.etcd-backup.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.EtcdBackup == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.EtcdBackup.AdoptionMode, true
+		},
+	},
+	{
 		Path:    "opencenter.services.etcd-backup.schedule",
 		Kind:    catalog.KindString,
 		GoType:  "string",
@@ -1139,6 +1181,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.external-snapshotter.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.ExternalSnapshotter == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.ExternalSnapshotter.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.external-snapshotter.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -1237,6 +1293,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Gateway.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.gateway.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Gateway.AdoptionMode, true
 		},
 	},
 	{
@@ -1450,6 +1520,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.gateway-api.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.GatewayAPI == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.GatewayAPI.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.gateway-api.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -1548,6 +1632,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Harbor.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.harbor.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Harbor == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Harbor.AdoptionMode, true
 		},
 	},
 	{
@@ -2006,6 +2104,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.headlamp.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Headlamp == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Headlamp.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.headlamp.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -2194,6 +2306,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.istio.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Istio == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Istio.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.istio.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -2318,6 +2444,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.KafkaCluster.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.kafka-cluster.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.KafkaCluster == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.KafkaCluster.AdoptionMode, true
 		},
 	},
 	{
@@ -2487,6 +2627,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Keycloak.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.keycloak.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Keycloak == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Keycloak.AdoptionMode, true
 		},
 	},
 	{
@@ -2784,6 +2938,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.kube-prometheus-stack.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.KubePrometheusStack == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.KubePrometheusStack.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.kube-prometheus-stack.grafana_hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -2971,6 +3139,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.kyverno.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Kyverno == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Kyverno.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.kyverno.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -3113,6 +3295,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Loki.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.loki.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Loki == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Loki.AdoptionMode, true
 		},
 	},
 	{
@@ -3332,6 +3528,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.longhorn.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Longhorn == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Longhorn.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.longhorn.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -3468,6 +3678,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.MetalLB.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.metallb.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.MetalLB == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.MetalLB.AdoptionMode, true
 		},
 	},
 	{
@@ -3634,6 +3858,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Mimir.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.mimir.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Mimir == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Mimir.AdoptionMode, true
 		},
 	},
 	{
@@ -3866,6 +4104,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.olm.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OLM == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OLM.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.olm.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -3964,6 +4216,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.OpenStackCCM.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.openstack-ccm.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OpenStackCCM == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OpenStackCCM.AdoptionMode, true
 		},
 	},
 	{
@@ -4183,6 +4449,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.OpenStackCSI.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.openstack-csi.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OpenStackCSI == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OpenStackCSI.AdoptionMode, true
 		},
 	},
 	{
@@ -4415,6 +4695,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.opentelemetry-kube-stack.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.OpenTelemetryKubeStack == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.OpenTelemetryKubeStack.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.opentelemetry-kube-stack.otlp_endpoint",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -4523,6 +4817,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.PostgresOperator.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.postgres-operator.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.PostgresOperator == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.PostgresOperator.AdoptionMode, true
 		},
 	},
 	{
@@ -4667,6 +4975,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.rbac-manager.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.RBACManager == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.RBACManager.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.rbac-manager.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -4807,6 +5129,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.sealed-secrets.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.SealedSecrets == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.SealedSecrets.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.sealed-secrets.source",
 		Kind:   catalog.KindObject,
 		GoType: "*config.SourceOverride",
@@ -4919,6 +5255,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Tempo.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.tempo.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Tempo == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Tempo.AdoptionMode, true
 		},
 	},
 	{
@@ -5116,6 +5466,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Velero.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.velero.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Velero == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Velero.AdoptionMode, true
 		},
 	},
 	{
@@ -5356,6 +5720,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.VSphereCSI.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.services.vsphere-csi.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.VSphereCSI == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.VSphereCSI.AdoptionMode, true
 		},
 	},
 	{
@@ -5613,6 +5991,20 @@ var Fields = []catalog.Field{
 		},
 	},
 	{
+		Path:    "opencenter.services.weave-gitops.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.WeaveGitOps == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.WeaveGitOps.AdoptionMode, true
+		},
+	},
+	{
 		Path:   "opencenter.services.weave-gitops.hostname",
 		Kind:   catalog.KindString,
 		GoType: "string",
@@ -5696,6 +6088,20 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.ManagedServices.AlertProxy.Namespace, true
+		},
+	},
+	{
+		Path:    "opencenter.managed_services.alert-proxy.adoption_mode",
+		Kind:    catalog.KindString,
+		GoType:  "config.AdoptionMode",
+		Default: "managed",
+		Enum:    []string{"deferred", "external", "managed", "sync", "takeover"},
+		Doc:     "adoption_mode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.ManagedServices.AlertProxy == nil {
+				return nil, false
+			}
+			return c.OpenCenter.ManagedServices.AlertProxy.AdoptionMode, true
 		},
 	},
 	{

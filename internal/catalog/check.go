@@ -18,13 +18,14 @@ type serviceValidator interface {
 
 // Check reports through v what the tables find wrong in c, a config whose
 // defaults are applied: each service's namespace and source override, the
-// cross-field rules of each enabled service, then from the field index the
+// cross-field rules of each enabled service that opencenter renders (not
+// adoption_mode external), then from the field index the
 // fields required and not set, unknown enumeration values and values not in
 // their format. zz_generated registers it, over its own tables, as the
 // catalog check of config.Load.
 func Check(v *config.Validator, c *config.Config, units []Unit, fields []Field) {
 	checkServices(v, c, units)
-	checkRequired(v, c, fields)
+	checkRequired(v, c, fields, externalPaths(c, units))
 	checkEnums(v, c, fields)
 	checkFormats(v, c, fields)
 }
@@ -44,8 +45,8 @@ func checkServices(v *config.Validator, c *config.Config, units []Unit) {
 		p := u.ServicePath()
 		v.DNSLabelAt(p, "namespace", common.Namespace)
 		v.SourceOverride(p, u.SourceOverride(c))
-		if !common.Enabled {
-			continue
+		if !common.Enabled || common.External() {
+			continue // nothing rendered: its rules do not apply
 		}
 		svc, _ := u.Data(c)
 		if sv, ok := svc.(serviceValidator); ok {
@@ -74,13 +75,33 @@ func checkEnums(v *config.Validator, c *config.Config, fields []Field) {
 	}
 }
 
+// externalPaths are the config paths, with a trailing dot, of the
+// services installed outside opencenter (adoption_mode external) and of
+// their secrets: nothing of them is rendered, so nothing there is required.
+func externalPaths(c *config.Config, units []Unit) []string {
+	var paths []string
+	for i := range units {
+		u := &units[i]
+		if u.Common == nil || !u.Common(c).External() {
+			continue
+		}
+		secrets := "secrets.services."
+		if u.Layer == LayerManagedServices {
+			secrets = "secrets.managed_services."
+		}
+		paths = append(paths, u.ServicePath()+".", secrets+u.Service+".")
+	}
+	return paths
+}
+
 // checkRequired reports every field that its required_when tag requires
-// and that is not set. A key missing from the file is placed at its
-// mapping, or when that is missing too at the field that made it required.
-func checkRequired(v *config.Validator, c *config.Config, fields []Field) {
+// and that is not set, except under external (externalPaths). A key
+// missing from the file is placed at its mapping, or when that is missing
+// too at the field that made it required.
+func checkRequired(v *config.Validator, c *config.Config, fields []Field, external []string) {
 	for i := range fields {
 		f := &fields[i]
-		if f.Missing == nil {
+		if f.Missing == nil || slices.ContainsFunc(external, func(p string) bool { return strings.HasPrefix(f.Path, p) }) {
 			continue
 		}
 		for _, p := range f.Missing(c) {

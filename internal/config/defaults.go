@@ -39,25 +39,26 @@ func applyDerivedDefaults(c *Config) {
 }
 
 // loginHostnames are the names of the enabled services whose pages ask
-// for a login and that the cluster Gateway publishes: Grafana,
+// for a login and that the cluster Gateway publishes (not those installed
+// outside opencenter, which publishes nothing of them): Grafana,
 // Alertmanager (its logins are the Gateway's own), Headlamp (a token or
 // OIDC), the Weave GitOps dashboard, Harbor (its portal and registry),
 // and Keycloak where its address is https on its hostname.
 func loginHostnames(s *Services) []string {
 	var names []string
-	if k := s.KubePrometheusStack; k != nil && k.Enabled {
+	if k := s.KubePrometheusStack; k != nil && k.Enabled && !k.External() {
 		names = append(names, k.GrafanaHostname, k.AlertmanagerHostname)
 	}
-	if h := s.Headlamp; h != nil && h.Enabled {
+	if h := s.Headlamp; h != nil && h.Enabled && !h.External() {
 		names = append(names, h.Hostname)
 	}
-	if w := s.WeaveGitOps; w != nil && w.Enabled {
+	if w := s.WeaveGitOps; w != nil && w.Enabled && !w.External() {
 		names = append(names, w.Hostname)
 	}
-	if h := s.Harbor; h != nil && h.Enabled {
+	if h := s.Harbor; h != nil && h.Enabled && !h.External() {
 		names = append(names, h.Hostname)
 	}
-	if k := s.Keycloak; k != nil && k.Enabled && k.GatewayRoute && k.HTTPSOnly() {
+	if k := s.Keycloak; k != nil && k.Enabled && !k.External() && k.GatewayRoute && k.HTTPSOnly() {
 		names = append(names, k.Hostname)
 	}
 	return names

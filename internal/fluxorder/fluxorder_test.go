@@ -40,7 +40,7 @@ func TestCustomResourcesFollowTheirCRDs(t *testing.T) {
 	chained := fluxUnit("chained", catalog.FluxUnit{DependsOn: []string{"mid"}}, thing("example.io", "c"))
 	orphan := fluxUnit("orphan", catalog.FluxUnit{}, thing("other.io", "d"), thing("other.io", "e"))
 	core := fluxUnit("core", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "f", Namespace: "ns"})
-	problems := Order([]*FluxUnit{op, direct, mid, chained, orphan, core}, "applications/overlays/c")
+	problems := Order([]*FluxUnit{op, direct, mid, chained, orphan, core}, "applications/overlays/c", nil)
 
 	if !slices.Equal(direct.After, []string{"operator"}) {
 		t.Errorf("direct follows %v, want [operator]", direct.After)
@@ -62,7 +62,7 @@ func TestChartNeedsAndWants(t *testing.T) {
 	needs := fluxUnit("needs", catalog.FluxUnit{Needs: []string{"example.io"}})
 	wants := fluxUnit("wants", catalog.FluxUnit{Wants: []string{"example.io", "absent.io"}})
 	missing := fluxUnit("missing", catalog.FluxUnit{Needs: []string{"absent.io"}})
-	problems := Order([]*FluxUnit{op, needs, wants, missing}, "o")
+	problems := Order([]*FluxUnit{op, needs, wants, missing}, "o", nil)
 	if !slices.Equal(needs.After, []string{"operator"}) || !slices.Equal(wants.After, []string{"operator"}) {
 		t.Errorf("needs follows %v, wants %v: want [operator] each", needs.After, wants.After)
 	}
@@ -77,7 +77,7 @@ func TestOneOwnerPerObject(t *testing.T) {
 	a := fluxUnit("a", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "ns", File: "a.yaml", InPlan: true}, crd("example.io"))
 	b := fluxUnit("b", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "ns", File: "base/b"}, crd("example.io"))
 	c := fluxUnit("c", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "other", File: "c.yaml", InPlan: true})
-	problems := Order([]*FluxUnit{a, b, c}, "o")
+	problems := Order([]*FluxUnit{a, b, c}, "o", nil)
 	want := "b: ConfigMap ns/x is applied by both a (o/a.yaml) and b (base/b): an object has one owner"
 	if got := messages(problems); !strings.Contains(got, want) || strings.Count(got, "\n") != 1 {
 		t.Errorf("problems:\n%s\nwant one owner problem:\n%s\nand the two units installing one CRD group", got, want)
@@ -106,7 +106,7 @@ func TestSharedBaseObjects(t *testing.T) {
 	rest := fluxUnit("rest", catalog.FluxUnit{Source: "base", DependsOn: []string{"ns-only"}}, ns, cm)
 	nsOnly.Path, rest.Path = "./apps/y", "./apps/y"
 
-	if problems := Order([]*FluxUnit{sources, app, nsOnly, rest}, "o"); len(problems) > 0 {
+	if problems := Order([]*FluxUnit{sources, app, nsOnly, rest}, "o", nil); len(problems) > 0 {
 		t.Fatalf("problems:\n%s", messages(problems))
 	}
 	if len(app.Applies) != 0 || len(app.Shared) != 1 || app.Shared[0].Owner != "sources" || !slices.Equal(app.After, []string{"sources"}) {

@@ -198,6 +198,14 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.keycloak.gateway_route":  false,
 			"opencenter.services.harbor.emit_certificate": true,
 		}},
+	// Every service in each adoption mode but managed, the default;
+	// external in two halves, so that both render a base path and a
+	// custom resource after its CRDs (cert-manager's ClusterIssuer).
+	adoptionVariant(config.AdoptionExternal, func(svc string) bool { return svc != "cert-manager" }),
+	adoptionVariant(config.AdoptionExternal, func(svc string) bool { return svc == "cert-manager" }),
+	adoptionVariant(config.AdoptionSync, nil),
+	adoptionVariant(config.AdoptionDeferred, nil),
+	adoptionVariant(config.AdoptionTakeover, nil),
 	// No cert-manager, nor what needs it (the cluster Gateway, Keycloak):
 	// the OpenTelemetry operator's webhook certificate comes from Helm.
 	{name: "without cert-manager", config: dev,
@@ -223,6 +231,22 @@ func providerVariant(provider, encapsulation string) corpusVariant {
 			"opencenter.services.calico.encapsulation": encapsulation,
 			"opencenter.services.cert-manager.issuer":  "none",
 		}}
+}
+
+// adoptionVariant is the dev config with every service, enabled or not,
+// for which which holds (all, when which is nil), in adoption mode m.
+func adoptionVariant(m config.AdoptionMode, which func(svc string) bool) corpusVariant {
+	v := corpusVariant{name: "adoption_mode " + string(m), config: dev, set: map[string]string{}}
+	for _, fl := range generated.Fields {
+		at, ok := strings.CutSuffix(fl.Path, ".adoption_mode")
+		if ok && (which == nil || which(at[strings.LastIndex(at, ".")+1:])) {
+			v.set[fl.Path] = string(m)
+		}
+	}
+	if which != nil {
+		v.name += fmt.Sprintf(" (%d services)", len(v.set))
+	}
+	return v
 }
 
 // existingSecretsVariant names an existing Secret for every service that
