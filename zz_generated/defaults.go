@@ -190,6 +190,10 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Realm == "" {
 			p0.Realm = "opencenter"
 		}
+		if p0.RealmImport == nil {
+			v := bool(true)
+			p0.RealmImport = &v
+		}
 		if p0.Instances == nil {
 			v := int(1)
 			p0.Instances = &v
@@ -268,6 +272,9 @@ func ApplyDefaults(c *config.Config) {
 		}
 		if p0.DataPath == "" {
 			p0.DataPath = "/var/lib/longhorn"
+		}
+		if p0.UIAuth == "" {
+			p0.UIAuth = "basic"
 		}
 	}
 	if p0 := c.OpenCenter.Services.MetalLB; p0 != nil {

@@ -2744,12 +2744,29 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "opencenter",
-		Doc:     "realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.",
+		Doc:     "realm names the realm of the platform's users and OIDC clients, which realm_import creates; its issuer is https://<hostname>/realms/<realm>.",
+		Format:  "dns-label",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
 			}
 			return c.OpenCenter.Services.Keycloak.Realm, true
+		},
+	},
+	{
+		Path:    "opencenter.services.keycloak.realm_import",
+		Kind:    catalog.KindBool,
+		GoType:  "*bool",
+		Default: "true",
+		Doc:     "realm_import creates the realm with a KeycloakRealmImport, if Keycloak has no realm of that name (the operator never changes one that exists): the groups the base's OIDC RBAC binds (cluster-admins, read-only, observability, namespace-admins, security-team, platform-team, k8s-ops), a groups claim in its tokens, the public client oidc_client_id for kubectl logins (kubelogin's redirects, http://localhost:8000 and :18000), and Headlamp's client when Headlamp logs in with OIDC against this realm. It creates no user: add them in Keycloak. Headlamp's client is public, as the import cannot read secrets.services.headlamp: Keycloak then does not check the secret Headlamp sends; make the client confidential in Keycloak with that secret to have it checked.",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Keycloak == nil {
+				return nil, false
+			}
+			if c.OpenCenter.Services.Keycloak.RealmImport == nil {
+				return nil, false
+			}
+			return *c.OpenCenter.Services.Keycloak.RealmImport, true
 		},
 	},
 	{
@@ -2878,7 +2895,7 @@ var Fields = []catalog.Field{
 		Kind:    catalog.KindString,
 		GoType:  "string",
 		Default: "kubernetes",
-		Doc:     "oidc_client_id names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.",
+		Doc:     "oidc_client_id names the realm's OIDC client the Kubernetes API server trusts for user logins, which realm_import creates (the API server's OIDC flags, which name it, are set where the cluster is built).",
 		Get: func(c *config.Config) (any, bool) {
 			if c.OpenCenter.Services.Keycloak == nil {
 				return nil, false
@@ -3640,6 +3657,46 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.OpenCenter.Services.Longhorn.DefaultStorageClass, true
+		},
+	},
+	{
+		Path:   "opencenter.services.longhorn.hostname",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "hostname is the Longhorn UI's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), behind the login of ui_auth, since the UI has none of its own and lets whoever reaches it delete volumes; empty keeps it cluster-internal.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Longhorn == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Longhorn.Hostname, true
+		},
+	},
+	{
+		Path:    "opencenter.services.longhorn.ui_auth",
+		Kind:    catalog.KindString,
+		GoType:  "config.LonghornUIAuth",
+		Default: "basic",
+		Enum:    []string{"basic", "none"},
+		Doc:     "ui_auth is how the cluster Gateway guards the Longhorn UI it publishes: basic (HTTP basic authentication with secrets.services.longhorn.ui_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Longhorn == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Longhorn.UIAuth, true
+		},
+	},
+	{
+		Path:   "opencenter.services.longhorn.ui_htpasswd_existing_secret",
+		Kind:   catalog.KindString,
+		GoType: "string",
+		Doc:    "ui_htpasswd_existing_secret names an existing Secret in longhorn's namespace holding the logins of the published UI (key .htpasswd, in the form of ui_htpasswd), instead of secrets.services.longhorn.ui_htpasswd.",
+		Format: "dns-subdomain",
+		Get: func(c *config.Config) (any, bool) {
+			if c.OpenCenter.Services.Longhorn == nil {
+				return nil, false
+			}
+			return c.OpenCenter.Services.Longhorn.UIHtpasswdExistingSecret, true
 		},
 	},
 	{
@@ -7160,6 +7217,64 @@ var Fields = []catalog.Field{
 				return nil, false
 			}
 			return c.Secrets.Services.Loki.SecretAccessKey, true
+		},
+	},
+	{
+		Path:   "secrets.services.longhorn",
+		Kind:   catalog.KindObject,
+		GoType: "*config.LonghornSecrets",
+		Doc:    "longhorn holds the logins of the published Longhorn UI.",
+		Secret: true,
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Longhorn == nil {
+				return nil, false
+			}
+			return *c.Secrets.Services.Longhorn, true
+		},
+	},
+	{
+		Path:         "secrets.services.longhorn.ui_htpasswd",
+		Kind:         catalog.KindString,
+		GoType:       "string",
+		Doc:          "ui_htpasswd is the list of logins the cluster Gateway lets through to the Longhorn UI it publishes at hostname (while opencenter.services.gateway is enabled; left out of the render while it is not), which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs storage 'a long password'.",
+		Secret:       true,
+		RequiredWhen: "services.longhorn.ui_auth is basic and services.gateway is enabled and services.longhorn.hostname is set, unless services.longhorn.ui_htpasswd_existing_secret is set",
+		RequiredBy:   "opencenter.services.longhorn.hostname",
+		Missing: func(c *config.Config) []string {
+			if c.OpenCenter.Services.Longhorn == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Longhorn.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Longhorn.UIAuth != "basic" {
+				return nil
+			}
+			if c.OpenCenter.Services.Gateway == nil {
+				return nil
+			}
+			if !c.OpenCenter.Services.Gateway.Enabled {
+				return nil
+			}
+			if c.OpenCenter.Services.Longhorn.Hostname == "" {
+				return nil
+			}
+			if c.OpenCenter.Services.Longhorn.UIHtpasswdExistingSecret != "" {
+				return nil
+			}
+			if c.Secrets.Services.Longhorn == nil {
+				return []string{"secrets.services.longhorn.ui_htpasswd"}
+			}
+			if c.Secrets.Services.Longhorn.UIHtpasswd != "" {
+				return nil
+			}
+			return []string{"secrets.services.longhorn.ui_htpasswd"}
+		},
+		Get: func(c *config.Config) (any, bool) {
+			if c.Secrets.Services.Longhorn == nil {
+				return nil, false
+			}
+			return c.Secrets.Services.Longhorn.UIHtpasswd, true
 		},
 	},
 	{

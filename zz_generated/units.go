@@ -581,6 +581,34 @@ var Units = []catalog.Unit{
 		},
 	},
 	{
+		Name:        "flux-monitoring",
+		Layer:       catalog.LayerServices,
+		Descriptor:  "descriptors/flux-monitoring.yaml",
+		Description: "A PodMonitor through which kube-prometheus-stack's Prometheus scrapes the Flux controllers' metrics; active with kube-prometheus-stack, after its CRDs.",
+		ActiveWith:  []string{"kube-prometheus-stack"},
+		FluxUnits: []catalog.FluxUnit{
+			{
+				Name:      "flux-monitoring",
+				Source:    "flux-system",
+				Path:      "{overlay}/services/flux-monitoring",
+				DependsOn: []string{"sources"},
+			},
+		},
+		Root: "services/flux-monitoring",
+		Files: []catalog.File{
+			{
+				Path:        "kustomization.yaml",
+				OverlayPath: "services/flux-monitoring/kustomization.yaml",
+				Template:    "flux-monitoring/kustomization.yaml",
+			},
+			{
+				Path:        "podmonitor.yaml",
+				OverlayPath: "services/flux-monitoring/podmonitor.yaml",
+				Template:    "flux-monitoring/podmonitor.yaml",
+			},
+		},
+	},
+	{
 		Name:        "gateway",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/gateway.yaml",
@@ -1469,6 +1497,22 @@ var Units = []catalog.Unit{
 				},
 			},
 			{
+				Path:        "20-keycloak/keycloak-realm-import.yaml",
+				OverlayPath: "services/keycloak/20-keycloak/keycloak-realm-import.yaml",
+				Template:    "keycloak/20-keycloak/keycloak-realm-import.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderKeycloak20KeycloakKeycloakRealmImportYaml,
+				When: catalog.Cond{
+					Text: "opencenter.services.keycloak.realm_import is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Keycloak == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Keycloak.RealmImport != nil && *c.OpenCenter.Services.Keycloak.RealmImport
+					},
+				},
+			},
+			{
 				Path:        "30-oidc-rbac/kustomization.yaml",
 				OverlayPath: "services/keycloak/30-oidc-rbac/kustomization.yaml",
 				Template:    "keycloak/30-oidc-rbac/kustomization.yaml",
@@ -1807,7 +1851,7 @@ var Units = []catalog.Unit{
 		Name:        "longhorn",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/longhorn.yaml",
-		Description: "Longhorn distributed block storage and its StorageClass.",
+		Description: "Longhorn distributed block storage and its StorageClass, with an HTTPRoute to its UI through the cluster Gateway and the logins the Gateway asks for before it.",
 		Service:     "longhorn",
 		Namespace:   "longhorn-system",
 		Gate: catalog.Cond{
@@ -1861,6 +1905,39 @@ var Units = []catalog.Unit{
 				Render:      renderLonghornHelmValuesOverrideValuesYaml,
 			},
 			{
+				Path:        "longhorn-httproute.yaml",
+				OverlayPath: "services/longhorn/longhorn-httproute.yaml",
+				Template:    "longhorn/longhorn-httproute.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderLonghornLonghornHttprouteYaml,
+				When: catalog.Cond{
+					Text: "opencenter.services.longhorn.hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Longhorn == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Longhorn.Hostname != ""
+					},
+				},
+			},
+			{
+				Path:        "longhorn-basic-auth.yaml",
+				OverlayPath: "services/longhorn/longhorn-basic-auth.yaml",
+				Template:    "longhorn/longhorn-basic-auth.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderLonghornLonghornBasicAuthYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.longhorn.ui_htpasswd is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Longhorn == nil {
+							return false
+						}
+						return c.Secrets.Services.Longhorn.UIHtpasswd != ""
+					},
+				},
+			},
+			{
 				Path:        "kustomization.yaml",
 				OverlayPath: "services/longhorn/kustomization.yaml",
 				Builtin:     catalog.BuiltinStandard,
@@ -1878,6 +1955,9 @@ var Units = []catalog.Unit{
 		Data: func(c *config.Config) (service, secrets any) {
 			if s := c.OpenCenter.Services.Longhorn; s != nil {
 				service = s
+			}
+			if s := c.Secrets.Services.Longhorn; s != nil {
+				secrets = s
 			}
 			return
 		},
@@ -3176,6 +3256,7 @@ var UnitNames = []string{
 	"customer-managed",
 	"etcd-backup",
 	"external-snapshotter",
+	"flux-monitoring",
 	"gateway",
 	"gateway-api",
 	"harbor",

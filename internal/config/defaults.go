@@ -43,7 +43,7 @@ func applyDerivedDefaults(c *Config) {
 // outside opencenter, which publishes nothing of them): Grafana,
 // Alertmanager (its logins are the Gateway's own), Headlamp (a token or
 // OIDC), the Weave GitOps dashboard, Harbor (its portal and registry),
-// and Keycloak where its address is https on its hostname.
+// the Longhorn UI (its logins are the Gateway's own), and Keycloak where its address is https on its hostname.
 func loginHostnames(s *Services) []string {
 	var names []string
 	if k := s.KubePrometheusStack; k != nil && k.Enabled && !k.External() {
@@ -57,6 +57,9 @@ func loginHostnames(s *Services) []string {
 	}
 	if h := s.Harbor; h != nil && h.Enabled && !h.External() {
 		names = append(names, h.Hostname)
+	}
+	if l := s.Longhorn; l != nil && l.Enabled && !l.External() {
+		names = append(names, l.Hostname)
 	}
 	if k := s.Keycloak; k != nil && k.Enabled && !k.External() && k.GatewayRoute && k.HTTPSOnly() {
 		names = append(names, k.Hostname)

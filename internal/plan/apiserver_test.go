@@ -139,6 +139,43 @@ var builtinKinds = map[string]func() any{
 	// No template writes one; TestAPIProblemsFindsWhatTheAPIRefuses's valid
 	// objects do (its name may hold a colon).
 	"rbac.authorization.k8s.io/v1 ClusterRole": func() any { return &rbacv1.ClusterRole{} },
+	// The Keycloak operator's CRDs are generated from its Java types at
+	// its build, in no Go module: the part of the realm import's schema the
+	// template writes is keycloakRealmImport's.
+	"k8s.keycloak.org/v2alpha1 KeycloakRealmImport": func() any { return &keycloakRealmImport{} },
+}
+
+// keycloakRealmImport is the part of the Keycloak operator's
+// KeycloakRealmImport (v2alpha1, keycloak-operator 26.4) that
+// keycloak-realm-import.yaml.tpl writes, its fields named and typed as
+// Keycloak's RealmRepresentation, ClientRepresentation,
+// GroupRepresentation and ProtocolMapperRepresentation name them.
+type keycloakRealmImport struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              struct {
+		KeycloakCRName string `json:"keycloakCRName"`
+		Realm          struct {
+			Realm   string `json:"realm"`
+			Enabled bool   `json:"enabled"`
+			Groups  []struct {
+				Name string `json:"name"`
+			} `json:"groups"`
+			Clients []struct {
+				ClientID                  string   `json:"clientId"`
+				PublicClient              bool     `json:"publicClient"`
+				StandardFlowEnabled       bool     `json:"standardFlowEnabled"`
+				DirectAccessGrantsEnabled bool     `json:"directAccessGrantsEnabled"`
+				RedirectURIs              []string `json:"redirectUris"`
+				ProtocolMappers           []struct {
+					Name           string            `json:"name"`
+					Protocol       string            `json:"protocol"`
+					ProtocolMapper string            `json:"protocolMapper"`
+					Config         map[string]string `json:"config"`
+				} `json:"protocolMappers"`
+			} `json:"clients"`
+		} `json:"realm"`
+	} `json:"spec"`
 }
 
 // references reports the problems of each name and namespace that v (an

@@ -153,12 +153,13 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.harbor.internal_network_policy":                false,
 			"opencenter.services.headlamp.oidc_enabled":                         false,
 			"opencenter.services.keycloak.operator_manual_approval":             true,
+			"opencenter.services.keycloak.realm_import":                         false,
 			"opencenter.services.kyverno.default_ruleset":                       false,
 			"opencenter.services.metallb.l2_advertisement":                      false,
 			"opencenter.services.opentelemetry-kube-stack.collect_logs":         false,
 			"opencenter.services.opentelemetry-kube-stack.collect_host_metrics": false,
 		}},
-	{name: "qa modes", config: "../../testdata/fixture/.k8s-qa-config.yaml", paths: []string{"secrets.services.mimir.minio_root_password"},
+	{name: "qa modes", config: qa, paths: []string{"secrets.services.mimir.minio_root_password"},
 		drop: []string{"opencenter.services.cert-manager.acme_email", "opencenter.services.cert-manager.acme_server",
 			"opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager",
 			"opencenter.services.mimir.bucket", "opencenter.services.mimir.region", "opencenter.services.mimir.endpoint", "secrets.services.mimir"},
@@ -168,11 +169,24 @@ var corpusVariants = []corpusVariant{
 			"opencenter.services.calico.encapsulation":                   "IPIPCrossSubnet",
 			"opencenter.services.cert-manager.issuer":                    "selfsigned",
 			"opencenter.services.opentelemetry-kube-stack.otlp_endpoint": "http://otel-gateway.northwind.example:4318",
+			"opencenter.services.longhorn.ui_auth":                       "none",
+			"opencenter.services.longhorn.hostname":                      "longhorn.qa.northwind.example",
 		},
 		bools: map[string]bool{
 			"opencenter.gitops.overlay_units.sops.enabled":               false,
 			"opencenter.services.longhorn.default_storage_class":         true,
 			"opencenter.services.opentelemetry-kube-stack.otlp_insecure": true,
+		}},
+	// The Longhorn UI published, behind the Gateway's basic authentication.
+	{name: "longhorn UI", config: qa, paths: servicePaths("longhorn"),
+		set: map[string]string{
+			"opencenter.services.longhorn.hostname": "longhorn.qa.northwind.example",
+			"secrets.services.longhorn.ui_htpasswd": "storage:{SHA}qsOclHmsXaQz7MgmT5nlcpWAiq4=",
+		}},
+	{name: "longhorn UI logins in a Secret", config: qa, paths: []string{"opencenter.services.longhorn.ui_htpasswd_existing_secret"},
+		set: map[string]string{
+			"opencenter.services.longhorn.hostname":                    "longhorn.qa.northwind.example",
+			"opencenter.services.longhorn.ui_htpasswd_existing_secret": "longhorn-logins",
 		}},
 	providerVariant("baremetal", "None"),
 	providerVariant("kind", "VXLANCrossSubnet"),
@@ -258,7 +272,9 @@ func existingSecretsVariant() corpusVariant {
 	for _, fl := range generated.Fields {
 		// dev's Mimir keeps its blocks in S3, so its MinIO is off, and with
 		// it the values Secret of MinIO's root password.
-		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") || fl.Path == "opencenter.services.mimir.values_existing_secret" {
+		// dev has no Longhorn: the "longhorn UI" variants cover it on qa.
+		if fl.Kind != catalog.KindString || !strings.HasSuffix(fl.Path, "existing_secret") || fl.Path == "opencenter.services.mimir.values_existing_secret" ||
+			strings.HasPrefix(fl.Path, "opencenter.services.longhorn.") {
 			continue
 		}
 		svc := fl.Path[:strings.LastIndex(fl.Path, ".")]
@@ -297,8 +313,11 @@ type corpusVariant struct {
 	bools        map[string]bool   // bool field path -> value
 }
 
-// dev is the fixture config most variants start from.
-const dev = "../../testdata/fixture/.k8s-dev-config.yaml"
+// dev is the fixture config most variants start from; qa has Longhorn.
+const (
+	dev = "../../testdata/fixture/.k8s-dev-config.yaml"
+	qa  = "../../testdata/fixture/.k8s-qa-config.yaml"
+)
 
 // forkURL is a fork of the base that services' sources follow in a variant.
 const forkURL = "https://github.com/northwind/gitops-base-fork.git"

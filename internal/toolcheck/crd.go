@@ -61,7 +61,8 @@ var FluxCRDs = []crdSource{
 // cert-manager's v1.18.2, and Envoy Gateway's chart, which the base follows
 // at its latest build (v1.9.1 here, the newest release on the module proxy)
 // and which installs the EnvoyProxy and SecurityPolicy CRDs and the Gateway API CRDs it bundles
-// (v1.6.1, experimental channel).
+// (v1.6.1, experimental channel); and the Prometheus Operator's, v0.85.0, which
+// kube-prometheus-stack 77.6.0 installs.
 var ServiceCRDs = []crdSource{
 	{Module: "go.universe.tf/metallb", Version: "v0.15.2", Files: []string{
 		"config/crd/bases/metallb.io_ipaddresspools.yaml",
@@ -75,6 +76,9 @@ var ServiceCRDs = []crdSource{
 		"charts/gateway-helm/charts/crds/crds/gatewayapi-crds.yaml",
 		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_envoyproxies.yaml",
 		"charts/gateway-helm/charts/crds/crds/generated/gateway.envoyproxy.io_securitypolicies.yaml",
+	}},
+	{Module: "github.com/prometheus-operator/prometheus-operator", Version: "v0.85.0", Files: []string{
+		"example/prometheus-operator-crd/monitoring.coreos.com_podmonitors.yaml",
 	}},
 }
 
