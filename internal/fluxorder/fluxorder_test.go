@@ -71,6 +71,25 @@ func TestChartNeedsAndWants(t *testing.T) {
 	}
 }
 
+// TestPresentGroups: a CRD group the cluster has without a Flux unit (a
+// service installed outside opencenter) is no problem and orders nothing,
+// and a Flux unit that does install it is still followed.
+func TestPresentGroups(t *testing.T) {
+	user := fluxUnit("user", catalog.FluxUnit{Needs: []string{"outside.io"}}, Object{Group: "outside.io", Kind: "Thing", Name: "t", File: "t.yaml", InPlan: true})
+	op := fluxUnit("operator", catalog.FluxUnit{Provides: []string{"example.io"}})
+	both := fluxUnit("both", catalog.FluxUnit{Needs: []string{"example.io"}})
+	present := map[string]bool{"outside.io": true, "example.io": true}
+	if problems := Order([]*FluxUnit{user, op, both}, "o", present); len(problems) > 0 {
+		t.Fatalf("problems:\n%s", messages(problems))
+	}
+	if len(user.After) != 0 || !slices.Equal(both.After, []string{"operator"}) {
+		t.Errorf("user follows %v, both %v: want [] and [operator]", user.After, both.After)
+	}
+	if problems := Order([]*FluxUnit{user}, "o", nil); len(problems) != 1 {
+		t.Errorf("without present, want the one problem of group outside.io, got:\n%s", messages(problems))
+	}
+}
+
 // TestOneOwnerPerObject: an object two units apply is reported, naming
 // both and where each gets it; CRDs may be applied by several.
 func TestOneOwnerPerObject(t *testing.T) {

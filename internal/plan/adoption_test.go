@@ -16,7 +16,7 @@ func fluxSpecs(t *testing.T, p *Plan) map[string]map[string]any {
 		if !strings.Contains(f.Path, "/fluxcd/") {
 			continue
 		}
-		for _, d := range documents(t, f.Path, body(f.Data)) {
+		for _, d := range documents(t, f.Path, f.Data) {
 			if d["kind"] == "Kustomization" && strings.HasPrefix(str(d, "apiVersion"), "kustomize.toolkit.fluxcd.io/") {
 				out[str(d, "metadata", "name")], _ = d["spec"].(map[string]any)
 			}
