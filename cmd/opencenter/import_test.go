@@ -40,7 +40,7 @@ func TestImport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"wrote " + filepath.Join(repo, ".os-dev-config.yaml"), "to decide (5)", "opencenter.gitops.repository.url",
+	for _, want := range []string{"wrote " + filepath.Join(repo, ".os-dev-config.yaml"), "to decide (8)", "opencenter.gitops.repository.url", "suspend it (flux suspend kustomization envoy-gateway-api-base)",
 		"not modelled by opencenter, not written", "metadata.created_by: tester", "secrets.sops_age_key_file: (secret)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)

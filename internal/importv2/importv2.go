@@ -170,7 +170,31 @@ func (t *translation) run() error {
 	t.gitops()
 	t.services()
 	t.secrets()
+	t.renamedUnits()
 	return nil
+}
+
+// renamedFlux are the Flux Kustomizations openCenter-cli renders under a
+// name opencenter does not, by service (FIELDMAP.md section 9), with what
+// they apply: pruned with prune on, they delete it.
+var renamedFlux = map[string][]struct{ name, applies string }{
+	"gateway-api":   {{"envoy-gateway-api-base", "the Envoy Gateway HelmRelease, and with it the Gateway of every published service"}, {"envoy-gateway-api-override", "its values Secret"}},
+	"kafka-cluster": {{"strimzi-kafka-operator-base", "the Strimzi operator HelmRelease"}},
+	"weave-gitops":  {{"weave-gitops-base", "the Weave GitOps HelmRelease"}, {"weave-gitops-override", "its values"}},
+	"olm":           {{"olm-override", "nothing that builds"}},
+}
+
+// renamedUnits lists, to decide, the Flux Kustomizations of the enabled
+// services that the first render would leave behind for Flux to prune.
+func (t *translation) renamedUnits() {
+	for svc, units := range renamedFlux {
+		if !t.enabled(svc) {
+			continue
+		}
+		for _, u := range units {
+			t.r.Decide = append(t.r.Decide, fmt.Sprintf("Flux Kustomization %s (%s): opencenter renders none of that name; suspend it (flux suspend kustomization %s) before the first render, or Flux deletes what it applied", u.name, u.applies, u.name))
+		}
+	}
 }
 
 // provider maps infrastructure.provider: vsphere is vmware; the clouds

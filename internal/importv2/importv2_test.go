@@ -48,7 +48,8 @@ func TestFieldMap(t *testing.T) {
 		name, provider, services, secrets string
 		want                              map[string]any // output path -> value
 		local                             map[string]string
-		report                            []string
+		report, decide                    []string
+		notDecide                         string
 	}{
 		{name: "loki renames and size", services: "    loki: {enabled: true, bucket_name: logs, storage_type: s3, volume_size: 50}",
 			want: map[string]any{"opencenter.services.loki.bucket": "logs", "opencenter.services.loki.storage": "s3", "opencenter.services.loki.storage_size": "50Gi"}},
@@ -72,6 +73,8 @@ func TestFieldMap(t *testing.T) {
 			want: map[string]any{"opencenter.services.postgres-operator.enabled": true}, local: map[string]string{"postgres-operator": "configGeneral: {workers: 2}\n"}},
 		{name: "plumbing and services we lack are reported", services: "    gateway: {enabled: true, single_stage: true}\n    fluxcd: {enabled: true}",
 			report: []string{"opencenter.services.fluxcd.enabled", "opencenter.services.gateway.single_stage"}},
+		{name: "renamed Flux units to decide", services: "    gateway-api: {enabled: true}\n    kafka-cluster: {enabled: false}",
+			decide: []string{"Flux Kustomization envoy-gateway-api-base (the Envoy Gateway HelmRelease", "Flux Kustomization envoy-gateway-api-override"}, notDecide: "strimzi"},
 		{name: "placeholders are not carried", services: "    keycloak: {enabled: true}", secrets: "  keycloak: {admin_password: CHANGEME}",
 			want: map[string]any{"secrets": nil}},
 	} {
@@ -97,6 +100,15 @@ func TestFieldMap(t *testing.T) {
 				if r.LocalValues[svc] != want {
 					t.Errorf("local values of %s = %q, want %q", svc, r.LocalValues[svc], want)
 				}
+			}
+			all := strings.Join(r.Decide, "\n")
+			for _, want := range tc.decide {
+				if !strings.Contains(all, want) {
+					t.Errorf("to decide lacks %q:\n%s", want, all)
+				}
+			}
+			if tc.notDecide != "" && strings.Contains(all, tc.notDecide) {
+				t.Errorf("to decide names %q:\n%s", tc.notDecide, all)
 			}
 			for _, path := range tc.report {
 				if !reported(r, path) {
