@@ -28,7 +28,7 @@ type ImportCmd struct {
 type imported struct {
 	from, name string
 	data       []byte
-	plain      []byte // data before its secrets are encrypted
+	plain      []byte            // data before its secrets are encrypted
 	local      map[string]string // file -> values
 	r          *importv2.Result
 	plaintext  bool
