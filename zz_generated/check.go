@@ -24,26 +24,26 @@ func checkServices(v *config.Validator, c *config.Config) {
 	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil {
 		v.DNSLabelAt("opencenter.managed_services.alert-proxy", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.managed_services.alert-proxy", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.managed_services.alert-proxy", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Calico; s != nil {
 		v.DNSLabelAt("opencenter.services.calico", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.calico", c)
 		}
 	}
 	if s := c.OpenCenter.Services.CertManager; s != nil {
 		v.DNSLabelAt("opencenter.services.cert-manager", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.cert-manager", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.cert-manager", c)
 		}
 	}
 	if s := c.OpenCenter.Services.EtcdBackup; s != nil {
 		v.DNSLabelAt("opencenter.services.etcd-backup", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.etcd-backup", c)
 		}
 	}
@@ -53,7 +53,7 @@ func checkServices(v *config.Validator, c *config.Config) {
 	}
 	if s := c.OpenCenter.Services.Gateway; s != nil {
 		v.DNSLabelAt("opencenter.services.gateway", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.gateway", c)
 		}
 	}
@@ -64,14 +64,14 @@ func checkServices(v *config.Validator, c *config.Config) {
 	if s := c.OpenCenter.Services.Harbor; s != nil {
 		v.DNSLabelAt("opencenter.services.harbor", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.harbor", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.harbor", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Headlamp; s != nil {
 		v.DNSLabelAt("opencenter.services.headlamp", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.headlamp", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.headlamp", c)
 		}
 	}
@@ -82,53 +82,53 @@ func checkServices(v *config.Validator, c *config.Config) {
 	if s := c.OpenCenter.Services.KafkaCluster; s != nil {
 		v.DNSLabelAt("opencenter.services.kafka-cluster", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.kafka-cluster", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.kafka-cluster", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Keycloak; s != nil {
 		v.DNSLabelAt("opencenter.services.keycloak", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.keycloak", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.keycloak", c)
 		}
 	}
 	if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
 		v.DNSLabelAt("opencenter.services.kube-prometheus-stack", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.kube-prometheus-stack", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Kyverno; s != nil {
 		v.DNSLabelAt("opencenter.services.kyverno", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.kyverno", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.kyverno", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Loki; s != nil {
 		v.DNSLabelAt("opencenter.services.loki", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.loki", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Longhorn; s != nil {
 		v.DNSLabelAt("opencenter.services.longhorn", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.longhorn", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.longhorn", c)
 		}
 	}
 	if s := c.OpenCenter.Services.MetalLB; s != nil {
 		v.DNSLabelAt("opencenter.services.metallb", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.metallb", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.metallb", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Mimir; s != nil {
 		v.DNSLabelAt("opencenter.services.mimir", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.mimir", c)
 		}
 	}
@@ -139,34 +139,34 @@ func checkServices(v *config.Validator, c *config.Config) {
 	if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
 		v.DNSLabelAt("opencenter.services.openstack-ccm", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.openstack-ccm", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.openstack-ccm", c)
 		}
 	}
 	if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
 		v.DNSLabelAt("opencenter.services.openstack-csi", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.openstack-csi", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.openstack-csi", c)
 		}
 	}
 	if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
 		v.DNSLabelAt("opencenter.services.opentelemetry-kube-stack", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.opentelemetry-kube-stack", c)
 		}
 	}
 	if s := c.OpenCenter.Services.PostgresOperator; s != nil {
 		v.DNSLabelAt("opencenter.services.postgres-operator", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.postgres-operator", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.postgres-operator", c)
 		}
 	}
 	if s := c.OpenCenter.Services.RBACManager; s != nil {
 		v.DNSLabelAt("opencenter.services.rbac-manager", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.rbac-manager", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.rbac-manager", c)
 		}
 	}
@@ -176,27 +176,27 @@ func checkServices(v *config.Validator, c *config.Config) {
 	}
 	if s := c.OpenCenter.Services.Tempo; s != nil {
 		v.DNSLabelAt("opencenter.services.tempo", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.tempo", c)
 		}
 	}
 	if s := c.OpenCenter.Services.Velero; s != nil {
 		v.DNSLabelAt("opencenter.services.velero", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.velero", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.velero", c)
 		}
 	}
 	if s := c.OpenCenter.Services.VSphereCSI; s != nil {
 		v.DNSLabelAt("opencenter.services.vsphere-csi", "namespace", s.Namespace)
 		v.SourceOverride("opencenter.services.vsphere-csi", s.SourceOverride())
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.vsphere-csi", c)
 		}
 	}
 	if s := c.OpenCenter.Services.WeaveGitOps; s != nil {
 		v.DNSLabelAt("opencenter.services.weave-gitops", "namespace", s.Namespace)
-		if s.Enabled {
+		if s.Enabled && !s.External() {
 			s.Validate(v, "opencenter.services.weave-gitops", c)
 		}
 	}
@@ -223,27 +223,27 @@ func checkRequired(v *config.Validator, c *config.Config) {
 		v.ErrorfMissing("opencenter.gitops.overlay_units.customer_managed.enabled", "opencenter.gitops.overlay_units.customer_managed.kustomizations", "%s", "required when gitops.overlay_units.customer_managed is enabled: the Flux Kustomizations {name, path} applied from the customer repository")
 	}
 	// opencenter.services.calico.pod_cidr
-	if s := c.OpenCenter.Services.Calico; s != nil && s.Enabled && s.PodCIDR == "" {
+	if s := c.OpenCenter.Services.Calico; s != nil && s.Enabled && !s.External() && s.PodCIDR == "" {
 		v.ErrorfMissing("opencenter.services.calico.enabled", "opencenter.services.calico.pod_cidr", "%s", "required when services.calico is enabled: the IPv4 CIDR of the default IP pool, such as 10.244.0.0/16")
 	}
 	// opencenter.services.cert-manager.ca_secret_name
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "ca" && s.CASecretName == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "ca" && s.CASecretName == "" {
 		v.ErrorfMissing("opencenter.services.cert-manager.issuer", "opencenter.services.cert-manager.ca_secret_name", "%s", "required when services.cert-manager.issuer is ca: the Secret in cert-manager's namespace holding the CA's certificate and key (tls.crt, tls.key)")
 	}
 	// opencenter.services.cert-manager.route53_region
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "route53" && s.Route53Region == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "route53" && s.Route53Region == "" {
 		v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "opencenter.services.cert-manager.route53_region", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53: the AWS region of the Route 53 API, such as us-east-1")
 	}
 	// opencenter.services.cert-manager.designate_auth_url
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" && s.DesignateAuthURL == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" && s.DesignateAuthURL == "" {
 		v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "opencenter.services.cert-manager.designate_auth_url", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set: the Keystone URL of Designate, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.etcd-backup.bucket
-	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && s.Bucket == "" {
+	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && !s.External() && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.etcd-backup.enabled", "opencenter.services.etcd-backup.bucket", "%s", "required when services.etcd-backup is enabled: the S3 bucket the etcd snapshots are written to")
 	}
 	// opencenter.services.gateway.listeners[].hostname
-	if s := c.OpenCenter.Services.Gateway; s != nil && s.Enabled {
+	if s := c.OpenCenter.Services.Gateway; s != nil && s.Enabled && !s.External() {
 		for i, e := range s.Listeners {
 			if e.Protocol == "HTTPS" && e.Hostname == "" {
 				v.ErrorfMissing("", "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].hostname", "%s", "required when services.gateway.listeners[].protocol is HTTPS: the name the listener matches, exact or wildcard such as *.dev.example.com (an HTTPS listener's certificate is issued for it)")
@@ -251,7 +251,7 @@ func checkRequired(v *config.Validator, c *config.Config) {
 		}
 	}
 	// opencenter.services.gateway.listeners[].tls_secret_name
-	if s := c.OpenCenter.Services.Gateway; s != nil && s.Enabled {
+	if s := c.OpenCenter.Services.Gateway; s != nil && s.Enabled && !s.External() {
 		for i, e := range s.Listeners {
 			if e.Protocol == "HTTPS" && e.TLSSecretName == "" {
 				v.ErrorfMissing("", "opencenter.services.gateway.listeners["+strconv.Itoa(i)+"].tls_secret_name", "%s", "required when services.gateway.listeners[].protocol is HTTPS: the Secret holding the listener's certificate: cert-manager writes it when the gateway has an issuer, else you provide it")
@@ -259,111 +259,111 @@ func checkRequired(v *config.Validator, c *config.Config) {
 		}
 	}
 	// opencenter.services.harbor.hostname
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Hostname == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Hostname == "" {
 		v.ErrorfMissing("opencenter.services.harbor.enabled", "opencenter.services.harbor.hostname", "%s", "required when services.harbor is enabled: the registry's external DNS name, such as harbor.dev.example.com (its externalURL is https://<hostname>)")
 	}
 	// opencenter.services.harbor.bucket
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.harbor.storage", "opencenter.services.harbor.bucket", "%s", "required when services.harbor.storage is s3 or swift: the bucket (or Swift container) of image layers")
 	}
 	// opencenter.services.harbor.region
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "s3" && s.Region == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.harbor.storage", "opencenter.services.harbor.region", "%s", "required when services.harbor.storage is s3: the object store region of the bucket")
 	}
 	// opencenter.services.harbor.endpoint
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "swift" && s.Endpoint == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.Endpoint == "" {
 		v.ErrorfMissing("opencenter.services.harbor.storage", "opencenter.services.harbor.endpoint", "%s", "required when services.harbor.storage is swift: the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone v3 auth URL, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.harbor.swift_username
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "swift" && s.SwiftUsername == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.SwiftUsername == "" {
 		v.ErrorfMissing("opencenter.services.harbor.storage", "opencenter.services.harbor.swift_username", "%s", "required when services.harbor.storage is swift: the Keystone user the registry authenticates to Swift as (its password is secrets.services.harbor.swift_password): Harbor's registry cannot use application credentials")
 	}
 	// opencenter.services.harbor.swift_project
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "swift" && s.SwiftProject == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.SwiftProject == "" {
 		v.ErrorfMissing("opencenter.services.harbor.storage", "opencenter.services.harbor.swift_project", "%s", "required when services.harbor.storage is swift: the Keystone project (tenant) owning the Swift container")
 	}
 	// opencenter.services.headlamp.oidc_issuer_url
-	if s := c.OpenCenter.Services.Headlamp; s != nil && s.Enabled && s.OIDCEnabled && s.OIDCExistingSecret == "" && s.OIDCIssuerURL == "" {
+	if s := c.OpenCenter.Services.Headlamp; s != nil && s.Enabled && !s.External() && s.OIDCEnabled && s.OIDCExistingSecret == "" && s.OIDCIssuerURL == "" {
 		v.ErrorfMissing("opencenter.services.headlamp.oidc_enabled", "opencenter.services.headlamp.oidc_issuer_url", "%s", "required when services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set: the OIDC issuer, such as https://auth.example.com/realms/opencenter")
 	}
 	// opencenter.services.keycloak.hostname
-	if s := c.OpenCenter.Services.Keycloak; s != nil && s.Enabled && s.GatewayRoute && s.Hostname == "" {
+	if s := c.OpenCenter.Services.Keycloak; s != nil && s.Enabled && !s.External() && s.GatewayRoute && s.Hostname == "" {
 		v.ErrorfMissing("opencenter.services.keycloak.gateway_route", "opencenter.services.keycloak.hostname", "%s", "required when services.keycloak.gateway_route is true: Keycloak's external DNS name, such as auth.example.com")
 	}
 	// opencenter.services.loki.bucket
-	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
+	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.loki.storage", "opencenter.services.loki.bucket", "%s", "required when services.loki.storage is s3 or swift: the bucket (or Swift container) of log chunks")
 	}
 	// opencenter.services.loki.region
-	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.Region == "" {
+	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.loki.storage", "opencenter.services.loki.region", "%s", "required when services.loki.storage is s3 or swift: the object store region of the bucket")
 	}
 	// opencenter.services.loki.endpoint
-	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && s.Storage == "swift" && s.Endpoint == "" {
+	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.Endpoint == "" {
 		v.ErrorfMissing("opencenter.services.loki.storage", "opencenter.services.loki.endpoint", "%s", "required when services.loki.storage is swift: the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.metallb.ip_pools
-	if s := c.OpenCenter.Services.MetalLB; s != nil && s.Enabled && len(s.IPPools) == 0 {
+	if s := c.OpenCenter.Services.MetalLB; s != nil && s.Enabled && !s.External() && len(s.IPPools) == 0 {
 		v.ErrorfMissing("opencenter.services.metallb.enabled", "opencenter.services.metallb.ip_pools", "%s", "required when services.metallb is enabled: the address pools {name, addresses} LoadBalancer Services get their addresses from")
 	}
 	// opencenter.services.mimir.bucket
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.mimir.storage", "opencenter.services.mimir.bucket", "%s", "required when services.mimir.storage is s3 or swift: the bucket (or Swift container) of metric blocks")
 	}
 	// opencenter.services.mimir.region
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.Region == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.mimir.storage", "opencenter.services.mimir.region", "%s", "required when services.mimir.storage is s3 or swift: the object store region of the bucket")
 	}
 	// opencenter.services.mimir.endpoint
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && s.Storage == "swift" && s.Endpoint == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.Endpoint == "" {
 		v.ErrorfMissing("opencenter.services.mimir.storage", "opencenter.services.mimir.endpoint", "%s", "required when services.mimir.storage is swift: the URL of an S3-compatible store (empty means AWS S3), or with swift the Keystone auth URL of the Swift store, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.openstack-ccm.auth_url
-	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && s.ExistingSecret == "" && s.AuthURL == "" {
+	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.AuthURL == "" {
 		v.ErrorfMissing("opencenter.services.openstack-ccm.enabled", "opencenter.services.openstack-ccm.auth_url", "%s", "required when services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set: the Keystone v3 URL, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.openstack-ccm.region
-	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && s.ExistingSecret == "" && s.Region == "" {
+	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.openstack-ccm.enabled", "opencenter.services.openstack-ccm.region", "%s", "required when services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set: the OpenStack region of the cluster")
 	}
 	// opencenter.services.openstack-csi.auth_url
-	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && s.ExistingSecret == "" && s.AuthURL == "" {
+	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.AuthURL == "" {
 		v.ErrorfMissing("opencenter.services.openstack-csi.enabled", "opencenter.services.openstack-csi.auth_url", "%s", "required when services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set: the Keystone v3 URL, such as https://keystone.example.com:5000/v3")
 	}
 	// opencenter.services.openstack-csi.region
-	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && s.ExistingSecret == "" && s.Region == "" {
+	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.openstack-csi.enabled", "opencenter.services.openstack-csi.region", "%s", "required when services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set: the OpenStack region of the cluster")
 	}
 	// opencenter.services.tempo.bucket
-	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && s.Storage == "s3" && s.Bucket == "" {
+	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.tempo.storage", "opencenter.services.tempo.bucket", "%s", "required when services.tempo.storage is s3: the bucket of trace blocks")
 	}
 	// opencenter.services.tempo.region
-	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && s.Storage == "s3" && s.Region == "" {
+	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.tempo.storage", "opencenter.services.tempo.region", "%s", "required when services.tempo.storage is s3: the object store region of the bucket")
 	}
 	// opencenter.services.velero.bucket
-	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && s.Bucket == "" {
+	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && !s.External() && s.Bucket == "" {
 		v.ErrorfMissing("opencenter.services.velero.enabled", "opencenter.services.velero.bucket", "%s", "required when services.velero is enabled: the bucket backups are written to")
 	}
 	// opencenter.services.velero.region
-	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && s.Region == "" {
+	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && !s.External() && s.Region == "" {
 		v.ErrorfMissing("opencenter.services.velero.enabled", "opencenter.services.velero.region", "%s", "required when services.velero is enabled: the region of the bucket (any value an S3-compatible store accepts)")
 	}
 	// opencenter.services.vsphere-csi.vcenter_host
-	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && s.ExistingSecret == "" && s.VCenterHost == "" {
+	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.VCenterHost == "" {
 		v.ErrorfMissing("opencenter.services.vsphere-csi.enabled", "opencenter.services.vsphere-csi.vcenter_host", "%s", "required when services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set: the vCenter server's DNS name or IP address")
 	}
 	// opencenter.services.vsphere-csi.datacenter
-	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && s.ExistingSecret == "" && s.Datacenter == "" {
+	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" && s.Datacenter == "" {
 		v.ErrorfMissing("opencenter.services.vsphere-csi.enabled", "opencenter.services.vsphere-csi.datacenter", "%s", "required when services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set: the vSphere datacenter the cluster's VMs run in")
 	}
 	// opencenter.managed_services.alert-proxy.account_id
-	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && s.AccountID == "" {
+	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && !s.External() && s.AccountID == "" {
 		v.ErrorfMissing("opencenter.managed_services.alert-proxy.enabled", "opencenter.managed_services.alert-proxy.account_id", "%s", "required when managed_services.alert-proxy is enabled: the Rackspace Core account number the alerts' tickets are filed under (CORE_ACCOUNT_NUMBER)")
 	}
 	// opencenter.managed_services.alert-proxy.overseer_device_id
-	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && s.OverseerDeviceID == "" {
+	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && !s.External() && s.OverseerDeviceID == "" {
 		v.ErrorfMissing("opencenter.managed_services.alert-proxy.enabled", "opencenter.managed_services.alert-proxy.overseer_device_id", "%s", "required when managed_services.alert-proxy is enabled: the Core device number of the cluster's overseer, written on every ticket (OVERSEER_CORE_DEVICE_ID)")
 	}
 	// secrets.overlay_units.customer_managed.identity
@@ -379,199 +379,205 @@ func checkRequired(v *config.Validator, c *config.Config) {
 		v.ErrorfMissing("opencenter.gitops.overlay_units.customer_managed.emit_secret", "secrets.overlay_units.customer_managed.known_hosts", "%s", "required when gitops.overlay_units.customer_managed.emit_secret is true: the known_hosts line(s) of the customer repository's Git server")
 	}
 	// secrets.services.cert-manager.cloudflare_api_token
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "cloudflare" && s.DNSExistingSecret == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "cloudflare" && s.DNSExistingSecret == "" {
 		if t := c.Secrets.Services.CertManager; t == nil || t.CloudflareAPIToken == "" {
 			v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager.cloudflare_api_token", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is cloudflare, unless services.cert-manager.dns_existing_secret is set: a Cloudflare API token with Zone:DNS:Edit on base_domain's zone")
 		}
 	}
 	// secrets.services.cert-manager.route53_access_key_id
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "route53" && s.DNSExistingSecret == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "route53" && s.DNSExistingSecret == "" {
 		if t := c.Secrets.Services.CertManager; t == nil || t.Route53AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager.route53_access_key_id", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set: the AWS access key ID of an IAM user allowed to change the hosted zone")
 		}
 	}
 	// secrets.services.cert-manager.route53_secret_access_key
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "route53" && s.DNSExistingSecret == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "route53" && s.DNSExistingSecret == "" {
 		if t := c.Secrets.Services.CertManager; t == nil || t.Route53SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager.route53_secret_access_key", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is route53, unless services.cert-manager.dns_existing_secret is set: the AWS secret access key of that IAM user")
 		}
 	}
 	// secrets.services.cert-manager.designate_application_credential_id
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" {
 		if t := c.Secrets.Services.CertManager; t == nil || t.DesignateApplicationCredentialID == "" {
 			v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager.designate_application_credential_id", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set: the ID of the OpenStack application credential used with Designate")
 		}
 	}
 	// secrets.services.cert-manager.designate_application_credential_secret
-	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" {
+	if s := c.OpenCenter.Services.CertManager; s != nil && s.Enabled && !s.External() && s.Issuer == "acme" && s.DNSProvider == "designate" && s.DNSExistingSecret == "" {
 		if t := c.Secrets.Services.CertManager; t == nil || t.DesignateApplicationCredentialSecret == "" {
 			v.ErrorfMissing("opencenter.services.cert-manager.dns_provider", "secrets.services.cert-manager.designate_application_credential_secret", "%s", "required when services.cert-manager.issuer is acme and services.cert-manager.dns_provider is designate, unless services.cert-manager.dns_existing_secret is set: the secret of that application credential")
 		}
 	}
 	// secrets.services.etcd-backup.access_key_id
-	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.EtcdBackup; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.etcd-backup.enabled", "secrets.services.etcd-backup.access_key_id", "%s", "required when services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set: the S3 access key ID with write access to the bucket")
 		}
 	}
 	// secrets.services.etcd-backup.secret_access_key
-	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.EtcdBackup; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.EtcdBackup; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.etcd-backup.enabled", "secrets.services.etcd-backup.secret_access_key", "%s", "required when services.etcd-backup is enabled, unless services.etcd-backup.existing_secret is set: the S3 secret access key")
 		}
 	}
 	// secrets.services.harbor.admin_password
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.AdminExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.AdminExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.AdminPassword == "" {
 			v.ErrorfMissing("opencenter.services.harbor.enabled", "secrets.services.harbor.admin_password", "%s", "required when services.harbor is enabled, unless services.harbor.admin_existing_secret is set: the initial password of Harbor's admin user (the chart's default is public)")
 		}
 	}
 	// secrets.services.harbor.secret_key
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.SecretKeyExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.SecretKeyExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.SecretKey == "" {
 			v.ErrorfMissing("opencenter.services.harbor.enabled", "secrets.services.harbor.secret_key", "%s", "required when services.harbor is enabled, unless services.harbor.secret_key_existing_secret is set: the key Harbor encrypts the credentials it stores (replication endpoints, OIDC and LDAP settings) with, instead of the chart's public default: 16 bytes, such as the output of openssl rand -hex 8")
 		}
 	}
 	// secrets.services.harbor.database_password
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.ValuesExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.ValuesExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.DatabasePassword == "" {
 			v.ErrorfMissing("opencenter.services.harbor.enabled", "secrets.services.harbor.database_password", "%s", "required when services.harbor is enabled, unless services.harbor.values_existing_secret is set: the password of the postgres superuser of Harbor's internal database, instead of the chart's public default: at least 8 characters, each a letter, a digit or one of ._~+/=-, such as the output of openssl rand -base64 24")
 		}
 	}
 	// secrets.services.harbor.registry_password
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.ValuesExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.ValuesExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.RegistryPassword == "" {
 			v.ErrorfMissing("opencenter.services.harbor.enabled", "secrets.services.harbor.registry_password", "%s", "required when services.harbor is enabled, unless services.harbor.values_existing_secret is set: the password core and jobservice log in to Harbor's registry with, instead of the chart's public default: 8 to 72 bytes (the registry keeps its bcrypt hash), such as the output of openssl rand -base64 24")
 		}
 	}
 	// secrets.services.harbor.access_key_id
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "s3" && s.ObjectStoreExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.ObjectStoreExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.harbor.storage", "secrets.services.harbor.access_key_id", "%s", "required when services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set: the S3 access key ID of the registry bucket")
 		}
 	}
 	// secrets.services.harbor.secret_access_key
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "s3" && s.ObjectStoreExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.ObjectStoreExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.harbor.storage", "secrets.services.harbor.secret_access_key", "%s", "required when services.harbor.storage is s3, unless services.harbor.object_store_existing_secret is set: the S3 secret access key of the registry bucket")
 		}
 	}
 	// secrets.services.harbor.swift_password
-	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && s.Storage == "swift" && s.ObjectStoreExistingSecret == "" {
+	if s := c.OpenCenter.Services.Harbor; s != nil && s.Enabled && !s.External() && s.Storage == "swift" && s.ObjectStoreExistingSecret == "" {
 		if t := c.Secrets.Services.Harbor; t == nil || t.SwiftPassword == "" {
 			v.ErrorfMissing("opencenter.services.harbor.storage", "secrets.services.harbor.swift_password", "%s", "required when services.harbor.storage is swift, unless services.harbor.object_store_existing_secret is set: the Keystone password of opencenter.services.harbor.swift_username")
 		}
 	}
 	// secrets.services.headlamp.oidc_client_secret
-	if s := c.OpenCenter.Services.Headlamp; s != nil && s.Enabled && s.OIDCEnabled && s.OIDCExistingSecret == "" {
+	if s := c.OpenCenter.Services.Headlamp; s != nil && s.Enabled && !s.External() && s.OIDCEnabled && s.OIDCExistingSecret == "" {
 		if t := c.Secrets.Services.Headlamp; t == nil || t.OIDCClientSecret == "" {
 			v.ErrorfMissing("opencenter.services.headlamp.oidc_enabled", "secrets.services.headlamp.oidc_client_secret", "%s", "required when services.headlamp.oidc_enabled is true, unless services.headlamp.oidc_existing_secret is set: the secret of Headlamp's OIDC client")
 		}
 	}
 	// secrets.services.kube-prometheus-stack.alertmanager_htpasswd
-	if s := c.OpenCenter.Services.KubePrometheusStack; s != nil && s.Enabled && s.AlertmanagerAuth == "basic" && c.OpenCenter.Services.Gateway != nil && c.OpenCenter.Services.Gateway.Enabled && s.AlertmanagerHostname != "" && s.AlertmanagerHtpasswdExistingSecret == "" {
+	if s := c.OpenCenter.Services.KubePrometheusStack; s != nil && s.Enabled && !s.External() && s.AlertmanagerAuth == "basic" && c.OpenCenter.Services.Gateway != nil && c.OpenCenter.Services.Gateway.Enabled && s.AlertmanagerHostname != "" && s.AlertmanagerHtpasswdExistingSecret == "" {
 		if t := c.Secrets.Services.KubePrometheusStack; t == nil || t.AlertmanagerHtpasswd == "" {
 			v.ErrorfMissing("opencenter.services.kube-prometheus-stack.alertmanager_hostname", "secrets.services.kube-prometheus-stack.alertmanager_htpasswd", "%s", "required when services.kube-prometheus-stack.alertmanager_auth is basic and services.gateway is enabled and services.kube-prometheus-stack.alertmanager_hostname is set, unless services.kube-prometheus-stack.alertmanager_htpasswd_existing_secret is set: the list of logins the cluster Gateway lets through to the Alertmanager it publishes at alertmanager_hostname (while opencenter.services.gateway is enabled")
 		}
 	}
 	// secrets.services.loki.access_key_id
-	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Loki; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.loki.storage", "secrets.services.loki.access_key_id", "%s", "required when services.loki.storage is s3 or swift, unless services.loki.existing_secret is set: the S3 access key ID (or Swift application credential ID) of the bucket")
 		}
 	}
 	// secrets.services.loki.secret_access_key
-	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Loki; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Loki; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.loki.storage", "secrets.services.loki.secret_access_key", "%s", "required when services.loki.storage is s3 or swift, unless services.loki.existing_secret is set: the S3 secret access key (or Swift application credential secret)")
 		}
 	}
+	// secrets.services.longhorn.ui_htpasswd
+	if s := c.OpenCenter.Services.Longhorn; s != nil && s.Enabled && !s.External() && s.UIAuth == "basic" && c.OpenCenter.Services.Gateway != nil && c.OpenCenter.Services.Gateway.Enabled && s.Hostname != "" && s.UIHtpasswdExistingSecret == "" {
+		if t := c.Secrets.Services.Longhorn; t == nil || t.UIHtpasswd == "" {
+			v.ErrorfMissing("opencenter.services.longhorn.hostname", "secrets.services.longhorn.ui_htpasswd", "%s", "required when services.longhorn.ui_auth is basic and services.gateway is enabled and services.longhorn.hostname is set, unless services.longhorn.ui_htpasswd_existing_secret is set: the list of logins the cluster Gateway lets through to the Longhorn UI it publishes at hostname (while opencenter.services.gateway is enabled")
+		}
+	}
 	// secrets.services.mimir.access_key_id
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Mimir; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.mimir.storage", "secrets.services.mimir.access_key_id", "%s", "required when services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set: the S3 access key ID (or Swift application credential ID) of the bucket")
 		}
 	}
 	// secrets.services.mimir.secret_access_key
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && (s.Storage == "s3" || s.Storage == "swift") && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Mimir; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.mimir.storage", "secrets.services.mimir.secret_access_key", "%s", "required when services.mimir.storage is s3 or swift, unless services.mimir.existing_secret is set: the S3 secret access key (or Swift application credential secret)")
 		}
 	}
 	// secrets.services.mimir.minio_root_password
-	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && s.Storage == "filesystem" && s.ValuesExistingSecret == "" {
+	if s := c.OpenCenter.Services.Mimir; s != nil && s.Enabled && !s.External() && s.Storage == "filesystem" && s.ValuesExistingSecret == "" {
 		if t := c.Secrets.Services.Mimir; t == nil || t.MinIORootPassword == "" {
 			v.ErrorfMissing("opencenter.services.mimir.storage", "secrets.services.mimir.minio_root_password", "%s", "required when services.mimir.storage is filesystem, unless services.mimir.values_existing_secret is set: the root password of the MinIO that keeps Mimir's blocks with storage filesystem, instead of the base's public default: at least 8 characters, starting with a letter, each a letter, a digit or one of ._~+/=-, such as m followed by the output of openssl rand -hex 16")
 		}
 	}
 	// secrets.services.openstack-ccm.application_credential_id
-	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.OpenStackCCM; t == nil || t.ApplicationCredentialID == "" {
 			v.ErrorfMissing("opencenter.services.openstack-ccm.enabled", "secrets.services.openstack-ccm.application_credential_id", "%s", "required when services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set: the ID of an OpenStack application credential of the cluster's project")
 		}
 	}
 	// secrets.services.openstack-ccm.application_credential_secret
-	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.OpenStackCCM; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.OpenStackCCM; t == nil || t.ApplicationCredentialSecret == "" {
 			v.ErrorfMissing("opencenter.services.openstack-ccm.enabled", "secrets.services.openstack-ccm.application_credential_secret", "%s", "required when services.openstack-ccm is enabled, unless services.openstack-ccm.existing_secret is set: the secret of that application credential")
 		}
 	}
 	// secrets.services.openstack-csi.application_credential_id
-	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.OpenStackCSI; t == nil || t.ApplicationCredentialID == "" {
 			v.ErrorfMissing("opencenter.services.openstack-csi.enabled", "secrets.services.openstack-csi.application_credential_id", "%s", "required when services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set: the ID of an OpenStack application credential of the cluster's project")
 		}
 	}
 	// secrets.services.openstack-csi.application_credential_secret
-	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.OpenStackCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.OpenStackCSI; t == nil || t.ApplicationCredentialSecret == "" {
 			v.ErrorfMissing("opencenter.services.openstack-csi.enabled", "secrets.services.openstack-csi.application_credential_secret", "%s", "required when services.openstack-csi is enabled, unless services.openstack-csi.existing_secret is set: the secret of that application credential")
 		}
 	}
 	// secrets.services.tempo.access_key_id
-	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && s.Storage == "s3" && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Tempo; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.tempo.storage", "secrets.services.tempo.access_key_id", "%s", "required when services.tempo.storage is s3, unless services.tempo.existing_secret is set: the S3 access key ID of the bucket")
 		}
 	}
 	// secrets.services.tempo.secret_access_key
-	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && s.Storage == "s3" && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Tempo; s != nil && s.Enabled && !s.External() && s.Storage == "s3" && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Tempo; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.tempo.storage", "secrets.services.tempo.secret_access_key", "%s", "required when services.tempo.storage is s3, unless services.tempo.existing_secret is set: the S3 secret access key of the bucket")
 		}
 	}
 	// secrets.services.velero.access_key_id
-	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Velero; t == nil || t.AccessKeyID == "" {
 			v.ErrorfMissing("opencenter.services.velero.enabled", "secrets.services.velero.access_key_id", "%s", "required when services.velero is enabled, unless services.velero.existing_secret is set: the S3 access key ID with write access to the backup bucket")
 		}
 	}
 	// secrets.services.velero.secret_access_key
-	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.Velero; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.Velero; t == nil || t.SecretAccessKey == "" {
 			v.ErrorfMissing("opencenter.services.velero.enabled", "secrets.services.velero.secret_access_key", "%s", "required when services.velero is enabled, unless services.velero.existing_secret is set: the S3 secret access key")
 		}
 	}
 	// secrets.services.vsphere-csi.username
-	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.VSphereCSI; t == nil || t.Username == "" {
 			v.ErrorfMissing("opencenter.services.vsphere-csi.enabled", "secrets.services.vsphere-csi.username", "%s", "required when services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set: the vCenter user of the driver, such as svc-k8s-csi@vsphere.local")
 		}
 	}
 	// secrets.services.vsphere-csi.password
-	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.Services.VSphereCSI; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.Services.VSphereCSI; t == nil || t.Password == "" {
 			v.ErrorfMissing("opencenter.services.vsphere-csi.enabled", "secrets.services.vsphere-csi.password", "%s", "required when services.vsphere-csi is enabled, unless services.vsphere-csi.existing_secret is set: that user's password")
 		}
 	}
 	// secrets.services.weave-gitops.admin_password_hash
-	if s := c.OpenCenter.Services.WeaveGitOps; s != nil && s.Enabled && s.AdminExistingSecret == "" {
+	if s := c.OpenCenter.Services.WeaveGitOps; s != nil && s.Enabled && !s.External() && s.AdminExistingSecret == "" {
 		if t := c.Secrets.Services.WeaveGitOps; t == nil || t.AdminPasswordHash == "" {
 			v.ErrorfMissing("opencenter.services.weave-gitops.enabled", "secrets.services.weave-gitops.admin_password_hash", "%s", "required when services.weave-gitops is enabled, unless services.weave-gitops.admin_existing_secret is set: the bcrypt hash of the admin user's password (htpasswd -nbBC 10 '' <password>)")
 		}
 	}
 	// secrets.managed_services.alert-proxy.api_token
-	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && s.ExistingSecret == "" {
+	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil && s.Enabled && !s.External() && s.ExistingSecret == "" {
 		if t := c.Secrets.ManagedServices.AlertProxy; t == nil || t.APIToken == "" {
 			v.ErrorfMissing("opencenter.managed_services.alert-proxy.enabled", "secrets.managed_services.alert-proxy.api_token", "%s", "required when managed_services.alert-proxy is enabled, unless managed_services.alert-proxy.existing_secret is set: the account service token alert-proxy opens tickets with: the secret of the account's Watchman webhooks (ACCOUNT_SERVICE_TOKEN)")
 		}
@@ -583,35 +589,103 @@ func checkRequired(v *config.Validator, c *config.Config) {
 func checkEnums(v *config.Validator, c *config.Config) {
 	catalog.Enum(v, "opencenter.infrastructure.provider", string(c.OpenCenter.Infrastructure.Provider), "baremetal", "kind", "openstack", "vmware")
 	if s := c.OpenCenter.Services.Calico; s != nil {
+		catalog.Enum(v, "opencenter.services.calico.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.calico.encapsulation", string(s.Encapsulation), "IPIP", "IPIPCrossSubnet", "None", "VXLAN", "VXLANCrossSubnet")
 	}
 	if s := c.OpenCenter.Services.CertManager; s != nil {
+		catalog.Enum(v, "opencenter.services.cert-manager.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.cert-manager.issuer", string(s.Issuer), "acme", "ca", "none", "selfsigned")
 		catalog.Enum(v, "opencenter.services.cert-manager.dns_provider", string(s.DNSProvider), "cloudflare", "designate", "none", "route53")
 	}
+	if s := c.OpenCenter.Services.EtcdBackup; s != nil {
+		catalog.Enum(v, "opencenter.services.etcd-backup.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.ExternalSnapshotter; s != nil {
+		catalog.Enum(v, "opencenter.services.external-snapshotter.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.Gateway; s != nil {
+		catalog.Enum(v, "opencenter.services.gateway.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.GatewayAPI; s != nil {
+		catalog.Enum(v, "opencenter.services.gateway-api.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.Harbor; s != nil {
+		catalog.Enum(v, "opencenter.services.harbor.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.harbor.storage", string(s.Storage), "filesystem", "s3", "swift")
 	}
+	if s := c.OpenCenter.Services.Headlamp; s != nil {
+		catalog.Enum(v, "opencenter.services.headlamp.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.Istio; s != nil {
+		catalog.Enum(v, "opencenter.services.istio.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.istio.profile", string(s.Profile), "default", "demo")
 	}
+	if s := c.OpenCenter.Services.KafkaCluster; s != nil {
+		catalog.Enum(v, "opencenter.services.kafka-cluster.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.Keycloak; s != nil {
+		catalog.Enum(v, "opencenter.services.keycloak.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.KubePrometheusStack; s != nil {
+		catalog.Enum(v, "opencenter.services.kube-prometheus-stack.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.kube-prometheus-stack.alertmanager_auth", string(s.AlertmanagerAuth), "basic", "none")
 	}
+	if s := c.OpenCenter.Services.Kyverno; s != nil {
+		catalog.Enum(v, "opencenter.services.kyverno.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.Loki; s != nil {
+		catalog.Enum(v, "opencenter.services.loki.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.loki.storage", string(s.Storage), "filesystem", "s3", "swift")
 	}
+	if s := c.OpenCenter.Services.Longhorn; s != nil {
+		catalog.Enum(v, "opencenter.services.longhorn.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+		catalog.Enum(v, "opencenter.services.longhorn.ui_auth", string(s.UIAuth), "basic", "none")
+	}
+	if s := c.OpenCenter.Services.MetalLB; s != nil {
+		catalog.Enum(v, "opencenter.services.metallb.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.Mimir; s != nil {
+		catalog.Enum(v, "opencenter.services.mimir.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.mimir.storage", string(s.Storage), "filesystem", "s3", "swift")
 	}
+	if s := c.OpenCenter.Services.OLM; s != nil {
+		catalog.Enum(v, "opencenter.services.olm.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.OpenStackCCM; s != nil {
+		catalog.Enum(v, "opencenter.services.openstack-ccm.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.openstack-ccm.lb_provider", string(s.LBProvider), "amphora", "ovn")
 	}
+	if s := c.OpenCenter.Services.OpenStackCSI; s != nil {
+		catalog.Enum(v, "opencenter.services.openstack-csi.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.OpenTelemetryKubeStack; s != nil {
+		catalog.Enum(v, "opencenter.services.opentelemetry-kube-stack.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.PostgresOperator; s != nil {
+		catalog.Enum(v, "opencenter.services.postgres-operator.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.RBACManager; s != nil {
+		catalog.Enum(v, "opencenter.services.rbac-manager.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.SealedSecrets; s != nil {
+		catalog.Enum(v, "opencenter.services.sealed-secrets.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
 	if s := c.OpenCenter.Services.Tempo; s != nil {
+		catalog.Enum(v, "opencenter.services.tempo.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.tempo.storage", string(s.Storage), "filesystem", "s3")
 	}
 	if s := c.OpenCenter.Services.Velero; s != nil {
+		catalog.Enum(v, "opencenter.services.velero.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 		catalog.Enum(v, "opencenter.services.velero.provider", string(s.Provider), "aws")
+	}
+	if s := c.OpenCenter.Services.VSphereCSI; s != nil {
+		catalog.Enum(v, "opencenter.services.vsphere-csi.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.Services.WeaveGitOps; s != nil {
+		catalog.Enum(v, "opencenter.services.weave-gitops.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
+	}
+	if s := c.OpenCenter.ManagedServices.AlertProxy; s != nil {
+		catalog.Enum(v, "opencenter.managed_services.alert-proxy.adoption_mode", string(s.AdoptionMode), "deferred", "external", "managed", "sync", "takeover")
 	}
 }
 
@@ -737,6 +811,7 @@ func checkFormats(v *config.Validator, c *config.Config) {
 			f.String("opencenter.services.keycloak.source.release", "git-ref", s2.Release)
 		}
 		f.String("opencenter.services.keycloak.hostname", "dns-subdomain", s.Hostname)
+		f.String("opencenter.services.keycloak.realm", "dns-label", s.Realm)
 		f.String("opencenter.services.keycloak.frontend_url", "url", s.FrontendURL)
 		f.String("opencenter.services.keycloak.storage_class", "dns-subdomain", s.StorageClass)
 		f.String("opencenter.services.keycloak.db_storage_size", "quantity", s.DBStorageSize)
@@ -775,6 +850,8 @@ func checkFormats(v *config.Validator, c *config.Config) {
 			f.String("opencenter.services.longhorn.source.branch", "git-ref", s2.Branch)
 			f.String("opencenter.services.longhorn.source.release", "git-ref", s2.Release)
 		}
+		f.String("opencenter.services.longhorn.hostname", "dns-subdomain", s.Hostname)
+		f.String("opencenter.services.longhorn.ui_htpasswd_existing_secret", "dns-subdomain", s.UIHtpasswdExistingSecret)
 	}
 	if s := c.OpenCenter.Services.MetalLB; s != nil {
 		if s2 := s.Source; s2 != nil {

@@ -44,6 +44,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "tigera-operator"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Encapsulation == "" {
 			p0.Encapsulation = "VXLAN"
 		}
@@ -54,6 +57,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.CertManager; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "cert-manager"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.Issuer == "" {
 			p0.Issuer = "none"
@@ -69,6 +75,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "etcd-backup"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Schedule == "" {
 			p0.Schedule = "0 */6 * * *"
 		}
@@ -80,10 +89,16 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "external-snapshotter"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 	}
 	if p0 := c.OpenCenter.Services.Gateway; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "envoy-gateway-system"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.Name == "" {
 			p0.Name = "opencenter-gateway"
@@ -96,10 +111,16 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "envoy-gateway-system"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 	}
 	if p0 := c.OpenCenter.Services.Harbor; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "harbor"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.StorageSize == "" {
 			p0.StorageSize = "100Gi"
@@ -123,6 +144,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "headlamp"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.OIDCClientID == "" {
 			p0.OIDCClientID = "headlamp"
 		}
@@ -131,6 +155,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "istio-system"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Profile == "" {
 			p0.Profile = "default"
 		}
@@ -138,6 +165,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.KafkaCluster; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "kafka-system"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.ClusterName == "" {
 			p0.ClusterName = "kafka"
@@ -154,8 +184,15 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "keycloak"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Realm == "" {
 			p0.Realm = "opencenter"
+		}
+		if p0.RealmImport == nil {
+			v := bool(true)
+			p0.RealmImport = &v
 		}
 		if p0.Instances == nil {
 			v := int(1)
@@ -175,6 +212,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.AlertmanagerAuth == "" {
 			p0.AlertmanagerAuth = "basic"
 		}
@@ -192,6 +232,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "kyverno"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.DefaultRuleset == nil {
 			v := bool(true)
 			p0.DefaultRuleset = &v
@@ -200,6 +243,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.Loki; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
@@ -218,16 +264,25 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "longhorn-system"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.DefaultReplicaCount == 0 {
 			p0.DefaultReplicaCount = 3
 		}
 		if p0.DataPath == "" {
 			p0.DataPath = "/var/lib/longhorn"
 		}
+		if p0.UIAuth == "" {
+			p0.UIAuth = "basic"
+		}
 	}
 	if p0 := c.OpenCenter.Services.MetalLB; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "metallb-system"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.L2Advertisement == nil {
 			v := bool(true)
@@ -237,6 +292,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.Mimir; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
@@ -255,10 +313,16 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "olm"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 	}
 	if p0 := c.OpenCenter.Services.OpenStackCCM; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "openstack-ccm"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.LBProvider == "" {
 			p0.LBProvider = "amphora"
@@ -268,6 +332,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "openstack-csi"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.StorageClassName == "" {
 			p0.StorageClassName = "cinder-csi"
 		}
@@ -275,6 +342,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.OpenTelemetryKubeStack; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.CollectLogs == nil {
 			v := bool(true)
@@ -293,6 +363,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "postgres-operator"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.StorageSize == "" {
 			p0.StorageSize = "10Gi"
 		}
@@ -301,10 +374,16 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "rbac-system"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 	}
 	if p0 := c.OpenCenter.Services.SealedSecrets; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "sealed-secrets"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.KeyRenewPeriod == "" {
 			p0.KeyRenewPeriod = "720h"
@@ -313,6 +392,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.Services.Tempo; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "observability"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 		if p0.Storage == "" {
 			p0.Storage = "filesystem"
@@ -331,6 +413,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "velero"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Provider == "" {
 			p0.Provider = "aws"
 		}
@@ -345,6 +430,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "vmware-system-csi"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.Port == 0 {
 			p0.Port = 443
 		}
@@ -356,6 +444,9 @@ func ApplyDefaults(c *config.Config) {
 		if p0.Namespace == "" {
 			p0.Namespace = "flux-system"
 		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
+		}
 		if p0.AdminUser == "" {
 			p0.AdminUser = "admin"
 		}
@@ -363,6 +454,9 @@ func ApplyDefaults(c *config.Config) {
 	if p0 := c.OpenCenter.ManagedServices.AlertProxy; p0 != nil {
 		if p0.Namespace == "" {
 			p0.Namespace = "rackspace"
+		}
+		if p0.AdoptionMode == "" {
+			p0.AdoptionMode = "managed"
 		}
 	}
 }

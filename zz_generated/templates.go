@@ -1483,9 +1483,62 @@ func renderKeycloak20KeycloakKeycloakHttprouteYaml(b []byte, c *config.Config, u
 	return b, nil
 }
 
+// renderKeycloak20KeycloakKeycloakRealmImportYaml renders keycloak/20-keycloak/keycloak-realm-import.yaml.tpl.
+func renderKeycloak20KeycloakKeycloakRealmImportYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 2248)
+	svc := c.OpenCenter.Services.Keycloak
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.keycloak")
+	}
+	{
+		w1 := svc
+		if w1 != nil {
+			var d2 string = "https://" + w1.Hostname
+			if w1.FrontendURL != "" {
+				d2 = w1.FrontendURL
+			}
+			issuer3 := d2 + "/realms/" + w1.Realm
+			var callback4 string = ""
+			var headlampClient5 string = ""
+			{
+				w6 := c.OpenCenter.Services.Headlamp
+				if w6 != nil {
+					if (w6.Enabled) && (w6.OIDCEnabled) && (w6.Hostname != "") && (w6.OIDCIssuerURL == issuer3) {
+						callback4 = "https://" + w6.Hostname + "/oidc-callback"
+						headlampClient5 = w6.OIDCClientID
+					}
+				}
+			}
+			b = append(b, "# Creates realm opencenter.services.keycloak.realm, when Keycloak has none of the name (the\n# operator's import job leaves a realm that exists as it is): the groups the base's OIDC RBAC\n# (30-oidc-rbac) binds as oidc:<group>, and the clients of kubectl logins and of Headlamp.\n# No user: add them in Keycloak.\napiVersion: k8s.keycloak.org/v2alpha1\nkind: KeycloakRealmImport\nmetadata:\n  name: "...)
+			b = escape.Scalar(b, w1.Realm)
+			b = append(b, "\n  namespace: "...)
+			b = escape.Scalar(b, u.Namespace)
+			b = append(b, "\nspec:\n  keycloakCRName: keycloak\n  realm:\n    realm: "...)
+			b = escape.Scalar(b, w1.Realm)
+			b = append(b, "\n    enabled: true\n    groups:\n      - name: cluster-admins\n      - name: k8s-ops\n      - name: namespace-admins\n      - name: observability\n      - name: platform-team\n      - name: read-only\n      - name: security-team\n    clients:\n      # opencenter.services.keycloak.oidc_client_id: the Kubernetes API server's, for kubectl\n      # logins through kubelogin, which listens on localhost:8000, or :18000 when that is taken.\n      - clientId: "...)
+			b = escape.Scalar(b, w1.OIDCClientID)
+			b = append(b, "\n        publicClient: true\n        standardFlowEnabled: true\n        directAccessGrantsEnabled: false\n        redirectUris:\n          - http://localhost:8000\n          - http://localhost:18000"...)
+			if (callback4 != "") && (headlampClient5 == w1.OIDCClientID) {
+				b = append(b, "\n          - "...)
+				b = escape.Scalar(b, callback4)
+			}
+			b = append(b, "\n        protocolMappers:\n          - name: groups\n            protocol: openid-connect\n            protocolMapper: oidc-group-membership-mapper\n            config:\n              claim.name: groups\n              full.path: \"false\"\n              id.token.claim: \"true\"\n              access.token.claim: \"true\"\n              userinfo.token.claim: \"true\""...)
+			if (callback4 != "") && (headlampClient5 != w1.OIDCClientID) {
+				b = append(b, "\n      # Headlamp's (opencenter.services.headlamp.oidc_client_id), public: the import cannot read\n      # its secret, so Keycloak does not check the one Headlamp sends.\n      - clientId: "...)
+				b = escape.Scalar(b, headlampClient5)
+				b = append(b, "\n        publicClient: true\n        standardFlowEnabled: true\n        directAccessGrantsEnabled: false\n        redirectUris:\n          - "...)
+				b = escape.Scalar(b, callback4)
+				b = append(b, "\n        protocolMappers:\n          - name: groups\n            protocol: openid-connect\n            protocolMapper: oidc-group-membership-mapper\n            config:\n              claim.name: groups\n              full.path: \"false\"\n              id.token.claim: \"true\"\n              access.token.claim: \"true\"\n              userinfo.token.claim: \"true\""...)
+			}
+		}
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
 // renderKeycloak20KeycloakKustomizationYaml renders keycloak/20-keycloak/kustomization.yaml.tpl.
 func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
-	b = slices.Grow(b, 821)
+	b = slices.Grow(b, 852)
 	svc := c.OpenCenter.Services.Keycloak
 	if svc == nil {
 		return nil, escape.NotSet("opencenter.services.keycloak")
@@ -1516,9 +1569,18 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 			if w1.GatewayRoute {
 				b = append(b, "\n  - keycloak-httproute.yaml"...)
 			}
+			{
+				var d2 bool = false
+				if p3 := w1.RealmImport; p3 != nil && *p3 {
+					d2 = *p3
+				}
+				if d2 {
+					b = append(b, "\n  - keycloak-realm-import.yaml"...)
+				}
+			}
 			b = append(b, "\npatches:\n  - target:\n      group: k8s.keycloak.org\n      kind: Keycloak\n    patch: |-\n      apiVersion: k8s.keycloak.org/v2alpha1\n      kind: Keycloak\n      metadata:\n        name: keycloak\n      spec:\n        instances: "...)
-			if p2 := w1.Instances; p2 != nil {
-				b = strconv.AppendInt(b, int64(*p2), 10)
+			if p4 := w1.Instances; p4 != nil {
+				b = strconv.AppendInt(b, int64(*p4), 10)
 			} else {
 				b = append(b, "null"...)
 			}
@@ -1526,20 +1588,20 @@ func renderKeycloak20KeycloakKustomizationYaml(b []byte, c *config.Config, u *ca
 			b = escape.Scalar(b, "jdbc:postgresql://postgres-cluster."+u.Namespace+".svc.cluster.local:5432/keycloak")
 			if (w1.FrontendURL != "") || (w1.Hostname != "") {
 				b = append(b, "\n        hostname:\n          hostname: "...)
-				var d3 string = "https://" + w1.Hostname
+				var d5 string = "https://" + w1.Hostname
 				if w1.FrontendURL != "" {
-					d3 = w1.FrontendURL
+					d5 = w1.FrontendURL
 				}
-				b = escape.Scalar(b, d3)
+				b = escape.Scalar(b, d5)
 			}
 			if w1.GatewayRoute {
 				b = append(b, "\n        proxy:\n          headers: xforwarded\n        ingress:\n          enabled: false"...)
 			}
 			{
-				w4 := w1.AdminExistingSecret
-				if w4 != "" {
+				w6 := w1.AdminExistingSecret
+				if w6 != "" {
 					b = append(b, "\n        bootstrapAdmin:\n          user:\n            secret: "...)
-					b = escape.Scalar(b, w4)
+					b = escape.Scalar(b, w6)
 				}
 			}
 		}
@@ -1994,6 +2056,71 @@ func renderLonghornHelmValuesOverrideValuesYaml(b []byte, c *config.Config, u *c
 			b = strconv.AppendBool(b, w1.DefaultStorageClass)
 			b = append(b, "\n  defaultClassReplicaCount: "...)
 			b = strconv.AppendInt(b, int64(w1.DefaultReplicaCount), 10)
+		}
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
+// renderLonghornLonghornBasicAuthYaml renders longhorn/longhorn-basic-auth.yaml.tpl.
+func renderLonghornLonghornBasicAuthYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 260)
+	sec := c.Secrets.Services.Longhorn
+	{
+		w1 := c.OpenCenter.Services.Gateway
+		if w1 != nil {
+			if w1.Enabled {
+				b = append(b, "# The logins the cluster Gateway lets through to the Longhorn UI (secrets.services.longhorn.ui_htpasswd).\napiVersion: v1\nkind: Secret\nmetadata:\n  name: longhorn-ui-basic-auth\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\ntype: Opaque\nstringData:\n  .htpasswd: "...)
+				if sec == nil {
+					return nil, escape.NotSet("secrets.services.longhorn")
+				}
+				b = escape.Scalar(b, sec.UIHtpasswd)
+			}
+		}
+	}
+	b = append(b, "\n"...)
+	return b, nil
+}
+
+// renderLonghornLonghornHttprouteYaml renders longhorn/longhorn-httproute.yaml.tpl.
+func renderLonghornLonghornHttprouteYaml(b []byte, c *config.Config, u *catalog.Info) ([]byte, error) {
+	b = slices.Grow(b, 1178)
+	svc := c.OpenCenter.Services.Longhorn
+	if svc == nil {
+		return nil, escape.NotSet("opencenter.services.longhorn")
+	}
+	{
+		w1 := c.OpenCenter.Services.Gateway
+		if w1 != nil {
+			if w1.Enabled {
+				b = append(b, "# Publishes the Longhorn UI at opencenter.services.longhorn.hostname through the cluster Gateway.\n# The chart (1.11.0, templates/deployment-ui.yaml) names the UI's Service longhorn-frontend, port 80.\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: longhorn-ui\n  namespace: "...)
+				b = escape.Scalar(b, u.Namespace)
+				b = append(b, "\nspec:\n  parentRefs:\n    # HTTPS only: the login sent here must not cross the network in clear text\n    # (the gateway unit redirects plain HTTP to this name).\n    - name: "...)
+				b = escape.Scalar(b, w1.Name)
+				b = append(b, "\n      namespace: "...)
+				b = escape.Scalar(b, w1.Namespace)
+				b = append(b, "\n      port: 443\n  hostnames:\n    - "...)
+				b = escape.Scalar(b, svc.Hostname)
+				b = append(b, "\n  rules:\n    - backendRefs:\n        - name: longhorn-frontend\n          port: 80"...)
+				if string(svc.UIAuth) == "basic" {
+					b = append(b, "\n---\n# The Longhorn UI takes no login of its own, and whoever reaches it can delete volumes: the Gateway\n# asks for one of the logins in the Secret "...)
+					var d2 string = "longhorn-ui-basic-auth"
+					if svc.UIHtpasswdExistingSecret != "" {
+						d2 = svc.UIHtpasswdExistingSecret
+					}
+					b = escape.Comment(b, d2)
+					b = append(b, " (key .htpasswd) before it lets a request through the route.\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: SecurityPolicy\nmetadata:\n  name: longhorn-ui\n  namespace: "...)
+					b = escape.Scalar(b, u.Namespace)
+					b = append(b, "\nspec:\n  targetRefs:\n    - group: gateway.networking.k8s.io\n      kind: HTTPRoute\n      name: longhorn-ui\n  basicAuth:\n    users:\n      name: "...)
+					var d3 string = "longhorn-ui-basic-auth"
+					if svc.UIHtpasswdExistingSecret != "" {
+						d3 = svc.UIHtpasswdExistingSecret
+					}
+					b = escape.Scalar(b, d3)
+				}
+			}
 		}
 	}
 	b = append(b, "\n"...)

@@ -740,6 +740,34 @@ var Units = []catalog.Unit{
 		},
 	},
 	{
+		Name:        "flux-monitoring",
+		Layer:       catalog.LayerServices,
+		Descriptor:  "descriptors/flux-monitoring.yaml",
+		Description: "A PodMonitor through which kube-prometheus-stack's Prometheus scrapes the Flux controllers' metrics; active with kube-prometheus-stack, after its CRDs.",
+		ActiveWith:  []string{"kube-prometheus-stack"},
+		FluxUnits: []catalog.FluxUnit{
+			{
+				Name:      "flux-monitoring",
+				Source:    "flux-system",
+				Path:      "{overlay}/services/flux-monitoring",
+				DependsOn: []string{"sources"},
+			},
+		},
+		Root: "services/flux-monitoring",
+		Files: []catalog.File{
+			{
+				Path:        "kustomization.yaml",
+				OverlayPath: "services/flux-monitoring/kustomization.yaml",
+				Template:    "flux-monitoring/kustomization.yaml",
+			},
+			{
+				Path:        "podmonitor.yaml",
+				OverlayPath: "services/flux-monitoring/podmonitor.yaml",
+				Template:    "flux-monitoring/podmonitor.yaml",
+			},
+		},
+	},
+	{
 		Name:        "gateway",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/gateway.yaml",
@@ -1928,6 +1956,22 @@ var Units = []catalog.Unit{
 				},
 			},
 			{
+				Path:        "20-keycloak/keycloak-realm-import.yaml",
+				OverlayPath: "services/keycloak/20-keycloak/keycloak-realm-import.yaml",
+				Template:    "keycloak/20-keycloak/keycloak-realm-import.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderKeycloak20KeycloakKeycloakRealmImportYaml,
+				When: catalog.Cond{
+					Text: "opencenter.services.keycloak.realm_import is true",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Keycloak == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Keycloak.RealmImport != nil && *c.OpenCenter.Services.Keycloak.RealmImport
+					},
+				},
+			},
+			{
 				Path:        "30-oidc-rbac/kustomization.yaml",
 				OverlayPath: "services/keycloak/30-oidc-rbac/kustomization.yaml",
 				Template:    "keycloak/30-oidc-rbac/kustomization.yaml",
@@ -1992,6 +2036,7 @@ var Units = []catalog.Unit{
 				},
 				Bools: map[string]bool{
 					"opencenter.services.keycloak.operator_manual_approval": true,
+					"opencenter.services.keycloak.realm_import":             false,
 				},
 			},
 			{
@@ -2147,6 +2192,13 @@ var Units = []catalog.Unit{
 				CRDs: &catalog.ChartCRDs{
 					In: "crds/",
 					At: "kube-prometheus-stack 77.6.0: charts/kube-prometheus-stack/charts/crds/crds/",
+					Schemas: []catalog.Schema{
+						{
+							Module:  "github.com/prometheus-operator/prometheus-operator",
+							Version: "v0.85.0",
+							File:    "example/prometheus-operator-crd/monitoring.coreos.com_podmonitors.yaml",
+						},
+					},
 				},
 			},
 		},
@@ -2530,7 +2582,7 @@ var Units = []catalog.Unit{
 		Name:        "longhorn",
 		Layer:       catalog.LayerServices,
 		Descriptor:  "descriptors/longhorn.yaml",
-		Description: "Longhorn distributed block storage and its StorageClass.",
+		Description: "Longhorn distributed block storage and its StorageClass, with an HTTPRoute to its UI through the cluster Gateway and the logins the Gateway asks for before it.",
 		Service:     "longhorn",
 		Namespace:   "longhorn-system",
 		Gate: catalog.Cond{
@@ -2584,6 +2636,39 @@ var Units = []catalog.Unit{
 				Render:      renderLonghornHelmValuesOverrideValuesYaml,
 			},
 			{
+				Path:        "longhorn-httproute.yaml",
+				OverlayPath: "services/longhorn/longhorn-httproute.yaml",
+				Template:    "longhorn/longhorn-httproute.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderLonghornLonghornHttprouteYaml,
+				When: catalog.Cond{
+					Text: "opencenter.services.longhorn.hostname is set",
+					Eval: func(c *config.Config) bool {
+						if c.OpenCenter.Services.Longhorn == nil {
+							return false
+						}
+						return c.OpenCenter.Services.Longhorn.Hostname != ""
+					},
+				},
+			},
+			{
+				Path:        "longhorn-basic-auth.yaml",
+				OverlayPath: "services/longhorn/longhorn-basic-auth.yaml",
+				Template:    "longhorn/longhorn-basic-auth.yaml.tpl",
+				IsTemplate:  true,
+				Render:      renderLonghornLonghornBasicAuthYaml,
+				Secret:      true,
+				When: catalog.Cond{
+					Text: "secrets.services.longhorn.ui_htpasswd is set",
+					Eval: func(c *config.Config) bool {
+						if c.Secrets.Services.Longhorn == nil {
+							return false
+						}
+						return c.Secrets.Services.Longhorn.UIHtpasswd != ""
+					},
+				},
+			},
+			{
 				Path:        "kustomization.yaml",
 				OverlayPath: "services/longhorn/kustomization.yaml",
 				Builtin:     catalog.BuiltinStandard,
@@ -2604,6 +2689,12 @@ var Units = []catalog.Unit{
 			}
 			return nil
 		},
+		ExistingSecrets: func(c *config.Config) []string {
+			if s := c.OpenCenter.Services.Longhorn; s != nil {
+				return []string{s.UIHtpasswdExistingSecret}
+			}
+			return nil
+		},
 		Charts: []catalog.Chart{
 			{
 				Chart:       "longhorn",
@@ -2618,12 +2709,51 @@ var Units = []catalog.Unit{
 				},
 			},
 		},
+		Services: []catalog.ServiceMaker{
+			{
+				Chart: "longhorn",
+				Fixed: "longhorn-frontend",
+				Port:  80,
+				Read:  "longhorn chart 1.11.0: templates/deployment-ui.yaml (Service longhorn-frontend, a fixed name; port http 80, to the UI's 8000)",
+			},
+		},
+		Logins: []catalog.Login{
+			{
+				Hostname: "opencenter.services.longhorn.hostname",
+				Get: func(c *config.Config) string {
+					if c.OpenCenter.Services.Longhorn == nil {
+						return ""
+					}
+					return string(c.OpenCenter.Services.Longhorn.Hostname)
+				},
+			},
+		},
 		Examples: []catalog.Example{
 			{
 				Name:   "default StorageClass",
 				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.longhorn.hostname": "longhorn.qa.northwind.example",
+					"opencenter.services.longhorn.ui_auth":  "none",
+				},
 				Bools: map[string]bool{
 					"opencenter.services.longhorn.default_storage_class": true,
+				},
+			},
+			{
+				Name:   "UI",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.longhorn.hostname": "longhorn.qa.northwind.example",
+					"secrets.services.longhorn.ui_htpasswd": "storage:{SHA}qsOclHmsXaQz7MgmT5nlcpWAiq4=",
+				},
+			},
+			{
+				Name:   "UI logins in a Secret",
+				Config: "qa",
+				Set: map[string]string{
+					"opencenter.services.longhorn.hostname":                    "longhorn.qa.northwind.example",
+					"opencenter.services.longhorn.ui_htpasswd_existing_secret": "longhorn-logins",
 				},
 			},
 		},
@@ -4351,6 +4481,7 @@ var UnitNames = []string{
 	"customer-managed",
 	"etcd-backup",
 	"external-snapshotter",
+	"flux-monitoring",
 	"gateway",
 	"gateway-api",
 	"harbor",

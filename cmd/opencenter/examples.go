@@ -131,3 +131,18 @@ func (CLI) Help() string {
 
 See docs/user/ for the config, secrets and going live.`
 }
+
+// Help gives import's examples.
+func (ImportCmd) Help() string {
+	return `Examples:
+
+    # One cluster of openCenter-cli, its secrets encrypted for .sops.yaml
+    opencenter import ~/.config/opencenter/clusters/blueprints/acme/os-dev/os-dev-config.yaml
+
+    # Several at once; without a .sops.yaml rule, secrets in plaintext
+    opencenter import --allow-plaintext-secrets a-config.yaml b-config.yaml
+    opencenter secrets encrypt .a-config.yaml
+
+Writes nothing unless every file translates; never overwrites a file.
+Exit status: 0 written, 2 bad input (all problems listed).`
+}

@@ -130,6 +130,23 @@ func TestUnits(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "inactive: requires ") {
 		t.Errorf("keycloak alone: exit %d\n%s", code, stdout)
 	}
+	// Adoption modes: external satisfies keycloak's requirement without
+	// rendering it; the others say what they do to the Flux units.
+	os.WriteFile(cfg, []byte("opencenter:\n  meta: {name: k8s-x}\n  cluster: {cluster_name: k8s-x}\n  infrastructure: {provider: kind}\n  gitops:\n    repository: {url: 'ssh://git@h/r.git'}\n    base_repo: {release: '2026.01'}\n  services:\n"+
+		"    keycloak: {enabled: true, adoption_mode: deferred}\n    postgres-operator: {enabled: true, adoption_mode: external}\n    olm: {enabled: true, adoption_mode: takeover}\n"+
+		"    cert-manager: {enabled: true, adoption_mode: sync}\n    rbac-manager: {enabled: true}\n"), 0o644)
+	code, stdout, stderr = runCLI("units", "--config", cfg)
+	for _, want := range []string{
+		`(?m)^keycloak .* active \(adoption_mode deferred: suspended\)$`,
+		`(?m)^postgres-operator .* inactive: adoption_mode external: installed outside opencenter, nothing rendered$`,
+		`(?m)^olm .* active \(adoption_mode takeover: applied with force\)$`,
+		`(?m)^cert-manager .* active \(adoption_mode sync: applied without force\)$`,
+		`(?m)^rbac-manager .* active$`,
+	} {
+		if code != 0 || !regexp.MustCompile(want).MatchString(stdout) {
+			t.Errorf("adoption modes: exit %d, want %s in:\n%s%s", code, want, stdout, stderr)
+		}
+	}
 	// The text view shows what each unit requires.
 	if _, stdout, _ := runCLI("units"); !strings.Contains(stdout, "REQUIRES") || !regexp.MustCompile(`(?m)^keycloak +services +postgres-operator,olm,cert-manager,rbac-manager `).MatchString(stdout) {
 		t.Errorf("units does not show requires:\n%s", stdout)

@@ -49,6 +49,7 @@ type CLI struct {
 	Explain    ExplainCmd    `cmd:"" help:"Document the config: sections, an object's fields, or one field."`
 	Schema     SchemaCmd     `cmd:"" help:"Print the JSON Schema of .<cluster>-config.yaml (for editors)."`
 	Init       InitCmd       `cmd:"" help:"Write a new .<cluster>-config.yaml with the defaults."`
+	Import     ImportCmd     `cmd:"" help:"Write .<cluster>-config.yaml from openCenter-cli's v2 cluster configs, and report what it does not carry over."`
 	Enable     EnableCmd     `cmd:"" help:"Enable a unit and every unit it requires in a config, keeping its comments and layout; --set sets the unit's fields."`
 	Disable    DisableCmd    `cmd:"" help:"Disable a unit in a config, keeping its comments and layout."`
 	HelpCmd    HelpCmd       `cmd:"" name:"help" help:"Show the help of opencenter or of a command."`

@@ -28,11 +28,14 @@ type unitJSON struct {
 	FluxUnits []string `json:"flux_units"`
 	Active    *bool    `json:"active,omitempty"`
 	Reason    string   `json:"reason,omitempty"`
+	// AdoptionMode is the service's adoption_mode, with a config.
+	AdoptionMode string `json:"adoption_mode,omitempty"`
 }
 
 // Run prints every unit, its layer, sources and Flux units, and with a config its status.
 func (c *UnitsCmd) Run(s *Streams) error {
 	var status []plan.UnitStatus
+	var cfg *config.Config
 	if c.Config == "" && c.Repo != "" {
 		// --repo alone: the status for the config at its root.
 		name, _, err := readConfig(c.Repo, "")
@@ -47,6 +50,7 @@ func (c *UnitsCmd) Run(s *Streams) error {
 			return badInput(err)
 		}
 		status = plan.Units(f)
+		cfg = f.Config
 	}
 	var rows []unitJSON
 	for i := range generated.Units {
@@ -61,6 +65,11 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		if status != nil {
 			active := status[i].Active
 			r.Active, r.Reason = &active, status[i].Reason
+			if u.Common != nil {
+				if sc := u.Common(cfg); sc != nil && sc.Enabled {
+					r.AdoptionMode = string(sc.AdoptionMode)
+				}
+			}
 		}
 		rows = append(rows, r)
 	}
@@ -79,6 +88,9 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s", r.Name, r.Layer, list(r.Requires), list(r.Sources), list(r.FluxUnits))
 		if r.Active != nil {
 			st := "active"
+			if m := modeNote[config.AdoptionMode(r.AdoptionMode)]; *r.Active && m != "" {
+				st += " (adoption_mode " + r.AdoptionMode + ": " + m + ")"
+			}
 			if !*r.Active {
 				st = "inactive: " + r.Reason
 			}
@@ -87,6 +99,14 @@ func (c *UnitsCmd) Run(s *Streams) error {
 		fmt.Fprintln(tw, line)
 	}
 	return tw.Flush()
+}
+
+// modeNote says what an adoption mode other than managed does to an
+// active unit's Flux units.
+var modeNote = map[config.AdoptionMode]string{
+	config.AdoptionSync:     "applied without force",
+	config.AdoptionDeferred: "suspended",
+	config.AdoptionTakeover: "applied with force",
 }
 
 func gateText(u *catalog.Unit) string {

@@ -195,9 +195,10 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 			{URL: gitops.Repository.URL, Tree: tree},
 			{URL: gitops.BaseRepo.URL, Dir: c.Base, Indexed: tables.indexed},
 		},
-		Providers:       tables.providers,
-		ClusterScoped:   catalog.ClusterScoped,
-		ExistingSecrets: plan.ExistingSecrets(pl, f.Config),
+		Providers:              tables.providers,
+		ClusterScoped:          catalog.ClusterScoped,
+		ExistingSecrets:        plan.ExistingSecrets(pl, f.Config),
+		ExistingClusterIssuers: plan.ExistingClusterIssuers(pl, f.Config),
 	})
 	for _, x := range rep.Findings {
 		fmt.Fprintln(&r.out, x)

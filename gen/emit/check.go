@@ -282,13 +282,32 @@ func services(units []*check.Unit) []jen.Code {
 			body = append(body, jen.Id("v").Dot("SourceOverride").Call(p, jen.Id("s").Dot("SourceOverride").Call()))
 		}
 		if u.Validates {
-			body = append(body, jen.If(jen.Id("s").Dot("Enabled")).Block(
+			on := jen.Id("s").Dot("Enabled")
+			if hasExternal(u.ServiceNode) {
+				on = on.Op("&&").Op("!").Id("s").Dot("External").Call()
+			}
+			body = append(body, jen.If(on).Block(
 				jen.Id("s").Dot("Validate").Call(jen.Id("v"), p, jen.Id("c")),
 			))
 		}
 		out = append(out, jen.If(jen.Id("s").Op(":=").Add(scope{}.expr(u.ServiceNode)), jen.Id("s").Op("!=").Nil()).Block(body...))
 	}
 	return out
+}
+
+// hasExternal reports whether n is a service whose adoption_mode can say
+// it is installed outside opencenter (config.ServiceCommon's External).
+func hasExternal(n *model.Node) bool {
+	if n == nil || n.Type == nil {
+		return false
+	}
+	t := n.Type
+	if _, ok := t.(*types.Pointer); !ok {
+		t = types.NewPointer(t)
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "External")
+	_, ok := obj.(*types.Func)
+	return ok
 }
 
 // requirement compiles the required_when of field n: when the scope is
@@ -335,7 +354,13 @@ func requirement(n *model.Node, r *model.Requirement) jen.Code {
 		}
 	}
 	if r.Gate != nil {
-		add(elem != nil && r.Gate.Parent == elem, termHolds(model.Term{Node: r.Gate, Op: model.TermTrue}, sc))
+		onElem := elem != nil && r.Gate.Parent == elem
+		add(onElem, termHolds(model.Term{Node: r.Gate, Op: model.TermTrue}, sc))
+		if hasExternal(r.Gate.Parent) {
+			// A service installed outside opencenter renders nothing: none of
+			// its fields, nor its secrets, is required.
+			add(onElem, jen.Op("!").Add(sc.expr(r.Gate.Parent)).Dot("External").Call())
+		}
 	}
 	for _, t := range r.Terms {
 		if t.Chain != nil {

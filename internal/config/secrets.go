@@ -45,6 +45,8 @@ type ServiceSecrets struct {
 	KubePrometheusStack *KubePrometheusStackSecrets `json:"kube-prometheus-stack,omitempty"`
 	// Loki holds Loki's object store credentials.
 	Loki *LokiSecrets `json:"loki,omitempty"`
+	// Longhorn holds the logins of the published Longhorn UI.
+	Longhorn *LonghornSecrets `json:"longhorn,omitempty"`
 	// Mimir holds Mimir's object store credentials.
 	Mimir *MimirSecrets `json:"mimir,omitempty"`
 	// OpenStackCCM holds the OpenStack application credential of the cloud controller manager.
@@ -130,6 +132,13 @@ type LokiSecrets struct {
 	AccessKeyID string `json:"access_key_id,omitempty" required_when:"storage=s3|swift,!existing_secret"`
 	// SecretAccessKey is the S3 secret access key (or Swift application credential secret).
 	SecretAccessKey string `json:"secret_access_key,omitempty" required_when:"storage=s3|swift,!existing_secret"`
+}
+
+// LonghornSecrets are the logins the cluster Gateway asks for before the
+// Longhorn UI.
+type LonghornSecrets struct {
+	// UIHtpasswd is the list of logins the cluster Gateway lets through to the Longhorn UI it publishes at hostname (while opencenter.services.gateway is enabled; left out of the render while it is not), which has none of its own: htpasswd lines user:{SHA}hash (the only form Envoy Gateway takes), one per user, such as the output of htpasswd -nbs storage 'a long password'.
+	UIHtpasswd string `json:"ui_htpasswd,omitempty" required_when:"ui_auth=basic,opencenter.services.gateway.enabled,hostname,!ui_htpasswd_existing_secret"`
 }
 
 // MimirSecrets are Mimir's object store credentials: the bucket's, unless

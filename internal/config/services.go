@@ -423,8 +423,10 @@ type Keycloak struct {
 	Sourced
 	// Hostname is Keycloak's external DNS name, such as auth.example.com; Keycloak's frontend URL is https://<hostname> unless frontend_url says otherwise.
 	Hostname string `json:"hostname,omitempty" format:"dns-subdomain" required_when:"gateway_route"`
-	// Realm names the realm of the platform's users and OIDC clients, for the record: nothing rendered reads it, and neither opencenter nor the base creates the realm (Keycloak starts with master only); create it in Keycloak, its issuer is https://<hostname>/realms/<realm>.
-	Realm string `json:"realm,omitempty" default:"opencenter"`
+	// Realm names the realm of the platform's users and OIDC clients, which realm_import creates; its issuer is https://<hostname>/realms/<realm>.
+	Realm string `json:"realm,omitempty" default:"opencenter" format:"dns-label"`
+	// RealmImport creates the realm with a KeycloakRealmImport, if Keycloak has no realm of that name (the operator never changes one that exists): the groups the base's OIDC RBAC binds (cluster-admins, read-only, observability, namespace-admins, security-team, platform-team, k8s-ops), a groups claim in its tokens, the public client oidc_client_id for kubectl logins (kubelogin's redirects, http://localhost:8000 and :18000), and Headlamp's client when Headlamp logs in with OIDC against this realm. It creates no user: add them in Keycloak. Headlamp's client is public, as the import cannot read secrets.services.headlamp: Keycloak then does not check the secret Headlamp sends; make the client confidential in Keycloak with that secret to have it checked.
+	RealmImport *bool `json:"realm_import,omitempty" default:"true"`
 	// FrontendURL overrides the URL Keycloak puts in tokens and redirects; empty means https://<hostname>.
 	FrontendURL string `json:"frontend_url,omitempty" format:"url"`
 	// Instances is the number of Keycloak pods.
@@ -443,7 +445,7 @@ type Keycloak struct {
 	OperatorManualApproval bool `json:"operator_manual_approval,omitempty"`
 	// GatewayRoute exposes Keycloak through the cluster Gateway with an HTTPRoute for hostname, served over HTTPS on port 443 (alone, plain HTTP redirected, unless frontend_url is elsewhere); Keycloak then reads the scheme from the Gateway's X-Forwarded headers (proxy.headers xforwarded), and the operator creates no Ingress of its own.
 	GatewayRoute bool `json:"gateway_route,omitempty"`
-	// OIDCClientID names the realm's OIDC client the Kubernetes API server trusts for user logins, for the record: nothing rendered reads it (the API server's OIDC flags are set where the cluster is built), and opencenter does not create the client.
+	// OIDCClientID names the realm's OIDC client the Kubernetes API server trusts for user logins, which realm_import creates (the API server's OIDC flags, which name it, are set where the cluster is built).
 	OIDCClientID string `json:"oidc_client_id,omitempty" default:"kubernetes"`
 	// AdminExistingSecret names an existing Secret in keycloak's namespace holding the bootstrap admin's login (keys username and password), instead of secrets.services.keycloak.admin_password; the Keycloak CR's bootstrapAdmin reads it.
 	AdminExistingSecret string `json:"admin_existing_secret,omitempty" format:"dns-subdomain"`
@@ -533,7 +535,25 @@ type Longhorn struct {
 	DataPath string `json:"data_path,omitempty" default:"/var/lib/longhorn"`
 	// DefaultStorageClass makes the longhorn StorageClass the cluster default.
 	DefaultStorageClass bool `json:"default_storage_class,omitempty"`
+	// Hostname is the Longhorn UI's external DNS name, published through the cluster Gateway over HTTPS alone (plain HTTP is redirected), behind the login of ui_auth, since the UI has none of its own and lets whoever reaches it delete volumes; empty keeps it cluster-internal.
+	Hostname string `json:"hostname,omitempty" format:"dns-subdomain"`
+	// UIAuth is how the cluster Gateway guards the Longhorn UI it publishes: basic (HTTP basic authentication with secrets.services.longhorn.ui_htpasswd, through an Envoy Gateway SecurityPolicy) or none (open to whoever reaches the Gateway, for one that only a private network reaches).
+	UIAuth LonghornUIAuth `json:"ui_auth,omitempty" default:"basic"`
+	// UIHtpasswdExistingSecret names an existing Secret in longhorn's namespace holding the logins of the published UI (key .htpasswd, in the form of ui_htpasswd), instead of secrets.services.longhorn.ui_htpasswd.
+	UIHtpasswdExistingSecret string `json:"ui_htpasswd_existing_secret,omitempty" format:"dns-subdomain"`
 }
+
+// LonghornUIAuth is how the cluster Gateway guards the Longhorn UI it
+// publishes.
+type LonghornUIAuth string
+
+// The ways the published Longhorn UI is guarded.
+const (
+	// LonghornUIAuthBasic asks for HTTP basic authentication.
+	LonghornUIAuthBasic LonghornUIAuth = "basic"
+	// LonghornUIAuthNone lets every request through.
+	LonghornUIAuthNone LonghornUIAuth = "none"
+)
 
 // MetalLB is the MetalLB load-balancer.
 type MetalLB struct {

@@ -847,10 +847,34 @@ func (s *AlertProxy) Validate(v *Validator, path string, c *Config) {
 	}
 }
 
-// Validate checks Longhorn's replica count.
+// Validate checks Longhorn's replica count, that the cluster Gateway
+// serves its UI's hostname, and the UI's logins.
 func (s *Longhorn) Validate(v *Validator, path string, c *Config) {
 	if s.DefaultReplicaCount < 1 || s.DefaultReplicaCount > 20 {
 		v.Errorf(path+".default_replica_count", "%d: expected 1 to 20 replicas per volume", s.DefaultReplicaCount)
+	}
+	v.routeHostname(path, "hostname", s.Hostname, published{svc: "the Longhorn UI"}, c)
+	sec := c.Secrets.Services.Longhorn
+	if sec == nil {
+		sec = &LonghornSecrets{}
+	}
+	const at = "secrets.services.longhorn.ui_htpasswd"
+	var why string
+	switch {
+	case s.Hostname == "":
+		why = "hostname is empty, so the Longhorn UI is not published"
+	case s.UIAuth == LonghornUIAuthNone:
+		why = "ui_auth is none"
+	}
+	if why != "" {
+		v.withoutEffect(why, path+".ui_htpasswd_existing_secret", s.UIHtpasswdExistingSecret, at, sec.UIHtpasswd)
+		return
+	}
+	v.existingSecret(path+".ui_htpasswd_existing_secret", s.UIHtpasswdExistingSecret, "secrets.services.longhorn", map[string]string{"ui_htpasswd": sec.UIHtpasswd})
+	if h := sec.UIHtpasswd; readable(h) {
+		if line, why := htpasswdSHA(h); why != "" {
+			v.Errorf(at, "line %d %s: expected lines user:{SHA}hash, the only form Envoy Gateway takes (htpasswd -nbs user 'password')", line, why)
+		}
 	}
 }
 

@@ -345,10 +345,38 @@ type ServiceCommon struct {
 	Enabled bool `json:"enabled"`
 	// Namespace overrides the namespace the service is deployed to; the default is the base repo's. A base that fixes its namespace (a HelmRelease's spec.targetNamespace, or objects that name it) refuses an override.
 	Namespace string `json:"namespace,omitempty"`
+	// AdoptionMode says how Flux treats the service: managed (rendered, and Flux applies it without force), external (installed and run outside opencenter, such as a CNI the provisioner installed: nothing is rendered, its fields are not required, and what requires it takes it as there), sync (as managed: spec.force false), deferred (rendered suspended, spec.suspend true: Flux applies nothing of it, and what follows it waits) or takeover (spec.force true: Flux deletes and creates again an object whose immutable fields differ, such as one another tool created).
+	AdoptionMode AdoptionMode `json:"adoption_mode,omitempty" default:"managed"`
 }
 
 // Common returns the fields every service has.
 func (s *ServiceCommon) Common() *ServiceCommon { return s }
+
+// AdoptionMode is how Flux treats an enabled service's objects.
+type AdoptionMode string
+
+// The adoption modes (the values openCenter-cli's adoption_mode takes).
+const (
+	// AdoptionManaged renders the service; Flux applies it without force.
+	AdoptionManaged AdoptionMode = "managed"
+	// AdoptionExternal renders nothing: the service is installed and run
+	// outside opencenter, and whatever requires it takes it as there.
+	AdoptionExternal AdoptionMode = "external"
+	// AdoptionSync renders the service; Flux applies it without force
+	// (spec.force false), as managed.
+	AdoptionSync AdoptionMode = "sync"
+	// AdoptionDeferred renders the service suspended (spec.suspend true).
+	AdoptionDeferred AdoptionMode = "deferred"
+	// AdoptionTakeover renders the service; Flux applies it with force
+	// (spec.force true), recreating objects whose immutable fields differ.
+	AdoptionTakeover AdoptionMode = "takeover"
+)
+
+// External reports whether the service is enabled and installed outside
+// opencenter (adoption_mode external): nothing of it is rendered.
+func (s *ServiceCommon) External() bool {
+	return s != nil && s.Enabled && s.AdoptionMode == AdoptionExternal
+}
 
 // Service is implemented by every service struct through ServiceCommon.
 type Service interface {

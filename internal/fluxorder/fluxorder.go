@@ -81,8 +81,10 @@ var builtinGroups = map[string]bool{
 
 // Order works out the order and ownership of a plan's active Flux units,
 // in place. overlay is the overlay directory, which messages name rendered
-// files by.
-func Order(units []*FluxUnit, overlay string) []Problem {
+// files by. present holds the API groups whose CRDs the cluster has
+// without a Flux unit (services installed outside opencenter): what uses
+// them follows nothing for them.
+func Order(units []*FluxUnit, overlay string, present map[string]bool) []Problem {
 	var problems []Problem
 	report := func(u *catalog.Unit, format string, args ...any) {
 		problems = append(problems, Problem{u, fmt.Sprintf(format, args...)})
@@ -114,6 +116,11 @@ func Order(units []*FluxUnit, overlay string) []Problem {
 			if o.CRDGroup != "" {
 				provide(o.CRDGroup, fu.Spec.Name)
 			}
+		}
+	}
+	for g := range present {
+		if _, ok := providers[g]; !ok {
+			providers[g] = "" // there already: nothing to follow
 		}
 	}
 	// before is the set of Flux units fu's dependsOn chain reaches.
@@ -148,7 +155,7 @@ func Order(units []*FluxUnit, overlay string) []Problem {
 			case !ok && !missing[g]:
 				missing[g] = true
 				return true
-			case ok && !earlier[p]:
+			case ok && p != "" && !earlier[p]:
 				fu.follow(p)
 			}
 			return false

@@ -40,7 +40,7 @@ func TestCustomResourcesFollowTheirCRDs(t *testing.T) {
 	chained := fluxUnit("chained", catalog.FluxUnit{DependsOn: []string{"mid"}}, thing("example.io", "c"))
 	orphan := fluxUnit("orphan", catalog.FluxUnit{}, thing("other.io", "d"), thing("other.io", "e"))
 	core := fluxUnit("core", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "f", Namespace: "ns"})
-	problems := Order([]*FluxUnit{op, direct, mid, chained, orphan, core}, "applications/overlays/c")
+	problems := Order([]*FluxUnit{op, direct, mid, chained, orphan, core}, "applications/overlays/c", nil)
 
 	if !slices.Equal(direct.After, []string{"operator"}) {
 		t.Errorf("direct follows %v, want [operator]", direct.After)
@@ -62,12 +62,31 @@ func TestChartNeedsAndWants(t *testing.T) {
 	needs := fluxUnit("needs", catalog.FluxUnit{Needs: []string{"example.io"}})
 	wants := fluxUnit("wants", catalog.FluxUnit{Wants: []string{"example.io", "absent.io"}})
 	missing := fluxUnit("missing", catalog.FluxUnit{Needs: []string{"absent.io"}})
-	problems := Order([]*FluxUnit{op, needs, wants, missing}, "o")
+	problems := Order([]*FluxUnit{op, needs, wants, missing}, "o", nil)
 	if !slices.Equal(needs.After, []string{"operator"}) || !slices.Equal(wants.After, []string{"operator"}) {
 		t.Errorf("needs follows %v, wants %v: want [operator] each", needs.After, wants.After)
 	}
 	if len(problems) != 1 || problems[0].Unit.Name != "missing" || !strings.Contains(problems[0].Msg, "API group absent.io") {
 		t.Errorf("problems:\n%s", messages(problems))
+	}
+}
+
+// TestPresentGroups: a CRD group the cluster has without a Flux unit (a
+// service installed outside opencenter) is no problem and orders nothing,
+// and a Flux unit that does install it is still followed.
+func TestPresentGroups(t *testing.T) {
+	user := fluxUnit("user", catalog.FluxUnit{Needs: []string{"outside.io"}}, Object{Group: "outside.io", Kind: "Thing", Name: "t", File: "t.yaml", InPlan: true})
+	op := fluxUnit("operator", catalog.FluxUnit{Provides: []string{"example.io"}})
+	both := fluxUnit("both", catalog.FluxUnit{Needs: []string{"example.io"}})
+	present := map[string]bool{"outside.io": true, "example.io": true}
+	if problems := Order([]*FluxUnit{user, op, both}, "o", present); len(problems) > 0 {
+		t.Fatalf("problems:\n%s", messages(problems))
+	}
+	if len(user.After) != 0 || !slices.Equal(both.After, []string{"operator"}) {
+		t.Errorf("user follows %v, both %v: want [] and [operator]", user.After, both.After)
+	}
+	if problems := Order([]*FluxUnit{user}, "o", nil); len(problems) != 1 {
+		t.Errorf("without present, want the one problem of group outside.io, got:\n%s", messages(problems))
 	}
 }
 
@@ -77,7 +96,7 @@ func TestOneOwnerPerObject(t *testing.T) {
 	a := fluxUnit("a", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "ns", File: "a.yaml", InPlan: true}, crd("example.io"))
 	b := fluxUnit("b", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "ns", File: "base/b"}, crd("example.io"))
 	c := fluxUnit("c", catalog.FluxUnit{}, Object{Kind: "ConfigMap", Name: "x", Namespace: "other", File: "c.yaml", InPlan: true})
-	problems := Order([]*FluxUnit{a, b, c}, "o")
+	problems := Order([]*FluxUnit{a, b, c}, "o", nil)
 	want := "b: ConfigMap ns/x is applied by both a (o/a.yaml) and b (base/b): an object has one owner"
 	if got := messages(problems); !strings.Contains(got, want) || strings.Count(got, "\n") != 1 {
 		t.Errorf("problems:\n%s\nwant one owner problem:\n%s\nand the two units installing one CRD group", got, want)
@@ -106,7 +125,7 @@ func TestSharedBaseObjects(t *testing.T) {
 	rest := fluxUnit("rest", catalog.FluxUnit{Source: "base", DependsOn: []string{"ns-only"}}, ns, cm)
 	nsOnly.Path, rest.Path = "./apps/y", "./apps/y"
 
-	if problems := Order([]*FluxUnit{sources, app, nsOnly, rest}, "o"); len(problems) > 0 {
+	if problems := Order([]*FluxUnit{sources, app, nsOnly, rest}, "o", nil); len(problems) > 0 {
 		t.Fatalf("problems:\n%s", messages(problems))
 	}
 	if len(app.Applies) != 0 || len(app.Shared) != 1 || app.Shared[0].Owner != "sources" || !slices.Equal(app.After, []string{"sources"}) {

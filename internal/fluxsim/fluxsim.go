@@ -62,6 +62,10 @@ type Cluster struct {
 	// (the config names them): a reference to one is not a finding, and
 	// its content is not known.
 	ExistingSecrets []types.NamespacedName
+	// ExistingClusterIssuers are cert-manager ClusterIssuers the cluster
+	// has outside the repository (a cert-manager installed outside
+	// opencenter): an annotation naming one is not a finding.
+	ExistingClusterIssuers []string
 }
 
 // Finding is one problem, or one thing the simulation could not check.

@@ -87,9 +87,10 @@ func or(p *string, def string) string {
 
 // GatewayProblems returns what the Gateway API checks of a simulation report for
 // objs applied together, as "file: message" lines: a render's objects,
-// checked before any build. A reference to a Secret in existing is met.
-func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName) []string {
-	s := &sim{r: &Report{}, c: Cluster{ExistingSecrets: existing}}
+// checked before any build. A reference to a Secret in existing, or to a
+// ClusterIssuer in issuers, is met.
+func GatewayProblems(objs []fluxbuild.Object, existing []types.NamespacedName, issuers []string) []string {
+	s := &sim{r: &Report{}, c: Cluster{ExistingSecrets: existing, ExistingClusterIssuers: issuers}}
 	for _, o := range objs {
 		s.objects = append(s.objects, &applied{Object: o, key: o.Namespace + "/" + o.Name, ns: o.Namespace})
 	}
@@ -387,7 +388,7 @@ func (s *sim) checkGatewayTLS(a *applied, index map[objKey][]*applied, cms []cer
 		if k.name == "" {
 			continue
 		}
-		if !s.built(k) {
+		if !s.built(k) && !(k.kind == "ClusterIssuer" && slices.Contains(s.c.ExistingClusterIssuers, k.name)) {
 			s.finding(s.owner(a), a.File, "Gateway %s: its cert-manager annotation names %s, which no build produces: cert-manager issues none of its listeners' certificates", a.key, k)
 			continue
 		}

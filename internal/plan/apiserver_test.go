@@ -161,9 +161,50 @@ func builtinObject(apiVersion, kind string) (runtime.Object, bool) {
 	if err != nil {
 		return nil, false
 	}
+	if apiVersion == "k8s.keycloak.org/v2alpha1" && kind == "KeycloakRealmImport" {
+		return &keycloakRealmImport{}, true
+	}
 	obj, err := builtinScheme.New(gv.WithKind(kind))
 	return obj, err == nil
 }
+
+// keycloakRealmImport is the part of the Keycloak operator's
+// KeycloakRealmImport (v2alpha1, keycloak-operator 26) that
+// keycloak-realm-import.yaml.tpl writes, its fields named and typed as
+// Keycloak's RealmRepresentation, ClientRepresentation,
+// GroupRepresentation and ProtocolMapperRepresentation name them. The
+// operator's CRDs are generated from its Java types at its build and come
+// with OLM, in no Go module nor chart that a descriptor's schemas can name;
+// strict decoding into this type stands in for them.
+type keycloakRealmImport struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              struct {
+		KeycloakCRName string `json:"keycloakCRName"`
+		Realm          struct {
+			Realm   string `json:"realm"`
+			Enabled bool   `json:"enabled"`
+			Groups  []struct {
+				Name string `json:"name"`
+			} `json:"groups"`
+			Clients []struct {
+				ClientID                  string   `json:"clientId"`
+				PublicClient              bool     `json:"publicClient"`
+				StandardFlowEnabled       bool     `json:"standardFlowEnabled"`
+				DirectAccessGrantsEnabled bool     `json:"directAccessGrantsEnabled"`
+				RedirectURIs              []string `json:"redirectUris"`
+				ProtocolMappers           []struct {
+					Name           string            `json:"name"`
+					Protocol       string            `json:"protocol"`
+					ProtocolMapper string            `json:"protocolMapper"`
+					Config         map[string]string `json:"config"`
+				} `json:"protocolMappers"`
+			} `json:"clients"`
+		} `json:"realm"`
+	} `json:"spec"`
+}
+
+func (k *keycloakRealmImport) DeepCopyObject() runtime.Object { c := *k; return &c }
 
 // references reports the problems of each name and namespace that v (an
 // object, or a part of one under the key parent, at field) refers to.

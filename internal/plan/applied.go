@@ -321,10 +321,41 @@ func (b *builder) planFlux(active []*catalog.Unit) []*fluxPlan {
 			units = append(units, fp.FluxUnit)
 		}
 	}
-	for _, p := range fluxorder.Order(units, b.p.Overlay) {
+	for _, p := range fluxorder.Order(units, b.p.Overlay, b.externalGroups()) {
 		b.errorf(p.Unit, "%s", p.Msg)
 	}
 	return plans
+}
+
+// externalGroups are the API groups whose CRDs the services installed
+// outside opencenter (adoption_mode external) bring: those their Flux
+// units would install, by the descriptors and the base index.
+func (b *builder) externalGroups() map[string]bool {
+	groups := map[string]bool{}
+	for i := range generated.Units {
+		u := &generated.Units[i]
+		if !b.external[u.Name] {
+			continue
+		}
+		rel := b.baseRelease(u)
+		for _, fu := range u.FluxUnits {
+			if !fu.When.Holds(b.c) {
+				continue
+			}
+			for _, g := range fu.Provides {
+				groups[g] = true
+			}
+			if rel == nil {
+				continue
+			}
+			for _, o := range rel.Dirs[strings.TrimPrefix(fu.Path, "./")] {
+				if o.CRDGroup != "" {
+					groups[o.CRDGroup] = true
+				}
+			}
+		}
+	}
+	return groups
 }
 
 // splitsNamespace reports whether a Flux unit of u applies only the

@@ -32,3 +32,25 @@ func ExistingSecrets(plan *Plan, c *config.Config) []types.NamespacedName {
 	}
 	return out
 }
+
+// ExistingClusterIssuers are the cert-manager ClusterIssuers outside the
+// repository that config c names: the issuer of a cert-manager installed
+// outside opencenter (adoption_mode external), which the gateway and
+// harbor reference as they would the rendered one.
+func ExistingClusterIssuers(plan *Plan, c *config.Config) []string {
+	cm := c.OpenCenter.Services.CertManager
+	if !external(plan, "cert-manager") || cm.Issuer == config.CertIssuerNone || cm.IssuerName == "" {
+		return nil
+	}
+	return []string{cm.IssuerName}
+}
+
+// external reports whether unit is installed outside opencenter in the plan.
+func external(plan *Plan, unit string) bool {
+	for _, st := range plan.Units {
+		if st.Unit.Name == unit {
+			return st.External
+		}
+	}
+	return false
+}

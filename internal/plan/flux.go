@@ -141,6 +141,9 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 	// The descriptor's dependsOn, then the CRD providers it needs, sorted.
 	for _, deps := range [2][]string{fu.DependsOn, fp.After} {
 		for _, d := range deps {
+			if owner := b.fluxOf[d]; owner != nil && b.external[owner.Name] {
+				continue // installed outside opencenter: there already
+			}
 			k.Spec.DependsOn = append(k.Spec.DependsOn, kustomizev1.DependencyReference{Name: d})
 		}
 	}
@@ -163,6 +166,16 @@ func (b *builder) kustomization(dst []byte, fp *fluxPlan) ([]byte, error) {
 		k.Spec.DeletionPolicy = kustomizev1.DeletionPolicyOrphan
 	}
 	k.Spec.Wait = fu.Wait
+	if u.Common != nil {
+		// The service's adoption mode: managed and sync leave Flux's
+		// defaults (no force, not suspended).
+		switch u.Common(b.c).AdoptionMode {
+		case config.AdoptionDeferred:
+			k.Spec.Suspend = true
+		case config.AdoptionTakeover:
+			k.Spec.Force = true
+		}
+	}
 	for _, h := range fu.HealthChecks {
 		k.Spec.HealthChecks = append(k.Spec.HealthChecks, meta.NamespacedObjectKindReference{
 			APIVersion: h.APIVersion, Kind: h.Kind, Name: h.Name, Namespace: b.expand(u, h.Namespace),

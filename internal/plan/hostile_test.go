@@ -77,6 +77,14 @@ var corpusVariants = slices.Concat([]corpusVariant{
 			"opencenter.gitops.base_repo.secret_name": "gitops-base-ssh",
 		}},
 	{name: "flux without pruning", config: dev, bools: map[string]bool{"opencenter.gitops.flux.prune": false}},
+	// Every service in each adoption mode but managed, the default;
+	// external in two halves, so that both render a base path and a
+	// custom resource after its CRDs (cert-manager's ClusterIssuer).
+	adoptionVariant(config.AdoptionExternal, func(svc string) bool { return svc != "cert-manager" }),
+	adoptionVariant(config.AdoptionExternal, func(svc string) bool { return svc == "cert-manager" }),
+	adoptionVariant(config.AdoptionSync, nil),
+	adoptionVariant(config.AdoptionDeferred, nil),
+	adoptionVariant(config.AdoptionTakeover, nil),
 }, exampleVariants())
 
 // exampleVariants are the examples of every unit of the catalog. Each
@@ -100,6 +108,22 @@ func exampleVariants() []corpusVariant {
 		}
 	}
 	return out
+}
+
+// adoptionVariant is the dev config with every service, enabled or not,
+// for which which holds (all, when which is nil), in adoption mode m.
+func adoptionVariant(m config.AdoptionMode, which func(svc string) bool) corpusVariant {
+	v := corpusVariant{name: "adoption_mode " + string(m), config: dev, set: map[string]string{}}
+	for _, fl := range generated.Fields {
+		at, ok := strings.CutSuffix(fl.Path, ".adoption_mode")
+		if ok && (which == nil || which(at[strings.LastIndex(at, ".")+1:])) {
+			v.set[fl.Path] = string(m)
+		}
+	}
+	if which != nil {
+		v.name += fmt.Sprintf(" (%d services)", len(v.set))
+	}
+	return v
 }
 
 // corpusVariant is a fixture config with some values set.

@@ -65,6 +65,10 @@ type UnitStatus struct {
 	Active bool
 	// Reason explains an inactive unit: its gate, its active_with, or a missing requirement.
 	Reason string
+	// External marks an inactive unit whose service is installed outside
+	// opencenter (adoption_mode external): what requires or follows it
+	// takes it as there.
+	External bool
 }
 
 // Plan is a whole overlay tree in memory, validated.
@@ -101,7 +105,11 @@ type builder struct {
 	flux    map[string]bool  // active Flux unit names
 	fluxOf  map[string]*catalog.Unit
 	sources map[string]bool // active source names
-	include map[string]bool // overlay dirs provided by source includes
+	// external names the units whose service is installed outside
+	// opencenter (adoption_mode external): not rendered, and taken as
+	// there by whatever requires or follows them.
+	external map[string]bool
+	include  map[string]bool // overlay dirs provided by source includes
 	// withheld holds secret files refused for lack of --allow-plaintext-secrets,
 	// so that kustomizations listing them do not fail a second time.
 	withheld map[string]bool
@@ -195,6 +203,7 @@ func newBuilder(f *config.File, o Options) *builder {
 		flux:      map[string]bool{},
 		fluxOf:    map[string]*catalog.Unit{},
 		sources:   map[string]bool{},
+		external:  map[string]bool{},
 		include:   map[string]bool{},
 		withheld:  map[string]bool{},
 		local:     map[string]localoverlay.Local{},
@@ -221,7 +230,7 @@ func Units(f *config.File) []UnitStatus {
 			u := &generated.Units[i]
 			st := b.status[u.Name]
 			for _, r := range u.Requires {
-				if st.Active && !b.status[r].Active {
+				if st.Active && !b.status[r].Active && !b.external[r] {
 					st.Active, st.Reason, changed = false, "requires "+r+", which is not active", true
 				}
 			}
@@ -251,6 +260,9 @@ func (b *builder) selectUnits() {
 		st.Active = u.Gate.Holds(b.c)
 		if !st.Active {
 			st.Reason = "gate: " + negate(u.Gate.Text)
+		} else if u.Common != nil && u.Common(b.c).External() {
+			st.Active, st.External, b.external[u.Name] = false, true, true
+			st.Reason = "adoption_mode external: installed outside opencenter, nothing rendered"
 		}
 	}
 	for i := range generated.Units {
@@ -272,7 +284,7 @@ func (b *builder) selectUnits() {
 			continue
 		}
 		for _, r := range u.Requires {
-			if rs := b.status[r]; !rs.Active {
+			if rs := b.status[r]; !rs.Active && !b.external[r] {
 				b.errorf(u, "%s requires %s, which is not active (%s): enable it or disable %s", u.Name, r, rs.Reason, u.Name)
 			}
 		}
@@ -666,6 +678,8 @@ func (b *builder) validate(active []*catalog.Unit) {
 				}
 				owner := b.fluxOf[d]
 				switch {
+				case owner != nil && b.external[owner.Name]:
+					// Installed outside opencenter: there already.
 				case owner == nil:
 					b.errorf(u, "%s depends on %s, which no unit renders", fu.Name, d)
 				case !b.status[owner.Name].Active:

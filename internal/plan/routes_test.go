@@ -229,7 +229,7 @@ func TestRoutesAttach(t *testing.T) {
 				objs = append(objs, o)
 			}
 		}
-		for _, e := range fluxsim.GatewayProblems(objs, ExistingSecrets(p, cp.file.Config)) {
+		for _, e := range fluxsim.GatewayProblems(objs, ExistingSecrets(p, cp.file.Config), ExistingClusterIssuers(p, cp.file.Config)) {
 			t.Errorf("%s: %s", p.Config, e)
 		}
 	}

@@ -16,6 +16,9 @@ resources:
 {{- if .GatewayRoute }}
   - keycloak-httproute.yaml
 {{- end }}
+{{- if default false .RealmImport }}
+  - keycloak-realm-import.yaml
+{{- end }}
 patches:
   - target:
       group: k8s.keycloak.org

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+)
+
+// TestImport: an openCenter-cli init config imports into a repository
+// with a .sops.yaml rule, its secrets encrypted, its override_values in
+// local/values.yaml, with the report; without a rule, or over an existing
+// config, import writes nothing and exits 2.
+func TestImport(t *testing.T) {
+	src, err := filepath.Abs("../../testdata/import/opencenter-cli/openstack-default.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI("import", src, "--repo", repo); code != 2 || !strings.Contains(stderr, "would be written in plaintext") {
+		t.Fatalf("without .sops.yaml: exit %d, stderr %s; want 2 and the plaintext refusal", code, stderr)
+	}
+	if entries, _ := os.ReadDir(repo); len(entries) != 1 {
+		t.Fatalf("a refused import wrote %d entries", len(entries)-1)
+	}
+	sopsRules, err := os.ReadFile("../../testdata/fixture/.sops.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := strings.Replace(string(sopsRules), `\.k8s-[a-z0-9-]+-config\.yaml$`, `\.[a-z0-9-]+-config\.yaml$`, 1)
+	if err := os.WriteFile(filepath.Join(repo, ".sops.yaml"), []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("import", src, "--repo", repo)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"wrote " + filepath.Join(repo, ".os-dev-config.yaml"), "to decide (8)", "opencenter.gitops.repository.url", "suspend it (flux suspend kustomization envoy-gateway-api-base)",
+		"not modelled by opencenter, not written", "metadata.created_by: tester", "secrets.sops_age_key_file: (secret)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(repo, ".os-dev-config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// init's generated Grafana password, the one secret it wrote
+	const grafana = "l6VeZoL1Vz2JpPZL"
+	if strings.Contains(string(data), grafana) || strings.Contains(stdout, grafana) {
+		t.Errorf("the Grafana password is in plaintext in the config or the report")
+	}
+	plain, err := fixturekey.Decrypt(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(plain), "grafana_admin_password: "+grafana) {
+		t.Errorf("decrypted config lacks the Grafana password under secrets.services.kube-prometheus-stack:\n%s", plain)
+	}
+	values, err := os.ReadFile(filepath.Join(repo, "applications/overlays/os-dev/services/postgres-operator/local/values.yaml"))
+	if err != nil || !strings.Contains(string(values), "workers: 2") {
+		t.Errorf("postgres-operator local/values.yaml: %q, %v", values, err)
+	}
+	if code, _, stderr := runCLI("import", src, "--repo", repo); code != 2 || !strings.Contains(stderr, "exists: not overwriting it") {
+		t.Errorf("again: exit %d, %s; want 2, not overwriting", code, stderr)
+	}
+}
