@@ -48,7 +48,8 @@ const (
 type source struct {
 	obj  *applied
 	spec sourcev1.GitRepositorySpec
-	// state and, for unchecked and failed sources, why.
+	// state and, for unchecked and failed sources, why (empty for a source
+	// failed because a source it includes did).
 	state  sourceState
 	reason string
 	// resolved marks state as final (waiting is not).
@@ -218,7 +219,8 @@ func (s *sim) sourceUnchecked(src *source, format string, args ...any) {
 func (s *sim) sourceFail(src *source, format string, args ...any) {
 	src.state, src.resolved = sourceFailed, true
 	if format != "" {
-		s.finding(s.owner(src.obj), src.obj.File, format, args...)
+		src.reason = fmt.Sprintf(format, args...)
+		s.finding(s.owner(src.obj), src.obj.File, "%s", src.reason)
 	}
 }
 
