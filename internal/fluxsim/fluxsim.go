@@ -155,11 +155,14 @@ func (r *Report) Summary() string {
 }
 
 // Simulator runs simulations. It reads each checkout at each ref once,
-// however many clusters and GitRepositories ask for it, and is safe for
+// however many clusters and GitRepositories ask for it, builds each path
+// of it with the same targetNamespace and patches once, and is safe for
 // concurrent use. The zero value is ready.
 type Simulator struct {
-	mu    sync.Mutex
-	snaps map[[2]string]*snapshot
+	mu       sync.Mutex
+	snaps    map[[2]string]*snapshot
+	builders map[string]*sharedBuilder
+	builds   map[[4]string]*sharedBuild
 }
 
 // applied is an object as the cluster would get it, with who applies it.
@@ -457,7 +460,7 @@ func (s *sim) reconcileUnit(u *unit) bool {
 		s.finding(name, file, "%s", u.why)
 		return true
 	}
-	res, err := src.builder.Build(dir, u.spec.TargetNamespace, u.spec.Patches)
+	res, err := s.sim.build(src, dir, u.spec.TargetNamespace, u.spec.Patches)
 	if err != nil {
 		u.state, u.why = unitFailed, err.Error()
 		s.finding(name, file, "%v", err)
