@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"filippo.io/age"
 	"golang.org/x/term"
@@ -21,6 +22,7 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fluxdiff"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
+	"github.com/opencenter-dev/opencenter/internal/inrepo"
 	"github.com/opencenter-dev/opencenter/internal/overlay"
 	"github.com/opencenter-dev/opencenter/internal/plan"
 	"github.com/opencenter-dev/opencenter/internal/sops"
@@ -136,8 +138,24 @@ type diffJob struct {
 	base, head fluxbuild.Tree
 	// urls of the cluster's repository in each state, and of the base repository.
 	baseURL, headURL, baseRepo string
-	external                   []types.NamespacedName
-	r                          *result
+	// existing lists the Secrets the config names as kept outside the
+	// repository; secrets is its answer, asked once, when a HelmRelease
+	// reads a Secret no build makes.
+	existing     func() []types.NamespacedName
+	secrets      []types.NamespacedName
+	existingOnce sync.Once
+	r            *result
+}
+
+// external reports whether the cluster has Secret namespace/name outside
+// the repository, as its config in the working tree says.
+func (j *diffJob) external(namespace, name string) bool {
+	j.existingOnce.Do(func() {
+		if j.existing != nil {
+			j.secrets = j.existing()
+		}
+	})
+	return slices.Contains(j.secrets, types.NamespacedName{Namespace: namespace, Name: name})
 }
 
 // Run compares every cluster, in parallel, and reports them in order.
@@ -293,11 +311,12 @@ func (c *DiffCmd) jobs(base, head *diffSide, ring *sops.Keyring) ([]*diffJob, re
 		}
 		jobs[i] = j
 	}
-	return jobs, rs, c.trees(base, head, jobs)
+	c.trees(base, head, jobs)
+	return jobs, rs, nil
 }
 
 // trees gives each job its two overlays and the URLs Flux reads them at.
-func (c *DiffCmd) trees(base, head *diffSide, jobs []*diffJob) error {
+func (c *DiffCmd) trees(base, head *diffSide, jobs []*diffJob) {
 	url := func(f *config.File) (repo, baseRepo string) {
 		if f == nil {
 			return "", ""
@@ -313,7 +332,7 @@ func (c *DiffCmd) trees(base, head *diffSide, jobs []*diffJob) error {
 			j.headURL, _ = url(head.configs[j.cluster])
 		} else if j.f != nil {
 			c.render(j)
-		} else if _, err := os.Stat(filepath.Join(c.Repo, filepath.FromSlash(overlay.Dir(j.cluster)))); err == nil {
+		} else if _, err := inrepo.Stat(c.Repo, overlay.Dir(j.cluster)); err == nil {
 			// An overlay no config names: it stays as it is on disk.
 			j.r.notef("note: %s: no config in the working tree names cluster %s: its overlay on disk is not compared", overlay.Dir(j.cluster), j.cluster)
 			j.head = j.base
@@ -324,8 +343,16 @@ func (c *DiffCmd) trees(base, head *diffSide, jobs []*diffJob) error {
 		j.headURL = cmpOr(j.headURL, j.baseURL, wt)
 		j.baseURL = cmpOr(j.baseURL, j.headURL)
 		j.baseRepo = cmpOr(j.baseRepo, wtBase, url2(head.configs[j.cluster]))
+		if j.f != nil && j.existing == nil {
+			j.existing = func() []types.NamespacedName {
+				pl, err := plan.Build(j.f, plan.Options{AllowPlaintextSecrets: true, PolicyRecipients: policyRecipients(j.f.Name)})
+				if err != nil {
+					return nil
+				}
+				return plan.ExistingSecrets(pl, j.f.Config)
+			}
+		}
 	})
-	return nil
 }
 
 // url2 is the base repository's URL a config names; "" for none.
@@ -362,13 +389,14 @@ func (c *DiffCmd) render(j *diffJob) {
 		}
 		// No key opened the config's secrets: the file on disk (committed
 		// with the change) is what Flux would get.
-		if data, err := os.ReadFile(filepath.Join(c.Repo, filepath.FromSlash(pl.Overlay+"/"+pf.Path))); err == nil {
+		if data, err := inrepo.ReadFile(c.Repo, pl.Overlay+"/"+pf.Path); err == nil {
 			tree[pl.Overlay+"/"+pf.Path] = data
 		}
 	}
 	j.head = tree
 	j.headURL = j.f.Config.OpenCenter.GitOps.Repository.URL
-	j.external = plan.ExistingSecrets(pl, j.f.Config)
+	existing := plan.ExistingSecrets(pl, j.f.Config)
+	j.existing = func() []types.NamespacedName { return existing }
 }
 
 // compare builds both states of job j and compares them.
@@ -382,11 +410,7 @@ func (c *DiffCmd) compare(sim *fluxsim.Simulator, tables simTables, ids []age.Id
 		}
 		tree = maps.Clone(tree)
 		st := &fluxdiff.State{Tree: tree, Encrypted: fluxdiff.Decrypt(tree, ids)}
-		if len(j.external) > 0 {
-			st.External = func(ns, name string) bool {
-				return slices.Contains(j.external, types.NamespacedName{Namespace: ns, Name: name})
-			}
-		}
+		st.External = j.external
 		repos := []fluxsim.Repo{{URL: url, Tree: tree}}
 		if c.Base != "" && j.baseRepo != "" {
 			repos = append(repos, fluxsim.Repo{URL: j.baseRepo, Dir: c.Base, Indexed: tables.indexed})

@@ -285,10 +285,14 @@ func Compare(cluster string, base, head *State) *Cluster {
 	for _, name := range slices.Sorted(maps.Keys(units)) {
 		c.Units = append(c.Units, *units[name])
 	}
-	if base == nil {
+	switch {
+	case base == nil:
 		c.Change = Added
-	} else if len(c.Units) > 0 {
+	case len(c.Units) > 0:
 		c.Change = Changed
+	default:
+		// As far as it was compared: what was not is no news.
+		c.NotCompared = nil
 	}
 	return c
 }
