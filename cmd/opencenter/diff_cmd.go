@@ -67,7 +67,9 @@ values a HelmRelease reads from secret material show as "(secret)", and as "(sec
 where they differ. With an age key (as sops finds it) encrypted files are compared by value;
 without one, by ciphertext.
 
-Clusters without a change are one line each. The last line says which clusters change.
+Clusters without a change are one line each. A cluster whose overlay differs but whose Flux
+units compared apply the same objects says so, and lists the units not compared: the change
+may be in them. The last line says which clusters change.
 
 Exit status: 0 no change, 1 a change, 2 bad input (a config, a ref, --base not a git repository).
 
@@ -479,10 +481,10 @@ func (c *DiffCmd) print(s *Streams, base, head *diffSide, diffs []*fluxdiff.Clus
 		for _, d := range diffs {
 			switch {
 			case d == nil:
-			case d.Changed():
-				d.WriteMarkdown(&b)
-			default:
+			case d.Unaffected():
 				unchanged = append(unchanged, "`"+d.Cluster+"`")
+			default:
+				d.WriteMarkdown(&b)
 			}
 		}
 		if len(unchanged) > 0 {

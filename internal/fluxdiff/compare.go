@@ -40,7 +40,8 @@ type Cluster struct {
 	// Units are the Flux units whose objects, values or build change, by name.
 	Units []Unit `json:"units,omitempty"`
 	// NotCompared are the Flux units whose source is not available
-	// offline (or that are suspended), in either state.
+	// offline (or that are suspended), in either state. An unchanged
+	// cluster that lists some changed nowhere else: it may change there.
 	NotCompared []NotCompared `json:"notCompared,omitempty"`
 	// Ciphertext reports secret values told apart by their ciphertext,
 	// since no key opened them: the same value encrypted anew differs too.
@@ -285,14 +286,13 @@ func Compare(cluster string, base, head *State) *Cluster {
 	for _, name := range slices.Sorted(maps.Keys(units)) {
 		c.Units = append(c.Units, *units[name])
 	}
+	// A cluster with no change keeps its units not compared: its overlay
+	// differs, and the difference may lie in them.
 	switch {
 	case base == nil:
 		c.Change = Added
 	case len(c.Units) > 0:
 		c.Change = Changed
-	default:
-		// As far as it was compared: what was not is no news.
-		c.NotCompared = nil
 	}
 	return c
 }

@@ -9,10 +9,17 @@ import (
 // Changed reports whether anything Flux applies to the cluster changes.
 func (c *Cluster) Changed() bool { return c.Change != Unchanged }
 
+// Unaffected reports a cluster known not to change: nothing compared
+// changes, and no unit was left out. Its report is one line.
+func (c *Cluster) Unaffected() bool { return c.Change == Unchanged && len(c.NotCompared) == 0 }
+
 // Summary says in one line how the cluster changes.
 func (c *Cluster) Summary() string {
 	switch c.Change {
 	case Unchanged:
+		if len(c.NotCompared) > 0 {
+			return "no change in the Flux units compared"
+		}
 		return "no change"
 	case Removed:
 		return "its overlay is gone: the path flux bootstrap points the cluster's Flux at no longer exists, so its flux-system Kustomization fails and nothing is pruned"
@@ -222,8 +229,9 @@ func colorOf(kind byte) string {
 	return ""
 }
 
-// WriteText writes the cluster's report: its summary on one line, then,
-// for a changed cluster, its Flux units, their objects and diffs, indented;
+// WriteText writes the cluster's report: its summary on one line, then
+// its Flux units, their objects and diffs, and the units not compared,
+// indented;
 // with color, in ANSI colors for a terminal.
 func (c *Cluster) WriteText(w io.Writer, color bool) error {
 	var b strings.Builder
@@ -232,7 +240,7 @@ func (c *Cluster) WriteText(w io.Writer, color bool) error {
 		head = colorBold + head + colorReset
 	}
 	b.WriteString(head + "\n")
-	if c.Changed() && c.Change != Removed {
+	if c.Change != Removed {
 		for _, l := range c.lines() {
 			text := strings.Repeat("  ", l.depth) + l.text
 			if col := colorOf(l.kind); color && col != "" {
@@ -250,16 +258,11 @@ func (c *Cluster) WriteText(w io.Writer, color bool) error {
 // readable.
 const markdownFold = 40
 
-// WriteMarkdown writes the report of a changed cluster for a pull request
+// WriteMarkdown writes the report of a cluster for a pull request
 // comment: a heading, its summary, and a diff block (folded when long).
-// An unchanged cluster is one list item.
+// Clusters with no change at all are the caller's, listed on one line.
 func (c *Cluster) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	if !c.Changed() {
-		fmt.Fprintf(&b, "- `%s`: %s\n", c.Cluster, c.Summary())
-		_, err := io.WriteString(w, b.String())
-		return err
-	}
 	fmt.Fprintf(&b, "#### `%s`\n\n%s\n\n", c.Cluster, c.Summary())
 	lines := c.lines()
 	if c.Change == Removed || len(lines) == 0 {
