@@ -10,9 +10,12 @@ build:
 	$(GO) build -o bin/opencenter ./cmd/opencenter
 
 ## test: the whole test suite (what .ci/run runs after verify-generated),
-## with the pinned sops CLI for the internal/sops interop tests.
+## with the pinned sops CLI for the internal/sops interop tests, and the
+## comparison of internal/chartvalues with helm-controller's own code
+## (tools/helmcontroller, a module of its own: the main one does not depend on Helm).
 test: bin/sops
 	OPENCENTER_SOPS=$(abspath bin/sops) $(GO) test ./...
+	cd tools/helmcontroller && $(GO) test ./...
 
 ## example-service: add the example service (testdata/example-service) to a
 ## copy of the project and show that generation, the build and the config,

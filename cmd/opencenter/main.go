@@ -43,6 +43,7 @@ type CLI struct {
 	Render     RenderCmd     `cmd:"" help:"Render the overlay of each cluster config into applications/overlays/<cluster>/."`
 	Validate   ValidateCmd   `cmd:"" help:"Check cluster configs as render does before writing: loading, validation, the base release, Flux ordering, ownership, secrets."`
 	Verify     VerifyCmd     `cmd:"" help:"Simulate Flux offline on each rendered overlay against a checkout of the base repository."`
+	Diff       DiffCmd       `cmd:"" help:"Show what a change does to each cluster: the objects Flux applies, by Flux unit, and HelmRelease values, between two states of the repository."`
 	Build      BuildCmd      `cmd:"" help:"Print what a cluster's overlay builds to, as Flux builds it, before any bootstrap (kubectl kustomize needs flux-system/)."`
 	Secrets    SecretsCmd    `cmd:"" help:"Set, edit, encrypt or decrypt the secrets: of a config in place (SOPS, age), without the sops CLI."`
 	Units      UnitsCmd      `cmd:"" help:"List the overlay units; with --config, which are active and why not."`

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opencenter-dev/opencenter/internal/diag"
+	"github.com/opencenter-dev/opencenter/internal/fluxdiff"
 )
 
 // OutputFlag is the -o flag of the commands that report on configs.
@@ -69,10 +70,12 @@ type configReport struct {
 	Findings []findingJSON `json:"findings,omitempty"`
 	Info     []findingJSON `json:"info,omitempty"`
 	Summary  string        `json:"summary,omitempty"`
-	Problems []problemJSON `json:"problems,omitempty"`
-	Errors   []string      `json:"errors,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
-	Notes    []string      `json:"notes,omitempty"`
+	// Diff is how what Flux applies to the cluster changes (diff).
+	Diff     *fluxdiff.Cluster `json:"diff,omitempty"`
+	Problems []problemJSON     `json:"problems,omitempty"`
+	Errors   []string          `json:"errors,omitempty"`
+	Warnings []string          `json:"warnings,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
 }
 
 type problemJSON struct {
@@ -113,8 +116,11 @@ func problemsJSON(l diag.List) []problemJSON {
 
 // reportJSON is the document -o json prints.
 type reportJSON struct {
-	Command string         `json:"command"`
-	Exit    int            `json:"exit"`
+	Command string `json:"command"`
+	Exit    int    `json:"exit"`
+	// Base and Head are the states diff compares.
+	Base    *stateJSON     `json:"base,omitempty"`
+	Head    *stateJSON     `json:"head,omitempty"`
 	Configs []configReport `json:"configs"`
 	Orphans []orphanJSON   `json:"orphans,omitempty"`
 }
@@ -134,48 +140,75 @@ type results []result
 // warnings and notes when quiet) or as one JSON document, and returns the
 // worst exit code as an error (nil when all are 0).
 func (rs results) print(s *Streams, command, output string, quiet bool, orphans []orphanJSON, extraCode int) error {
-	code := extraCode
-	for i := range rs {
-		code = max(code, rs[i].code)
-	}
+	code := rs.code(extraCode)
 	if output == "json" {
-		doc := reportJSON{Command: command, Exit: code, Configs: make([]configReport, len(rs)), Orphans: orphans}
-		for i := range rs {
-			r := &rs[i]
-			r.rep.Exit = r.code
-			for _, m := range r.messages {
-				switch m.kind {
-				case "warning":
-					r.rep.Warnings = append(r.rep.Warnings, m.text)
-				case "note":
-					r.rep.Notes = append(r.rep.Notes, m.text)
-				case "error":
-					if !m.listed {
-						r.rep.Errors = append(r.rep.Errors, m.text)
-					}
-				}
-			}
-			doc.Configs[i] = r.rep
-		}
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := writeJSON(s, reportJSON{Command: command, Exit: code, Configs: rs.reports(), Orphans: orphans}); err != nil {
 			return err
 		}
 	} else {
-		for i := range rs {
-			r := &rs[i]
-			if !quiet || r.code != exitOK {
-				io.WriteString(s.Out, r.out.String())
-			}
-			for _, m := range r.messages {
-				if quiet && m.kind != "error" {
-					continue
+		rs.writeText(s, quiet)
+	}
+	return exitFor(code)
+}
+
+// code is the worst exit code of the configs and extra.
+func (rs results) code(extra int) int {
+	code := extra
+	for i := range rs {
+		code = max(code, rs[i].code)
+	}
+	return code
+}
+
+// reports are the configs' JSON, their stderr lines included.
+func (rs results) reports() []configReport {
+	out := make([]configReport, len(rs))
+	for i := range rs {
+		r := &rs[i]
+		r.rep.Exit = r.code
+		for _, m := range r.messages {
+			switch m.kind {
+			case "warning":
+				r.rep.Warnings = append(r.rep.Warnings, m.text)
+			case "note":
+				r.rep.Notes = append(r.rep.Notes, m.text)
+			case "error":
+				if !m.listed {
+					r.rep.Errors = append(r.rep.Errors, m.text)
 				}
-				fmt.Fprintln(s.Err, m.text)
 			}
 		}
+		out[i] = r.rep
 	}
+	return out
+}
+
+// writeJSON prints the JSON document.
+func writeJSON(s *Streams, doc reportJSON) error {
+	enc := json.NewEncoder(s.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// writeText prints each config's stdout text (unless quiet and it is fine)
+// and its stderr lines (errors only when quiet), in config order.
+func (rs results) writeText(s *Streams, quiet bool) {
+	for i := range rs {
+		r := &rs[i]
+		if !quiet || r.code != exitOK {
+			io.WriteString(s.Out, r.out.String())
+		}
+		for _, m := range r.messages {
+			if quiet && m.kind != "error" {
+				continue
+			}
+			fmt.Fprintln(s.Err, m.text)
+		}
+	}
+}
+
+// exitFor is the error run reports for an exit code: nil for 0.
+func exitFor(code int) error {
 	if code != exitOK {
 		return &exitError{code, errors.New("")}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
+	"github.com/opencenter-dev/opencenter/internal/gitrepo/gitrepotest"
 	generated "github.com/opencenter-dev/opencenter/zz_generated"
 )
 
@@ -35,8 +36,10 @@ var secretShapes = []struct {
 // TestSecretValuesNeverPrinted sets every secret field of the schema, in
 // turn, to every shape of secretShapes, in a plaintext config and in the
 // same config encrypted, and runs validate, render --check, render --diff
-// and, where those refuse it, render: whatever the error, no output holds
-// the value.
+// and, where those refuse it, render, and diff against the fixture as
+// committed: whatever the error, no output holds the value. diff runs for
+// the encrypted config only where it is invalid: a valid one renders as
+// its plaintext twin does.
 func TestSecretValuesNeverPrinted(t *testing.T) {
 	const fixture = "../../testdata/fixture/"
 	plain, err := fixturekey.Decrypt(mustRead(t, fixture+".k8s-dev-config.yaml"))
@@ -56,6 +59,14 @@ func TestSecretValuesNeverPrinted(t *testing.T) {
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
 			t.Parallel()
+			// The fixture's dev cluster as committed, for diff to compare with.
+			committed := t.TempDir()
+			os.WriteFile(filepath.Join(committed, ".k8s-dev-config.yaml"), plain, 0o644)
+			os.WriteFile(filepath.Join(committed, ".sops.yaml"), policy, 0o644)
+			gitrepotest.CopyDir(t, fixture+"applications/overlays/k8s-dev", filepath.Join(committed, "applications/overlays/k8s-dev"))
+			gitrepotest.Git(t, committed, "init", "-q", "-b", "main")
+			gitrepotest.Git(t, committed, "add", "-A")
+			gitrepotest.Git(t, committed, "commit", "-q", "-m", "dev")
 			for _, shape := range secretShapes {
 				for _, encrypted := range []bool{false, true} {
 					repo := t.TempDir()
@@ -78,6 +89,21 @@ func TestSecretValuesNeverPrinted(t *testing.T) {
 						}
 						if out := stdout + stderr; strings.Contains(out, shape.marker) {
 							t.Errorf("%s (encrypted %v): %s (exit %d) prints the value:\n%s", shape.name, encrypted, strings.Join(args, " "), code, out)
+						}
+					}
+					if encrypted && checked != exitBadInput {
+						continue
+					}
+					data, _ := os.ReadFile(cfg)
+					os.WriteFile(filepath.Join(committed, ".k8s-dev-config.yaml"), data, 0o644)
+					// diff refuses what render --check refuses; a valid
+					// value may change nothing (a service the cluster
+					// does not run) or something.
+					for _, output := range []string{"text", "json"} {
+						code, stdout, stderr := runCLI("diff", "--repo", committed, "-o", output)
+						valid := code == exitOK || code == exitDiffers
+						if out := stdout + stderr; strings.Contains(out, shape.marker) || valid == (checked == exitBadInput) {
+							t.Errorf("%s (encrypted %v): diff -o %s exits %d (render --check %d), or prints the value:\n%s", shape.name, encrypted, output, code, checked, out)
 						}
 					}
 				}

@@ -163,28 +163,12 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	}
 	// Plaintext secrets stay in memory: the simulation needs the files, and
 	// nothing it prints carries a value.
-	pl, err := plan.Build(f, plan.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
+	pl, tree, err := renderedTree(c.Repo, f, plan.Options{AllowPlaintextSecrets: true, Repo: c.Repo, PolicyRecipients: policyRecipients(name)})
 	if err != nil {
 		planFailed(r, name, err)
 		return
 	}
 	r.rep.Cluster, r.rep.Overlay = pl.Cluster, pl.Overlay
-	tree := fluxbuild.Tree{}
-	for _, pf := range pl.Files {
-		tree[pl.Overlay+"/"+pf.Path] = pf.Data
-	}
-	// The user's local/ directories are part of what Flux applies.
-	local, err := overlay.LocalFiles(c.Repo, &pl.Tree)
-	if err != nil {
-		planFailed(r, name, err)
-		return
-	}
-	for p, data := range local {
-		tree[p] = data
-	}
-	// flux bootstrap owns flux-system/: the Flux controllers and its own
-	// sync objects, which the simulation starts from.
-	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = emptyFluxSystem()
 
 	gitops := f.Config.OpenCenter.GitOps
 	rep := sim.Run(fluxsim.Cluster{
@@ -213,4 +197,31 @@ func (c *VerifyCmd) verifyOne(sim *fluxsim.Simulator, tables simTables, keys *so
 	if len(rep.Findings) > 0 {
 		r.code = exitFindings
 	}
+}
+
+// renderedTree renders config f in memory and returns the plan and the
+// tree Flux would read at the overlay, keyed by path in the repository:
+// the rendered files, the user's local/ directories, and a stand-in for
+// flux-system/.
+func renderedTree(repo string, f *config.File, opts plan.Options) (*plan.Plan, fluxbuild.Tree, error) {
+	pl, err := plan.Build(f, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	tree := fluxbuild.Tree{}
+	for _, pf := range pl.Files {
+		tree[pl.Overlay+"/"+pf.Path] = pf.Data
+	}
+	// The user's local/ directories are part of what Flux applies.
+	local, err := overlay.LocalFiles(repo, &pl.Tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p, data := range local {
+		tree[p] = data
+	}
+	// flux bootstrap owns flux-system/: the Flux controllers and its own
+	// sync objects, which the simulation starts from.
+	tree[pl.Overlay+"/flux-system/kustomization.yaml"] = emptyFluxSystem()
+	return pl, tree, nil
 }

@@ -105,6 +105,39 @@ type Report struct {
 	Sources, FromCheckout, SourcesUnchecked int
 	// Remote counts the remote kustomize resources left out of builds.
 	Remote int
+	// Applied lists every Flux Kustomization found (bootstrap's included),
+	// sorted by name, with what each applies: for tools that compare two
+	// states of a cluster (fluxdiff).
+	Applied []Unit
+}
+
+// UnitState is how far the simulation got with a Flux unit.
+type UnitState string
+
+// The states of a Flux unit at the end of a simulation.
+const (
+	// Built: its path built, and Objects are what it applies.
+	Built UnitState = "built"
+	// Failed: its source or its build failed (a finding says why).
+	Failed UnitState = "failed"
+	// NotChecked: its source is not available offline, or it is suspended.
+	NotChecked UnitState = "not checked"
+)
+
+// Unit is one Flux Kustomization and what its build applies.
+type Unit struct {
+	// Name is the unit as findings name it (namespace/name outside
+	// flux-system); File is the file that defines it.
+	Name, File string
+	// State says whether it built; Reason says why not.
+	State  UnitState
+	Reason string
+	// Source is the URL of its GitRepository, when known.
+	Source string
+	// Objects are what its build applies, in build order.
+	Objects []fluxbuild.Object
+	// Remote are the remote resources left out of its build, as "file url".
+	Remote []string
 }
 
 // Summary is the report in one line.
@@ -122,11 +155,14 @@ func (r *Report) Summary() string {
 }
 
 // Simulator runs simulations. It reads each checkout at each ref once,
-// however many clusters and GitRepositories ask for it, and is safe for
+// however many clusters and GitRepositories ask for it, builds each path
+// of it with the same targetNamespace and patches once, and is safe for
 // concurrent use. The zero value is ready.
 type Simulator struct {
-	mu    sync.Mutex
-	snaps map[[2]string]*snapshot
+	mu       sync.Mutex
+	snaps    map[[2]string]*snapshot
+	builders map[string]*sharedBuilder
+	builds   map[[4]string]*sharedBuild
 }
 
 // applied is an object as the cluster would get it, with who applies it.
@@ -164,6 +200,10 @@ type unit struct {
 	spec    kustomizev1.KustomizationSpec
 	state   unitState
 	objects []*applied
+	// why says why the unit did not build; remote lists the remote
+	// resources left out of its build, as "file url".
+	why    string
+	remote []string
 }
 
 // name is how findings name the unit: its name, with its namespace when
@@ -196,6 +236,7 @@ func (s *Simulator) Run(c Cluster) *Report {
 	x.bootstrap()
 	x.reconcile()
 	x.check()
+	x.applied()
 	slices.SortFunc(x.r.Findings, compareFindings)
 	x.r.Findings = slices.Compact(x.r.Findings)
 	slices.SortFunc(x.r.Info, compareFindings)
@@ -238,7 +279,7 @@ func (s *sim) add(u *unit, o fluxbuild.Object) {
 		nu := &unit{obj: a}
 		if err := decode(o.Body, &nu.spec); err != nil {
 			s.finding(s.owner(a), o.File, "Kustomization %s: %v", a.key, err)
-			nu.state = unitFailed
+			nu.state, nu.why = unitFailed, err.Error()
 		}
 		s.units[a.key] = nu
 	case o.Group() == sourceGroup && o.Kind == "GitRepository":
@@ -310,10 +351,11 @@ func (s *sim) reconcile() {
 		ref := u.spec.SourceRef
 		key := cmpOr(ref.Namespace, u.obj.ns) + "/" + ref.Name
 		if src, ok := s.sources[key]; ok && !src.resolved {
-			s.finding(u.name(), u.obj.File, "sourceRef GitRepository %s: %s", key, s.missingInclude(src))
+			u.why = fmt.Sprintf("sourceRef GitRepository %s: %s", key, s.missingInclude(src))
 		} else {
-			s.finding(u.name(), u.obj.File, "sourceRef %s %s: no build produces it", ref.Kind, key)
+			u.why = fmt.Sprintf("sourceRef %s %s: no build produces it", ref.Kind, key)
 		}
+		s.finding(u.name(), u.obj.File, "%s", u.why)
 		u.state = unitFailed
 	}
 	// Sources no Kustomization uses (a HelmRelease's chart source, say) are
@@ -372,15 +414,15 @@ func (s *sim) missingInclude(src *source) string {
 func (s *sim) reconcileUnit(u *unit) bool {
 	name, file := u.name(), u.obj.File
 	if u.spec.Suspend {
-		u.state = unitUnchecked
-		s.info(name, file, "suspended: not built")
+		u.state, u.why = unitUnchecked, "suspended: not built"
+		s.info(name, file, "%s", u.why)
 		return true
 	}
 	ref := u.spec.SourceRef
 	key := cmpOr(ref.Namespace, u.obj.ns) + "/" + ref.Name
 	if ref.Kind != sourcev1.GitRepositoryKind {
-		u.state = unitUnchecked
-		s.info(name, file, "not checked offline: sourceRef %s %s", ref.Kind, key)
+		u.state, u.why = unitUnchecked, fmt.Sprintf("not checked offline: sourceRef %s %s", ref.Kind, key)
+		s.info(name, file, "%s", u.why)
 		return true
 	}
 	src, ok := s.sources[key]
@@ -392,11 +434,11 @@ func (s *sim) reconcileUnit(u *unit) bool {
 	case !src.resolved:
 		return false
 	case src.state == sourceUnchecked:
-		u.state = unitUnchecked
-		s.info(name, file, "not checked offline: %s", src.reason)
+		u.state, u.why = unitUnchecked, "not checked offline: "+src.reason
+		s.info(name, file, "%s", u.why)
 		return true
 	case src.state == sourceFailed:
-		u.state = unitFailed
+		u.state, u.why = unitFailed, cmpOr(src.reason, fmt.Sprintf("GitRepository %s cannot be resolved", src.obj.key))
 		return true
 	}
 	for _, f := range []struct {
@@ -414,13 +456,13 @@ func (s *sim) reconcileUnit(u *unit) bool {
 
 	dir := path.Clean(strings.TrimPrefix(u.spec.Path, "./"))
 	if !src.builder.Has(dir) {
-		u.state = unitFailed
-		s.finding(name, file, "spec.path %s does not exist in GitRepository %s (%s)", cmpOr(u.spec.Path, "."), src.obj.key, src.desc)
+		u.state, u.why = unitFailed, fmt.Sprintf("spec.path %s does not exist in GitRepository %s (%s)", cmpOr(u.spec.Path, "."), src.obj.key, src.desc)
+		s.finding(name, file, "%s", u.why)
 		return true
 	}
-	res, err := src.builder.Build(dir, u.spec.TargetNamespace, u.spec.Patches)
+	res, err := s.sim.build(src, dir, u.spec.TargetNamespace, u.spec.Patches)
 	if err != nil {
-		u.state = unitFailed
+		u.state, u.why = unitFailed, err.Error()
 		s.finding(name, file, "%v", err)
 		return true
 	}
@@ -432,6 +474,7 @@ func (s *sim) reconcileUnit(u *unit) bool {
 		d, url, _ := strings.Cut(r, ": ")
 		f := kustomizationFile(src.tree, d)
 		s.remote[f+" "+url] = true
+		u.remote = append(u.remote, f+" "+url)
 		s.r.Remote = len(s.remote)
 		s.info(name, f, "remote resource %s not checked offline", url)
 	}
@@ -446,4 +489,30 @@ func kustomizationFile(tree fluxbuild.Tree, dir string) string {
 		}
 	}
 	return dir
+}
+
+// applied fills the report's Applied: every unit, sorted by name.
+func (s *sim) applied() {
+	for _, k := range slices.Sorted(maps.Keys(s.units)) {
+		u := s.units[k]
+		out := Unit{Name: u.name(), File: u.obj.File, Reason: u.why, Remote: slices.Sorted(slices.Values(u.remote))}
+		switch u.state {
+		case unitBuilt:
+			out.State = Built
+		case unitUnchecked:
+			out.State = NotChecked
+		default:
+			out.State = Failed
+		}
+		ref := u.spec.SourceRef
+		if src, ok := s.sources[cmpOr(ref.Namespace, u.obj.ns)+"/"+ref.Name]; ok {
+			out.Source = src.spec.URL
+		}
+		out.Objects = make([]fluxbuild.Object, len(u.objects))
+		for i, a := range u.objects {
+			out.Objects[i] = a.Object
+		}
+		s.r.Applied = append(s.r.Applied, out)
+	}
+	slices.SortFunc(s.r.Applied, func(a, b Unit) int { return strings.Compare(a.Name, b.Name) })
 }

@@ -696,3 +696,37 @@ func TestExistingSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestApplied: the report lists every unit with what it applies, and why
+// a unit did not build.
+func TestApplied(t *testing.T) {
+	base := baseRepo(t)
+	tree := clusterTree(t)
+	addUnit(tree, "broken", "  path: ./nowhere\n  sourceRef:\n    kind: GitRepository\n    name: flux-system\n")
+	addUnit(tree, "elsewhere", "  path: ./\n  sourceRef:\n    kind: GitRepository\n    name: other\n")
+	tree[overlay+"/fluxcd/other.yaml"] = []byte("apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: other\n  namespace: flux-system\nspec:\n  url: https://example.com/other.git\n  interval: 1m\n")
+	tree[overlay+"/fluxcd/kustomization.yaml"] = append(tree[overlay+"/fluxcd/kustomization.yaml"], "  - other.yaml\n"...)
+	r := simulate(t, base, tree, nil)
+	got := map[string]string{}
+	var names []string
+	for _, u := range r.Applied {
+		names = append(names, u.Name)
+		var ids []string
+		for _, o := range u.Objects {
+			ids = append(ids, o.ID())
+		}
+		got[u.Name] = fmt.Sprintf("%s %q %s %v", u.State, u.Reason, u.Source, ids)
+	}
+	if !slices.IsSorted(names) || len(names) != 6 {
+		t.Errorf("units %v: want 6, sorted", names)
+	}
+	for name, want := range map[string]string{
+		"broken":    `failed "spec.path ./nowhere does not exist in GitRepository flux-system/flux-system (` + clusterURL + `)" ` + clusterURL + ` []`,
+		"elsewhere": `not checked "not checked offline: GitRepository flux-system/other (https://example.com/other.git) is neither the cluster repository nor the base" https://example.com/other.git []`,
+		"app-base":  `built "" ` + baseURL + ` [HelmRepository/app/charts HelmRelease/app/app Secret/app/app-values-base]`,
+	} {
+		if got[name] != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got[name], want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package fluxsim
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fluxcd/pkg/apis/kustomize"
 	sourcev1 "github.com/fluxcd/source-controller/api/v1"
 
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
@@ -48,7 +50,8 @@ const (
 type source struct {
 	obj  *applied
 	spec sourcev1.GitRepositorySpec
-	// state and, for unchecked and failed sources, why.
+	// state and, for unchecked and failed sources, why (empty for a source
+	// failed because a source it includes did).
 	state  sourceState
 	reason string
 	// resolved marks state as final (waiting is not).
@@ -59,6 +62,9 @@ type source struct {
 	desc string
 	// fromCheckout marks an artifact read from a git checkout.
 	fromCheckout bool
+	// shared names the artifact of a checkout at a commit, which every
+	// simulation shares, builds included; "" for others.
+	shared string
 }
 
 // refText names a GitRepository's ref the way its spec does, and the refs
@@ -167,14 +173,19 @@ func (s *sim) resolve(src *source, visiting map[*source]bool) {
 			return
 		}
 	}
-	b, ok := s.builders[key]
-	if !ok {
-		var err error
-		if b, err = fluxbuild.NewBuilder(tree); err != nil {
-			s.sourceFail(src, "GitRepository %s: %v", src.obj.key, err)
-			return
-		}
+	var b *fluxbuild.Builder
+	var err error
+	if strings.HasPrefix(key, "git ") {
+		// A checkout at a commit is the same artifact for every cluster.
+		b, err = s.sim.builder(key, tree)
+		src.shared = key
+	} else if b = s.builders[key]; b == nil {
+		b, err = fluxbuild.NewBuilder(tree)
 		s.builders[key] = b
+	}
+	if err != nil {
+		s.sourceFail(src, "GitRepository %s: %v", src.obj.key, err)
+		return
 	}
 	src.tree, src.builder, src.state, src.resolved = tree, b, sourceReady, true
 }
@@ -218,7 +229,8 @@ func (s *sim) sourceUnchecked(src *source, format string, args ...any) {
 func (s *sim) sourceFail(src *source, format string, args ...any) {
 	src.state, src.resolved = sourceFailed, true
 	if format != "" {
-		s.finding(s.owner(src.obj), src.obj.File, format, args...)
+		src.reason = fmt.Sprintf(format, args...)
+		s.finding(s.owner(src.obj), src.obj.File, "%s", src.reason)
 	}
 }
 
@@ -253,4 +265,62 @@ func (s *Simulator) read(dir string, refs []string) (snap *gitrepo.Snapshot, fou
 		e.snap, e.err = gitrepo.Read(dir, commit)
 	})
 	return e.snap, e.found, e.err
+}
+
+// builder returns the builder of a checkout's artifact at a commit (key),
+// made once for all simulations.
+func (s *Simulator) builder(key string, tree fluxbuild.Tree) (*fluxbuild.Builder, error) {
+	s.mu.Lock()
+	if s.builders == nil {
+		s.builders = map[string]*sharedBuilder{}
+	}
+	e, ok := s.builders[key]
+	if !ok {
+		e = &sharedBuilder{}
+		s.builders[key] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() { e.b, e.err = fluxbuild.NewBuilder(tree) })
+	return e.b, e.err
+}
+
+// sharedBuilder is a checkout's builder, made once.
+type sharedBuilder struct {
+	once sync.Once
+	b    *fluxbuild.Builder
+	err  error
+}
+
+// build builds dir of src's artifact as a Kustomization with this
+// targetNamespace and these patches would. The builds of a shared
+// artifact are made once for all simulations: a fleet's clusters build
+// the same base paths the same way.
+func (s *Simulator) build(src *source, dir, targetNamespace string, patches []kustomize.Patch) (*fluxbuild.Result, error) {
+	if src.shared == "" {
+		return src.builder.Build(dir, targetNamespace, patches)
+	}
+	p, err := json.Marshal(patches)
+	if err != nil {
+		return nil, err
+	}
+	key := [4]string{src.shared, dir, targetNamespace, string(p)}
+	s.mu.Lock()
+	if s.builds == nil {
+		s.builds = map[[4]string]*sharedBuild{}
+	}
+	e, ok := s.builds[key]
+	if !ok {
+		e = &sharedBuild{}
+		s.builds[key] = e
+	}
+	s.mu.Unlock()
+	e.once.Do(func() { e.res, e.err = src.builder.Build(dir, targetNamespace, patches) })
+	return e.res, e.err
+}
+
+// sharedBuild is one build of a shared artifact, made once.
+type sharedBuild struct {
+	once sync.Once
+	res  *fluxbuild.Result
+	err  error
 }

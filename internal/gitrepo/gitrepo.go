@@ -111,3 +111,32 @@ func git(dir string, args ...string) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// DefaultBranch names the default branch of the repository at dir, as a
+// ref Resolve takes: origin's HEAD (origin/main) when the clone knows it,
+// else the first of main, master, origin/main and origin/master it has.
+func DefaultBranch(dir string) (string, error) {
+	if out, err := git(dir, "symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
+		return strings.TrimSpace(string(out)), nil
+	}
+	for _, b := range []string{"main", "master", "origin/main", "origin/master"} {
+		full := "refs/heads/" + b
+		if strings.HasPrefix(b, "origin/") {
+			full = "refs/remotes/" + b
+		}
+		if _, err := git(dir, "rev-parse", "--verify", "--quiet", full); err == nil {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no default branch (no origin/HEAD, main or master)", dir)
+}
+
+// MergeBase returns the best common ancestor of two commits of the
+// repository at dir, where a branch forked from the other.
+func MergeBase(dir, a, b string) (string, error) {
+	out, err := git(dir, "merge-base", a, b)
+	if err != nil {
+		return "", fmt.Errorf("%s: no common ancestor of %s and %s (a shallow clone has too little history: fetch it whole)", dir, a, b)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -50,3 +50,43 @@ func TestReadAtRef(t *testing.T) {
 		t.Errorf("unknown ref: %v", err)
 	}
 }
+
+func TestDefaultBranchAndMergeBase(t *testing.T) {
+	dir := t.TempDir()
+	gitrepotest.Git(t, dir, "init", "-q", "-b", "trunk")
+	commit := func(msg string) string {
+		gitrepotest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
+		return gitrepotest.Git(t, dir, "rev-parse", "HEAD")
+	}
+	fork := commit("one")
+	if b, err := DefaultBranch(dir); err == nil {
+		t.Errorf("no main, master or origin: got %q", b)
+	}
+	gitrepotest.Git(t, dir, "branch", "master")
+	if b, err := DefaultBranch(dir); err != nil || b != "master" {
+		t.Errorf("DefaultBranch = %q, %v; want master", b, err)
+	}
+	gitrepotest.Git(t, dir, "branch", "main")
+	if b, err := DefaultBranch(dir); err != nil || b != "main" {
+		t.Errorf("DefaultBranch = %q, %v; want main before master", b, err)
+	}
+	// A clone's origin/HEAD wins.
+	gitrepotest.Git(t, dir, "update-ref", "refs/remotes/origin/trunk", "HEAD")
+	gitrepotest.Git(t, dir, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+	if b, err := DefaultBranch(dir); err != nil || b != "origin/trunk" {
+		t.Errorf("DefaultBranch = %q, %v; want origin/trunk", b, err)
+	}
+
+	gitrepotest.Git(t, dir, "checkout", "-q", "-b", "topic")
+	commit("topic")
+	gitrepotest.Git(t, dir, "checkout", "-q", "main")
+	commit("main moves on")
+	if mb, err := MergeBase(dir, "topic", "main"); err != nil || mb != fork {
+		t.Errorf("MergeBase = %s, %v; want %s", mb, err, fork)
+	}
+	gitrepotest.Git(t, dir, "checkout", "-q", "--orphan", "unrelated")
+	commit("no history in common")
+	if mb, err := MergeBase(dir, "unrelated", "main"); err == nil || !strings.Contains(err.Error(), "no common ancestor") {
+		t.Errorf("unrelated histories: %s, %v", mb, err)
+	}
+}
