@@ -19,6 +19,11 @@ func (RenderCmd) Help() string {
     # Remove the overlays of clusters no config names any more
     opencenter render --prune
 
+    # Take over the overlay openCenter-cli rendered, once its renamed Flux
+    # Kustomizations are suspended (docs/user/migrating-from-opencenter-cli.md)
+    opencenter render --adopt --diff
+    opencenter render --adopt .os-dev-config.yaml
+
 Exit status: 0 rendered or in sync, 1 differences (--check, --diff), 2 bad
 input, 3 refused for safety (files not written by opencenter or edited by
 hand, a link out of the repository), 4 the repository stayed locked.`

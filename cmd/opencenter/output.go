@@ -89,6 +89,8 @@ type problemJSON struct {
 type changeJSON struct {
 	Op   string `json:"op"`
 	Path string `json:"path"`
+	// Adopted: the file on disk was another tool's (render --adopt).
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 type refusalJSON struct {

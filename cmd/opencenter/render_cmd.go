@@ -31,6 +31,7 @@ type RenderCmd struct {
 	Check                 bool          `help:"Write nothing; exit 1 and list the files if the overlay on disk differs."`
 	Diff                  bool          `help:"Write nothing; print a unified diff of what would change (exit 1 when non-empty)."`
 	Force                 bool          `help:"Overwrite or delete files under owned paths that opencenter did not write or that were edited by hand."`
+	Adopt                 bool          `help:"Take over an overlay another tool wrote (openCenter-cli): replace and delete its files, those without opencenter's header, and list them; hand-edited files stay refused."`
 	AllowPlaintextSecrets bool          `help:"Write values from secrets: into the tree in plaintext (warned on stderr); without it such a config is refused."`
 	RequireKeys           bool          `help:"With --check or --diff, fail (exit 2) when an encrypted file could not be compared because no age key was at hand (for CI that holds the key)."`
 	Prune                 bool          `help:"Delete the files opencenter wrote in overlays no config names (orphans: a config deleted or a cluster renamed); other files there stay, listed."`
@@ -218,7 +219,7 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		return
 	}
 	r.rep.Files = len(pl.Files)
-	changes, err := overlay.Diff(c.Repo, &pl.Tree, overlay.WriteOptions{Force: c.Force, Only: c.Only, Keep: pl.KeepHint})
+	changes, err := overlay.Diff(c.Repo, &pl.Tree, overlay.WriteOptions{Force: c.Force, Adopt: c.Adopt, Only: c.Only, Keep: pl.KeepHint})
 	var refused *overlay.RefusedError
 	var unsafe *overlay.UnsafeError
 	switch {
@@ -255,6 +256,13 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 			r.warnf("warning: %s/%s: secret material written in plaintext (--allow-plaintext-secrets)", pl.Overlay, p)
 		}
 	}
+	if c.Adopt && refused == nil {
+		if units := unsafeTakeover(pl, changes); len(units) > 0 {
+			r.errorf("opencenter: %s: refusing to adopt: Flux would prune these Kustomizations of the old overlay, which opencenter does not render, and delete what they applied, HelmReleases included; nothing was written:\n  %s\nset suspend: true in them, commit, let Flux apply it, then render --adopt again (docs/user/migrating-from-opencenter-cli.md)", pl.Overlay, strings.Join(units, "\n  "))
+			r.code = exitRefused
+			return
+		}
+	}
 	var diffs []overlay.Change // what --check and --diff report; a render needs none
 	if c.Check || c.Diff {
 		diffs = overlay.Differences(changes)
@@ -267,12 +275,12 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 	case c.Check:
 		for _, ch := range diffs {
 			fmt.Fprintf(&r.out, "%s %s/%s\n", ch.Op, pl.Overlay, ch.Path)
-			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
+			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path, ch.Adopted})
 		}
 	case c.Diff:
 		for _, ch := range diffs {
 			r.out.WriteString(unifiedDiff(pl, ch))
-			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
+			r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path, ch.Adopted})
 		}
 	case refused != nil:
 		// Nothing is written.
@@ -284,7 +292,14 @@ func (c *RenderCmd) renderOne(f *config.File, keys *sops.DataKeys, ring *sops.Ke
 		}
 		for _, ch := range changes {
 			if ch.Op == overlay.OpCreate || ch.Op == overlay.OpUpdate || ch.Op == overlay.OpDelete {
-				r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path})
+				r.rep.Changes = append(r.rep.Changes, changeJSON{string(ch.Op), ch.Path, ch.Adopted})
+			}
+			if c.Adopt {
+				what := string(ch.Op)
+				if ch.Adopted && ch.Op == overlay.OpUpdate {
+					what = "replace"
+				}
+				fmt.Fprintf(&r.out, "%s %s/%s\n", what, pl.Overlay, ch.Path)
 			}
 		}
 		r.rep.Summary = summary(pl, changes)

@@ -192,7 +192,7 @@ func (t *translation) renamedUnits() {
 			continue
 		}
 		for _, u := range units {
-			t.r.Decide = append(t.r.Decide, fmt.Sprintf("Flux Kustomization %s (%s): opencenter renders none of that name; suspend it (flux suspend kustomization %s) before the first render, or Flux deletes what it applied", u.name, u.applies, u.name))
+			t.r.Decide = append(t.r.Decide, fmt.Sprintf("Flux Kustomization %s (%s): opencenter renders none of that name; set suspend: true in its file, commit and let Flux apply it before render --adopt, or Flux deletes what it applied", u.name, u.applies))
 		}
 	}
 }

@@ -53,6 +53,8 @@ type Change struct {
 	// compared with the file on disk (File.Unconfirmed): a write replaces
 	// it, but it is not a difference for --check and --diff.
 	Unconfirmed bool
+	// Adopted marks the update or deletion of a foreign file (WriteOptions.Adopt).
+	Adopted bool
 }
 
 // Refusal is a file the render would overwrite or delete but did not write.
@@ -84,7 +86,7 @@ func (e *RefusedError) Error() string {
 			fmt.Fprintf(&b, "\n    to keep the change: %s", r.Keep)
 		}
 	}
-	b.WriteString("\nrender --diff shows what would change; --force overwrites or deletes them anyway")
+	b.WriteString("\nrender --diff shows what would change; render --adopt replaces the files another tool wrote (docs/user/migrating-from-opencenter-cli.md); --force overwrites or deletes them anyway")
 	return b.String()
 }
 
@@ -116,6 +118,9 @@ func (e *UnsafeError) Error() string { return e.Msg }
 type WriteOptions struct {
 	// Force overwrites and deletes foreign and hand-edited files.
 	Force bool
+	// Adopt replaces and deletes foreign files (another tool's overlay);
+	// hand-edited files stay refused.
+	Adopt bool
 	// Only restricts the render to one unit's files plus the aggregates.
 	Only string
 	// Keep says where the hand edit of the owned file at rel, written for
@@ -240,11 +245,12 @@ func Diff(repo string, p *Tree, o WriteOptions) ([]Change, error) {
 				continue
 			}
 		}
-		if st != Owned && !o.Force {
+		adopt := st == Foreign && o.Adopt
+		if st != Owned && !o.Force && !adopt {
 			refused = append(refused, Refusal{Path: f.Path, State: st, Op: OpUpdate, Old: old, New: data})
 			continue
 		}
-		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode, Unconfirmed: f.Unconfirmed && st == Owned})
+		changes = append(changes, Change{Path: f.Path, Op: OpUpdate, Old: old, New: data, Mode: mode, Unconfirmed: f.Unconfirmed && st == Owned, Adopted: st == Foreign})
 	}
 	for _, d := range disk {
 		if _, ok := p.File(d.path); ok {
@@ -263,11 +269,11 @@ func Diff(repo string, p *Tree, o WriteOptions) ([]Change, error) {
 				st = Edited
 			}
 		}
-		if st != Owned && !o.Force {
+		if st != Owned && !o.Force && !(st == Foreign && o.Adopt && !d.irregular) {
 			refused = append(refused, Refusal{Path: d.path, State: st, Op: OpDelete, Old: d.data})
 			continue
 		}
-		changes = append(changes, Change{Path: d.path, Op: OpDelete, Old: d.data})
+		changes = append(changes, Change{Path: d.path, Op: OpDelete, Old: d.data, Adopted: st == Foreign})
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	p.tidy = !untidy
