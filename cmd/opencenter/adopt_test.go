@@ -35,14 +35,7 @@ var adoptConfig = []struct{ old, new string }{
 // (testdata/import/opencenter-cli-tree) for the config imported from it,
 // in the two steps docs/user/migrating-from-opencenter-cli.md gives.
 func TestAdoptOpencenterCLITree(t *testing.T) {
-	src, err := filepath.Abs("../../testdata/import/opencenter-cli/openstack-default.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := t.TempDir()
-	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	src, repo := importCase(t)
 	if code, _, stderr := runCLI("import", src, "--repo", repo, "--allow-plaintext-secrets"); code != 0 {
 		t.Fatalf("import: exit %d: %s", code, stderr)
 	}

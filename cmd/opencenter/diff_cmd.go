@@ -17,7 +17,6 @@ import (
 
 	"github.com/opencenter-dev/opencenter/internal/catalog"
 	"github.com/opencenter-dev/opencenter/internal/config"
-	"github.com/opencenter-dev/opencenter/internal/diag"
 	"github.com/opencenter-dev/opencenter/internal/fluxbuild"
 	"github.com/opencenter-dev/opencenter/internal/fluxdiff"
 	"github.com/opencenter-dev/opencenter/internal/fluxsim"
@@ -264,21 +263,7 @@ func (c *DiffCmd) jobs(base, head *diffSide, ring *sops.Keyring) ([]*diffJob, re
 		files, _ = filepath.Glob(filepath.Join(c.Repo, ".*-config.yaml"))
 		slices.Sort(files)
 	}
-	loaded := make([]*config.File, len(files))
-	problems := make(results, len(files))
-	parallel(len(files), func(i int) {
-		problems[i].rep.Config = files[i]
-		f, err := config.Load(files[i], config.LoadOptions{AllowLocked: true, Keys: ring})
-		if err != nil {
-			problems[i].problems(diag.AsList(files[i], err), exitBadInput)
-			return
-		}
-		loaded[i] = f
-	})
-	for i, d := range sameCluster(files, loaded) {
-		problems[i].problems(diag.List{d}, exitBadInput)
-		loaded[i] = nil
-	}
+	loaded, problems := loadConfigs(files, config.LoadOptions{AllowLocked: true, Keys: ring})
 	// A config that does not load stops diff: it names no cluster.
 	var bad results
 	for i := range problems {

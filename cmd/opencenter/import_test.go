@@ -9,19 +9,27 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 )
 
+// importCase is the config openCenter-cli's cluster init wrote for
+// openstack-default and an empty repository to import it into.
+func importCase(t *testing.T) (src, repo string) {
+	t.Helper()
+	src, err := filepath.Abs("../../testdata/import/opencenter-cli/openstack-default.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo = t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return src, repo
+}
+
 // TestImport: an openCenter-cli init config imports into a repository
 // with a .sops.yaml rule, its secrets encrypted, its override_values in
 // local/values.yaml, with the report; without a rule, or over an existing
 // config, import writes nothing and exits 2.
 func TestImport(t *testing.T) {
-	src, err := filepath.Abs("../../testdata/import/opencenter-cli/openstack-default.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := t.TempDir()
-	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	src, repo := importCase(t)
 	if code, _, stderr := runCLI("import", src, "--repo", repo); code != 2 || !strings.Contains(stderr, "would be written in plaintext") {
 		t.Fatalf("without .sops.yaml: exit %d, stderr %s; want 2 and the plaintext refusal", code, stderr)
 	}

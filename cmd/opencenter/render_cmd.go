@@ -73,23 +73,8 @@ func (c *RenderCmd) Run(s *Streams) error {
 	defer lock.Release()
 
 	tuneGC(len(files))
-	results := make(results, len(files))
-	loaded := make([]*config.File, len(files))
 	ring := &sops.Keyring{} // the keys file read once
-	opts := config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: ring}
-	parallel(len(files), func(i int) {
-		results[i].rep.Config = files[i]
-		f, err := config.Load(files[i], opts)
-		if err != nil {
-			results[i].problems(diag.AsList(files[i], err), exitBadInput)
-			return
-		}
-		loaded[i] = f
-	})
-	for i, d := range sameCluster(files, loaded) {
-		results[i].problems(diag.List{d}, exitBadInput)
-		loaded[i] = nil
-	}
+	loaded, results := loadConfigs(files, config.LoadOptions{AllowLocked: c.Check || c.Diff, Keys: ring})
 	// The names of the clusters, "" for a config that did not load; each
 	// config is dropped once rendered, so a fleet's are not all held.
 	names := make([]string, len(files))
@@ -119,6 +104,27 @@ func (c *RenderCmd) Run(s *Streams) error {
 		}
 	}
 	return results.print(s, "render", c.Output, s.Quiet, orphans, code)
+}
+
+// loadConfigs loads files in parallel: each config, nil with its problems
+// in its result where it does not load or names a cluster another does.
+func loadConfigs(files []string, opts config.LoadOptions) ([]*config.File, results) {
+	res := make(results, len(files))
+	loaded := make([]*config.File, len(files))
+	parallel(len(files), func(i int) {
+		res[i].rep.Config = files[i]
+		f, err := config.Load(files[i], opts)
+		if err != nil {
+			res[i].problems(diag.AsList(files[i], err), exitBadInput)
+			return
+		}
+		loaded[i] = f
+	})
+	for i, d := range sameCluster(files, loaded) {
+		res[i].problems(diag.List{d}, exitBadInput)
+		loaded[i] = nil
+	}
+	return loaded, res
 }
 
 // parallel runs do(0..n-1) on at most GOMAXPROCS goroutines.

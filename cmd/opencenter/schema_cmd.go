@@ -1,6 +1,6 @@
 package main
 
-import "github.com/opencenter-dev/opencenter/zz_generated"
+import generated "github.com/opencenter-dev/opencenter/zz_generated"
 
 // SchemaCmd prints the JSON Schema of the config.
 type SchemaCmd struct{}
