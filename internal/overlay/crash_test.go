@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opencenter-dev/opencenter/internal/overlay/overlaytest"
+
 	"github.com/opencenter-dev/opencenter/internal/overlay"
 	"github.com/opencenter-dev/opencenter/internal/plan"
 )
@@ -53,7 +55,7 @@ func crashes(t *testing.T, from, to *plan.Plan) {
 	if err := writePlan(clean, newPlan, overlay.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	want := dirHash(t, clean)
+	want := overlaytest.DirHash(t, clean)
 	if ops < 6 {
 		t.Fatalf("%d operations: the scenario is too small", ops)
 	}
@@ -76,7 +78,7 @@ func crashes(t *testing.T, from, to *plan.Plan) {
 		if err := writePlan(repo, newPlan, overlay.WriteOptions{}); err != nil {
 			t.Fatalf("after a crash at operation %d, a plain render fails: %v", k, err)
 		}
-		if got := dirHash(t, repo); got != want {
+		if got := overlaytest.DirHash(t, repo); got != want {
 			t.Errorf("after a crash at operation %d, the tree differs from a clean render", k)
 		}
 		filepath.WalkDir(repo, func(p string, e fs.DirEntry, err error) error {

@@ -2,8 +2,6 @@ package overlay_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -11,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/opencenter-dev/opencenter/internal/overlay/overlaytest"
 
 	"github.com/opencenter-dev/opencenter/internal/config"
 	"github.com/opencenter-dev/opencenter/internal/overlay"
@@ -115,7 +115,7 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	if err := renderTo(t, repo, testConfig("keycloak"), overlay.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	before := dirHash(t, repo)
+	before := overlaytest.DirHash(t, repo)
 
 	// keycloak without its requirements fails planning, naming the missing unit.
 	data, _ := os.ReadFile(testConfig("keycloak"))
@@ -137,12 +137,12 @@ func TestFailureLeavesDiskUntouched(t *testing.T) {
 	// A hand edit makes the next render refuse before writing anything.
 	edited := filepath.Join(repo, overlay.Dir("keycloak"), "services/keycloak/10-operator/kustomization.yaml")
 	appendFile(t, edited, "# my change\n")
-	before = dirHash(t, repo)
+	before = overlaytest.DirHash(t, repo)
 	data = []byte(strings.Replace(string(data), "instances: 2", "instances: 3", 1))
 	if _, err := overlay.Diff(repo, &planOf(t, "keycloak.yaml", data).Tree, overlay.WriteOptions{}); err == nil {
 		t.Fatal("want a refusal for the hand-edited file")
 	}
-	if dirHash(t, repo) != before {
+	if overlaytest.DirHash(t, repo) != before {
 		t.Error("a refused render changed the disk")
 	}
 }
@@ -325,13 +325,13 @@ func TestFluxSystemUntouched(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := dirHash(t, fs)
+	before := overlaytest.DirHash(t, fs)
 	for range 2 {
 		if err := renderTo(t, repo, testConfig("keycloak"), overlay.WriteOptions{Force: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if dirHash(t, fs) != before {
+	if overlaytest.DirHash(t, fs) != before {
 		t.Error("flux-system/ changed")
 	}
 }
@@ -476,33 +476,4 @@ func buildPlan(t testing.TB, f *config.File) *plan.Plan {
 func fixturePlan(t testing.TB, name string) *plan.Plan {
 	t.Helper()
 	return buildPlan(t, loadConfig(t, name))
-}
-
-// dirHash hashes every path, mode and content under dir.
-func dirHash(t testing.TB, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00"))
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

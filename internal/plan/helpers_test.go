@@ -2,13 +2,9 @@ package plan
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"io/fs"
 	"iter"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -87,35 +83,6 @@ func treeText(t testing.TB, p *Plan) []byte {
 		b.Write(data)
 	}
 	return b.Bytes()
-}
-
-// dirHash hashes every path, mode and content under dir.
-func dirHash(t testing.TB, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		h.Write([]byte(rel + "\x00" + info.Mode().String() + "\x00"))
-		if info.Mode().IsRegular() {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			h.Write(b)
-		}
-		return nil
-	})
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // documents splits a YAML stream into its non-empty documents.

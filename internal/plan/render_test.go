@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opencenter-dev/opencenter/internal/overlay/overlaytest"
+
 	"github.com/sebdah/goldie/v2"
 
 	"github.com/opencenter-dev/opencenter/internal/overlay"
@@ -50,7 +52,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if dirHash(t, r1) != dirHash(t, r2) {
+	if overlaytest.DirHash(t, r1) != overlaytest.DirHash(t, r2) {
 		t.Error("two renders to disk differ")
 	}
 }
