@@ -681,7 +681,6 @@ func (s *KubePrometheusStack) Validate(v *Validator, path string, c *Config) {
 // leaves them out), so that switching the Gateway off and on needs no
 // edit of the secrets.
 func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *KubePrometheusStackSecrets) {
-	const at = "secrets.services.kube-prometheus-stack.alertmanager_htpasswd"
 	var why string
 	switch {
 	case s.AlertmanagerHostname == "":
@@ -689,13 +688,23 @@ func (v *Validator) alertmanagerAuth(path string, s *KubePrometheusStack, sec *K
 	case s.AlertmanagerAuth == AlertmanagerAuthNone:
 		why = "alertmanager_auth is none"
 	}
+	v.basicAuthLogins(why, path, "kube-prometheus-stack", "alertmanager_htpasswd", s.AlertmanagerHtpasswdExistingSecret, sec.AlertmanagerHtpasswd)
+}
+
+// basicAuthLogins checks the logins of the Gateway's basic authentication
+// before a service's page: the htpasswd secret at
+// secrets.services.<svc>.<key>, or the Secret <key>_existing_secret names
+// instead. With why set (the page is not published, or without
+// authentication) either is reported as without effect.
+func (v *Validator) basicAuthLogins(why, path, svc, key, existing, htpasswd string) {
+	at := "secrets.services." + svc + "." + key
 	if why != "" {
-		v.withoutEffect(why, path+".alertmanager_htpasswd_existing_secret", s.AlertmanagerHtpasswdExistingSecret, at, sec.AlertmanagerHtpasswd)
+		v.withoutEffect(why, path+"."+key+"_existing_secret", existing, at, htpasswd)
 		return
 	}
-	v.existingSecret(path+".alertmanager_htpasswd_existing_secret", s.AlertmanagerHtpasswdExistingSecret, "secrets.services.kube-prometheus-stack", map[string]string{"alertmanager_htpasswd": sec.AlertmanagerHtpasswd})
-	if h := sec.AlertmanagerHtpasswd; readable(h) {
-		if line, why := htpasswdSHA(h); why != "" {
+	v.existingSecret(path+"."+key+"_existing_secret", existing, "secrets.services."+svc, map[string]string{key: htpasswd})
+	if readable(htpasswd) {
+		if line, why := htpasswdSHA(htpasswd); why != "" {
 			v.Errorf(at, "line %d %s: expected lines user:{SHA}hash, the only form Envoy Gateway takes (htpasswd -nbs user 'password')", line, why)
 		}
 	}
@@ -858,7 +867,6 @@ func (s *Longhorn) Validate(v *Validator, path string, c *Config) {
 	if sec == nil {
 		sec = &LonghornSecrets{}
 	}
-	const at = "secrets.services.longhorn.ui_htpasswd"
 	var why string
 	switch {
 	case s.Hostname == "":
@@ -866,16 +874,7 @@ func (s *Longhorn) Validate(v *Validator, path string, c *Config) {
 	case s.UIAuth == LonghornUIAuthNone:
 		why = "ui_auth is none"
 	}
-	if why != "" {
-		v.withoutEffect(why, path+".ui_htpasswd_existing_secret", s.UIHtpasswdExistingSecret, at, sec.UIHtpasswd)
-		return
-	}
-	v.existingSecret(path+".ui_htpasswd_existing_secret", s.UIHtpasswdExistingSecret, "secrets.services.longhorn", map[string]string{"ui_htpasswd": sec.UIHtpasswd})
-	if h := sec.UIHtpasswd; readable(h) {
-		if line, why := htpasswdSHA(h); why != "" {
-			v.Errorf(at, "line %d %s: expected lines user:{SHA}hash, the only form Envoy Gateway takes (htpasswd -nbs user 'password')", line, why)
-		}
-	}
+	v.basicAuthLogins(why, path, "longhorn", "ui_htpasswd", s.UIHtpasswdExistingSecret, sec.UIHtpasswd)
 }
 
 // Validate checks the namespaces the operator watches: its
