@@ -11,6 +11,7 @@ import (
 	"filippo.io/age"
 
 	"github.com/opencenter-dev/opencenter/internal/gitrepo"
+	"github.com/opencenter-dev/opencenter/internal/standinbase"
 )
 
 // Env is the whole run: the harness, the git server with the base
@@ -104,7 +105,7 @@ func Setup(repo, bin, out, base string) (*Env, error) {
 		}
 	} else {
 		e.Base = "stand-in synthesized from descriptors/base-index"
-		indexes, err := loadIndexes(filepath.Join(repo, "descriptors", "base-index"))
+		indexes, err := standinbase.LoadIndexes(filepath.Join(repo, "descriptors", "base-index"))
 		if err != nil {
 			return nil, err
 		}

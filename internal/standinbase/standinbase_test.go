@@ -1,4 +1,4 @@
-package e2e
+package standinbase
 
 import (
 	"path/filepath"
@@ -8,11 +8,11 @@ import (
 	"github.com/opencenter-dev/opencenter/internal/baseindex"
 )
 
-// TestStandInBaseMatchesIndex holds the synthesized base to the index it
+// TestStandInBaseMatchesIndex holds the stand-in base to the index it
 // stands for: indexing it again gives the same directories, objects (less
 // where a shared manifest lives), HelmReleases and remote resources.
 func TestStandInBaseMatchesIndex(t *testing.T) {
-	indexes, err := loadIndexes(filepath.Join("..", "descriptors", "base-index"))
+	indexes, err := LoadIndexes(filepath.Join("..", "..", "descriptors", "base-index"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func TestStandInBaseMatchesIndex(t *testing.T) {
 		t.Fatal("no base index")
 	}
 	for _, x := range indexes {
-		files, err := baseFiles(x)
+		files, err := Files(x)
 		if err != nil {
 			t.Fatalf("%s: %v", x.Ref, err)
 		}
