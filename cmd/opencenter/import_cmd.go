@@ -119,14 +119,24 @@ func (c *ImportCmd) translate(f string) (*imported, error) {
 	return im, nil
 }
 
-// print reports what one import wrote, left out and left to decide.
+// print reports what one import wrote, derived, left out and left to
+// decide; --quiet keeps it to the files written.
 func (c *ImportCmd) print(s *Streams, im *imported) {
 	fmt.Fprintf(s.Out, "%s: wrote %s\n", im.from, im.name)
+	for _, f := range sortedKeys(im.local) {
+		fmt.Fprintf(s.Out, "  override_values written to %s\n", f)
+	}
+	if s.Quiet {
+		return
+	}
 	if im.plaintext {
 		fmt.Fprintf(s.Err, "warning: %s holds its secrets in plaintext: run 'opencenter secrets encrypt %s' before committing\n", im.name, im.name)
 	}
-	for _, f := range sortedKeys(im.local) {
-		fmt.Fprintf(s.Out, "  override_values written to %s\n", f)
+	if len(im.r.Derived) > 0 {
+		fmt.Fprintf(s.Out, "  derived from what openCenter-cli renders (%d):\n", len(im.r.Derived))
+		for _, it := range im.r.Derived {
+			fmt.Fprintf(s.Out, "    %s: %s (%s)\n", it.Path, it.Value, it.Why)
+		}
 	}
 	if len(im.r.Decide) > 0 {
 		fmt.Fprintf(s.Out, "  to decide (%d):\n", len(im.r.Decide))
@@ -137,6 +147,9 @@ func (c *ImportCmd) print(s *Streams, im *imported) {
 	fmt.Fprintf(s.Out, "  not modelled by opencenter, not written (%d):\n", len(im.r.Report))
 	for _, it := range im.r.Report {
 		fmt.Fprintf(s.Out, "    %s: %s\n", it.Path, it.Value)
+	}
+	if im.r.Dropped > 0 {
+		fmt.Fprintf(s.Out, "  %d rendering keys at openCenter-cli's defaults left out: opencenter's descriptors render those units\n", im.r.Dropped)
 	}
 	if _, err := config.Parse(im.name, im.plain, config.LoadOptions{}); err != nil {
 		fmt.Fprintf(s.Out, "  still to fix before render ('opencenter validate %s'):\n", im.name)

@@ -66,6 +66,10 @@ func (v *Validator) Required(p, s, what string) bool {
 // generator, the CLI and validation all ask this one function.
 func IsDNSLabel(s string) bool { return len(s) <= maxDNSLabel && dnsLabel(s) }
 
+// IsDNSSubdomain reports whether s is a DNS-1123 subdomain, the form of
+// most Kubernetes names: DNS labels joined by '.', at most 253 in all.
+func IsDNSSubdomain(s string) bool { return len(s) <= maxDNSSubdomain && dnsSubdomain(s) }
+
 // DNSLabel checks a DNS-1123 label (lowercase alphanumerics and '-', at most 63).
 func (v *Validator) DNSLabel(p, s string) { v.DNSLabelAt(p, "", s) }
 

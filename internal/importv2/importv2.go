@@ -30,6 +30,12 @@ type Result struct {
 	LocalValues map[string]string
 	// Report lists the keys the translation did not carry over.
 	Report []Item
+	// Derived lists the values written that the input did not hold:
+	// what openCenter-cli rendered in their place.
+	Derived []Item
+	// Dropped counts the rendering keys left out because they held
+	// openCenter-cli's defaults (clidefaults.yaml).
+	Dropped int
 	// Decide lists what the user must still give or choose.
 	Decide []string
 }
@@ -40,6 +46,8 @@ type Item struct {
 	Path string
 	// Value is its value, "(secret)" under secrets:.
 	Value string
+	// Why says, for a derived value, what openCenter-cli renders.
+	Why string
 }
 
 // Translate reads an openCenter-cli v2 config (name is its file, for
@@ -155,6 +163,7 @@ func (t *translation) size(to string, from ...string) {
 
 func (t *translation) run() error {
 	o := "opencenter"
+	f := t.readFacts()
 	for _, k := range []string{"name", "organization", "env", "region"} {
 		t.copy(o+".meta."+k, o, "meta", k)
 	}
@@ -163,15 +172,38 @@ func (t *translation) run() error {
 	}
 	t.r.ClusterName = fmt.Sprint(t.out["opencenter"].(map[string]any)["cluster"].(map[string]any)["cluster_name"])
 	t.copy(o+".cluster.cluster_fqdn", o, "cluster", "cluster_fqdn")
-	t.copy(o+".cluster.base_domain", o, "cluster", "base_domain")
+	t.baseDomain(f)
 	if err := t.provider(); err != nil {
 		return err
 	}
 	t.gitops()
 	t.services()
 	t.secrets()
+	t.certManager()
 	t.renamedUnits()
+	t.r.Dropped = t.dropDefaults(f.fqdn)
+	t.derive(f)
 	return nil
+}
+
+// baseDomain makes the cluster's FQDN ours base_domain: openCenter-cli
+// publishes every service under cluster_fqdn and names only its
+// self-signed CA after its own base_domain, while ours is the zone of the
+// hostnames and of the Gateway's default listeners.
+func (t *translation) baseDomain(f facts) {
+	theirs, _ := t.take("opencenter", "cluster", "base_domain")
+	if f.fqdn == "" {
+		if theirs != nil && theirs != "" {
+			t.set("opencenter.cluster.base_domain", theirs)
+		}
+		return
+	}
+	t.set("opencenter.cluster.base_domain", f.fqdn)
+	why := "the zone of the service hostnames; openCenter-cli publishes them under cluster_fqdn"
+	if theirs != nil && theirs != "" && theirs != f.fqdn {
+		why += fmt.Sprintf(" and named only its self-signed CA after its base_domain (%v)", theirs)
+	}
+	t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.cluster.base_domain", Value: f.fqdn, Why: why})
 }
 
 // renamedFlux are the Flux Kustomizations openCenter-cli renders under a
@@ -236,6 +268,21 @@ func (t *translation) gitops() {
 	}
 	t.copy("opencenter.gitops.flux.interval", append(g, "flux", "interval")...)
 	t.copy("opencenter.gitops.flux.prune", append(g, "flux", "prune")...)
+	if t.has("opencenter.gitops.base_repo.url") && !t.copy("opencenter.gitops.base_repo.secret_name", append(g, "base_repo", "secret_name")...) {
+		t.set("opencenter.gitops.base_repo.secret_name", "opencenter-base")
+		t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.gitops.base_repo.secret_name", Value: "opencenter-base", Why: "the Secret every base GitRepository of openCenter-cli names"})
+	}
+	u := append(g, "overlay_units")
+	for _, k := range []string{"enabled", "repository_name", "repository_url", "branch", "secret_name", "emit_secret", "kustomizations", "interval"} {
+		t.copy("opencenter.gitops.overlay_units.customer_managed."+k, append(u, "customer_managed", k)...)
+	}
+	if t.has("opencenter.gitops.overlay_units.customer_managed.enabled") && !t.has("opencenter.gitops.overlay_units.customer_managed.interval") {
+		t.set("opencenter.gitops.overlay_units.customer_managed.interval", "5m")
+		t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.gitops.overlay_units.customer_managed.interval", Value: "5m", Why: "the customer-managed units' interval"})
+	}
+	for _, k := range []string{"enabled", "rules"} {
+		t.copy("opencenter.gitops.overlay_units.sops."+k, append(u, "sops", k)...)
+	}
 }
 
 // ours are the service names of opencenter.services, from its type.
@@ -281,13 +328,28 @@ func (t *translation) services() {
 			t.take(append(from, "enabled")...) // a service off is left out
 			continue
 		}
+		if why, ok := neverApplied[name]; ok {
+			t.take(append(from, "enabled")...)
+			t.r.Decide = append(t.r.Decide, "opencenter.services."+name+": "+why)
+			continue
+		}
 		to := "opencenter.services." + name + "."
 		t.copy(to+"enabled", append(from, "enabled")...)
-		if m, ok := t.take(append(from, "adoption_mode")...); ok && m != "managed" {
-			t.set(to+"adoption_mode", m)
+		mode, ok := t.take(append(from, "adoption_mode")...)
+		if why, external := externalUnlessSaid[name]; external && !ok {
+			mode, ok = "external", true
+			t.r.Decide = append(t.r.Decide, to+"adoption_mode: "+why)
+		}
+		if ok && mode != "managed" {
+			t.set(to+"adoption_mode", mode)
 		}
 		if v, ok := t.take(append(from, "override_values")...); ok {
-			t.r.LocalValues[name] = fmt.Sprint(v)
+			t.overrideValues(name, fmt.Sprint(v))
+		}
+		if name == "metallb" {
+			if v, ok := t.take(append(from, "ip_address_pools")...); ok {
+				t.set(to+"ip_pools", v)
+			}
 		}
 		for theirs, ours := range renames[name] {
 			t.copy(to+ours, append(from, theirs)...)
@@ -324,6 +386,89 @@ func (t *translation) services() {
 	for _, k := range []string{"auth_url", "region", "application_credential_id", "application_credential_secret"} {
 		t.take(append(os, k)...)
 	}
+	t.vsphereCSI()
+	if t.enabled("velero") {
+		t.r.Decide = append(t.r.Decide, "opencenter.services.velero.provider: openCenter-cli's Velero ran the OpenStack plugin (Swift, Secret cloud-credentials); opencenter's runs the AWS plugin against an S3 API, such as Swift's at s3_url https://swift.api.<region>.rackspacecloud.com, with S3 keys (secrets or existing_secret); backups the OpenStack plugin made are not readable by it")
+	}
+}
+
+// vsphereCSI takes the vCenter connection from secrets.vsphere_csi,
+// where openCenter-cli keeps it, falling back on
+// infrastructure.cloud.vmware for the host and datacenter.
+func (t *translation) vsphereCSI() {
+	if !t.enabled("vsphere-csi") {
+		return
+	}
+	const to = "opencenter.services.vsphere-csi."
+	sec := []string{"secrets", "vsphere_csi"}
+	vmw := []string{"opencenter", "infrastructure", "cloud", "vmware"}
+	for k, from := range map[string][2][]string{
+		"vcenter_host": {append(sec, "vcenter_host"), append(vmw, "vcenter_server")},
+		"datacenter":   {append(sec, "datacenters"), append(vmw, "datacenter")},
+	} {
+		if v, ok := t.peek(from[0]...); ok && v != Placeholder && v != "" {
+			t.copy(to+k, from[0]...)
+			continue
+		}
+		t.take(from[0]...)
+		t.copy(to+k, from[1]...)
+	}
+	t.copy(to+"datastore_url", append(sec, "datastoreurl")...)
+	if v, ok := t.take(append(sec, "port")...); ok {
+		if n, err := strconv.Atoi(fmt.Sprint(v)); err == nil && n != 443 {
+			t.set(to+"port", n)
+		}
+	}
+	if v, ok := t.take(append(sec, "insecure_flag")...); ok {
+		if b, err := strconv.ParseBool(fmt.Sprint(v)); err == nil && b {
+			t.set(to+"insecure_flag", true)
+		}
+	}
+	for _, k := range []string{"username", "password"} {
+		t.copy("secrets.services.vsphere-csi."+k, append(sec, k)...)
+	}
+}
+
+// neverApplied are the services openCenter-cli writes files for that no
+// Flux unit of its tree applies: importing them enabled would start
+// something the cluster never ran.
+var neverApplied = map[string]string{
+	"etcd-backup": "not enabled: openCenter-cli copies its CronJob into the overlay, but no Flux unit applies it, so its etcd backups never ran; 'opencenter enable etcd-backup --set bucket=...' starts them",
+}
+
+// externalUnlessSaid are the services openCenter-cli renders but never
+// applies, installed by the provisioner instead: imported as external,
+// unless the config names a mode.
+var externalUnlessSaid = map[string]string{
+	"calico": "external: openCenter-cli renders Calico but lists its Flux unit in no kustomization, so the running Calico is the provisioner's (kubespray); managed would make Flux install a second one over it",
+}
+
+// typedValues are override_values keys opencenter models as fields, by
+// service: an override_values holding only such keys becomes the fields.
+var typedValues = map[string]map[string]string{
+	"sealed-secrets": {"keyrenewperiod": "key_renew_period"},
+}
+
+// overrideValues moves a service's override_values to its typed fields
+// when it holds only modelled keys, else to its local/values.yaml.
+func (t *translation) overrideValues(svc, text string) {
+	var m map[string]any
+	typed := typedValues[svc]
+	if err := yaml.Unmarshal([]byte(text), &m); err == nil && len(m) > 0 && len(typed) > 0 {
+		all := true
+		for k := range m {
+			if _, ok := typed[k]; !ok {
+				all = false
+			}
+		}
+		if all {
+			for k, v := range m {
+				t.set("opencenter.services."+svc+"."+typed[k], fmt.Sprint(v))
+			}
+			return
+		}
+	}
+	t.r.LocalValues[svc] = text
 }
 
 // enabled reports whether the output enables service svc.
@@ -377,6 +522,55 @@ func (t *translation) secrets() {
 	}
 }
 
+// certManager derives cert-manager's issuer from the DNS credential
+// openCenter-cli renders one from (secrets.cert_manager.aws.<name>);
+// without one, it rendered only its self-signed CA chain.
+func (t *translation) certManager() {
+	if !t.enabled("cert-manager") {
+		return
+	}
+	const to = "opencenter.services.cert-manager."
+	aws, _ := t.peek("secrets", "cert_manager", "aws")
+	creds, _ := aws.(map[string]any)
+	var on []string
+	for _, name := range slices.Sorted(maps.Keys(creds)) {
+		if c, _ := creds[name].(map[string]any); c["enabled"] == true {
+			on = append(on, name)
+		}
+	}
+	switch len(on) {
+	case 0:
+		const chain = "openCenter-cli rendered no ACME issuer without a DNS credential, only its self-signed CA chain (ClusterIssuer rackspace-ca, CA in Secret rackspace-root-secret)"
+		switch {
+		case t.has(to + "issuer"):
+		case t.has(to + "acme_email"):
+			t.set(to+"issuer", "acme")
+			t.r.Derived = append(t.r.Derived, Item{Path: to + "issuer", Value: "acme", Why: "the config names an ACME email"})
+			t.r.Decide = append(t.r.Decide, to+"issuer: acme, solving HTTP-01 through the Gateway, because the config names an ACME email; "+chain+": to keep that, issuer: ca, issuer_name: rackspace-ca, ca_secret_name: rackspace-root-secret")
+		default:
+			t.r.Decide = append(t.r.Decide, to+"issuer: "+chain+"; to keep it: issuer: ca, issuer_name: rackspace-ca, ca_secret_name: rackspace-root-secret; or an ACME issuer")
+		}
+	case 1:
+		c := []string{"secrets", "cert_manager", "aws", on[0]}
+		t.take(append(c, "enabled")...)
+		for k, v := range map[string]any{"issuer": "acme", "dns_provider": "route53", "issuer_name": "letsencrypt-" + on[0]} {
+			if !t.has(to + k) {
+				t.set(to+k, v)
+				t.r.Derived = append(t.r.Derived, Item{Path: to + k, Value: fmt.Sprint(v), Why: "the ACME issuer openCenter-cli renders from the Route 53 credential " + on[0]})
+			}
+		}
+		t.copy(to+"route53_region", append(c, "region")...)
+		t.copy("secrets.services.cert-manager.route53_access_key_id", append(c, "aws_access_key")...)
+		t.copy("secrets.services.cert-manager.route53_secret_access_key", append(c, "aws_secret_access_key")...)
+		if !t.has(to + "acme_email") {
+			t.set(to+"acme_email", "mpk-support@rackspace.com")
+			t.r.Derived = append(t.r.Derived, Item{Path: to + "acme_email", Value: "mpk-support@rackspace.com", Why: "the ACME account openCenter-cli registers when the config names none"})
+		}
+	default:
+		t.r.Decide = append(t.r.Decide, to+"issuer: openCenter-cli rendered one ACME issuer per enabled credential ("+strings.Join(on, ", ")+"); opencenter renders one: choose it")
+	}
+}
+
 // report lists every leaf left under m, at prefix.
 func (t *translation) report(prefix string, m map[string]any) {
 	for k, v := range m {
@@ -391,9 +585,16 @@ func (t *translation) report(prefix string, m map[string]any) {
 			val := fmt.Sprint(v)
 			if strings.HasPrefix(p, "secrets.") || strings.Contains(p, "password") || strings.Contains(p, "token") {
 				val = "(secret)"
-			} else if l, ok := v.([]any); ok {
-				b, _ := yaml.Marshal(l)
+			} else if _, ok := v.([]any); ok {
+				var n yaml.Node
+				if n.Encode(v) == nil {
+					n.Style = yaml.FlowStyle
+				}
+				b, _ := yaml.Marshal(&n)
 				val = strings.TrimSpace(string(b))
+			}
+			if strings.Contains(val, "\n") {
+				val = strconv.Quote(val) // one line per key
 			}
 			t.r.Report = append(t.r.Report, Item{Path: p, Value: val})
 		}

@@ -25,6 +25,7 @@ opencenter:
   meta: {name: c1, organization: acme, env: dev, region: dfw3}
   cluster:
     cluster_name: c1
+    cluster_fqdn: c1.dfw3.example.com
     kubernetes: {subnet_pods: 10.10.0.0/16}
   infrastructure:
     provider: %s
@@ -50,6 +51,9 @@ func TestFieldMap(t *testing.T) {
 		local                             map[string]string
 		report, decide                    []string
 		notDecide                         string
+		absent                            []string  // output paths
+		replace                           [2]string // in the input
+		dropped                           int
 	}{
 		{name: "loki renames and size", services: "    loki: {enabled: true, bucket_name: logs, storage_type: s3, volume_size: 50}",
 			want: map[string]any{"opencenter.services.loki.bucket": "logs", "opencenter.services.loki.storage": "s3", "opencenter.services.loki.storage_size": "50Gi"}},
@@ -71,8 +75,70 @@ func TestFieldMap(t *testing.T) {
 		{name: "adoption mode", services: "    velero: {enabled: true, adoption_mode: deferred}", want: map[string]any{"opencenter.services.velero.adoption_mode": "deferred"}},
 		{name: "override_values to local/values.yaml", services: "    postgres-operator:\n      enabled: true\n      override_values: |\n        configGeneral: {workers: 2}",
 			want: map[string]any{"opencenter.services.postgres-operator.enabled": true}, local: map[string]string{"postgres-operator": "configGeneral: {workers: 2}\n"}},
-		{name: "plumbing and services we lack are reported", services: "    gateway: {enabled: true, single_stage: true}\n    fluxcd: {enabled: true}",
+		{name: "plumbing off openCenter-cli's defaults and services we lack are reported", services: "    gateway: {enabled: true, single_stage: false}\n    fluxcd: {enabled: true}",
 			report: []string{"opencenter.services.fluxcd.enabled", "opencenter.services.gateway.single_stage"}},
+		{name: "plumbing at openCenter-cli's defaults is dropped", services: "    gateway: {enabled: true, single_stage: true, namespace: gateway}\n    harbor: {enabled: false, namespace: harbor}\n    sources: {enabled: true, namespace: flux-system}",
+			dropped: 5},
+		{name: "base_domain is the cluster FQDN", replace: [2]string{"cluster_name: c1", "cluster_name: c1\n    base_domain: example.com"},
+			want: map[string]any{"opencenter.cluster.base_domain": "c1.dfw3.example.com"}},
+		{name: "hostnames derived under the FQDN", services: "    keycloak: {enabled: true}\n    headlamp: {enabled: true}\n    kube-prometheus-stack: {enabled: true}\n    harbor: {enabled: true}",
+			want: map[string]any{"opencenter.services.keycloak.hostname": "auth.c1.dfw3.example.com", "opencenter.services.headlamp.hostname": "headlamp.c1.dfw3.example.com",
+				"opencenter.services.headlamp.oidc_issuer_url": "https://auth.c1.dfw3.example.com/realms/opencenter", "opencenter.services.headlamp.oidc_client_id": "opencenter",
+				"opencenter.services.kube-prometheus-stack.grafana_hostname": "grafana.c1.dfw3.example.com", "opencenter.services.kube-prometheus-stack.alertmanager_hostname": "alertmanager.c1.dfw3.example.com",
+				"opencenter.services.harbor.hostname": "harbor.c1.dfw3.example.com"}},
+		{name: "given values win over derived ones", services: "    keycloak: {enabled: true, hostname: id.example.com, instances: 2}\n    headlamp: {enabled: true}",
+			want: map[string]any{"opencenter.services.keycloak.hostname": "id.example.com", "opencenter.services.keycloak.instances": 2,
+				"opencenter.services.headlamp.oidc_issuer_url": "https://id.example.com/realms/opencenter"}},
+		{name: "keycloak's route only with a gateway", services: "    keycloak: {enabled: true}", want: map[string]any{"opencenter.services.keycloak.gateway_route": nil}},
+		{name: "keycloak as openCenter-cli renders it", services: "    keycloak: {enabled: true}\n    gateway: {enabled: true}", replace: [2]string{"provider: kind", "provider: kind\n    storage: {default_storage_class: standard}"},
+			want: map[string]any{"opencenter.services.keycloak.instances": 3, "opencenter.services.keycloak.db_storage_size": "5Gi", "opencenter.services.keycloak.storage_class": "standard",
+				"opencenter.services.keycloak.gateway_route": true, "opencenter.services.keycloak.oidc_client_id": "opencenter"}},
+		{name: "object stores as openCenter-cli renders them", services: "    loki: {enabled: true}\n    tempo: {enabled: true}\n    mimir: {enabled: true}",
+			want: map[string]any{"opencenter.services.loki.storage": "s3", "opencenter.services.loki.bucket": "c1-loki", "opencenter.services.loki.endpoint": "https://swift.api.dfw3.rackspacecloud.com",
+				"opencenter.services.loki.region": "dfw3", "opencenter.services.tempo.bucket": "c1-tempo", "opencenter.services.mimir.bucket": "c1-mimir", "opencenter.services.mimir.storage": "s3"}},
+		{name: "velero's bucket and region", provider: "openstack", services: "    velero: {enabled: true}",
+			want:   map[string]any{"opencenter.services.velero.bucket": "c1-velero", "opencenter.services.velero.region": "RegionOne"},
+			decide: []string{"opencenter.services.velero.provider: openCenter-cli's Velero ran the OpenStack plugin"}},
+		{name: "kafka-cluster as openCenter-cli renders it", services: "    kafka-cluster: {enabled: true}",
+			want: map[string]any{"opencenter.services.kafka-cluster.cluster_name": "kafka-cluster", "opencenter.services.kafka-cluster.kafka_version": "4.1.1", "opencenter.services.kafka-cluster.storage_size": "20Gi"}},
+		{name: "the gateway keeps its name", services: "    gateway: {enabled: true}",
+			want: map[string]any{"opencenter.services.gateway.name": "rmpk-gateway", "opencenter.services.gateway.namespace": "rackspace-system", "opencenter.services.gateway.gateway_class_name": "eg"}},
+		{name: "vsphere-csi from the storage class and name", provider: "vmware", services: "    vsphere-csi: {enabled: true}", replace: [2]string{"provider: vmware", "provider: vmware\n    storage: {default_storage_class: vsan}"},
+			want: map[string]any{"opencenter.services.vsphere-csi.cluster_id": "c1", "opencenter.services.vsphere-csi.storage_class_name": "vsan", "opencenter.services.vsphere-csi.default_storage_class": true}},
+		{name: "vsphere-csi's vCenter from its secrets", provider: "vmware", services: "    vsphere-csi: {enabled: true}",
+			secrets: "  vsphere_csi: {vcenter_host: vc.example.com, datacenters: DC1, port: \"8443\", insecure_flag: \"true\", datastoreurl: \"ds:///vmfs/volumes/x/\", username: u, password: pw}",
+			want: map[string]any{"opencenter.services.vsphere-csi.vcenter_host": "vc.example.com", "opencenter.services.vsphere-csi.datacenter": "DC1", "opencenter.services.vsphere-csi.port": 8443,
+				"opencenter.services.vsphere-csi.insecure_flag": true, "opencenter.services.vsphere-csi.datastore_url": "ds:///vmfs/volumes/x/",
+				"secrets.services.vsphere-csi.username": "u", "secrets.services.vsphere-csi.password": "pw"}},
+		{name: "vsphere-csi's vCenter from infrastructure when the secrets hold placeholders", provider: "vmware", services: "    vsphere-csi: {enabled: true}",
+			secrets: "  vsphere_csi: {vcenter_host: CHANGEME, datacenters: CHANGEME}", replace: [2]string{"    cloud:\n", "    cloud:\n      vmware: {vcenter_server: vc2.example.com, datacenter: DC2}\n"},
+			want: map[string]any{"opencenter.services.vsphere-csi.vcenter_host": "vc2.example.com", "opencenter.services.vsphere-csi.datacenter": "DC2"}, notDecide: "vcenter_host"},
+		{name: "cert-manager email makes an ACME issuer", services: "    cert-manager: {enabled: true, email: ops@acme.example}",
+			want: map[string]any{"opencenter.services.cert-manager.issuer": "acme"}, decide: []string{"because the config names an ACME email"}},
+		{name: "calico is external unless a mode is given", services: "    calico: {enabled: true}",
+			want: map[string]any{"opencenter.services.calico.adoption_mode": "external"}, decide: []string{"opencenter.services.calico.adoption_mode: external"}},
+		{name: "calico managed when the config says so", services: "    calico: {enabled: true, adoption_mode: managed}",
+			want: map[string]any{"opencenter.services.calico.adoption_mode": nil}, notDecide: "calico"},
+		{name: "calico encapsulation from its modes", services: "    calico: {enabled: true}", replace: [2]string{"kubernetes: {subnet_pods: 10.10.0.0/16}", "kubernetes: {network_plugin: {calico: {vxlan_mode: Never, ipip_mode: CrossSubnet}}}"},
+			want: map[string]any{"opencenter.services.calico.encapsulation": "IPIPCrossSubnet", "opencenter.services.calico.pod_cidr": "10.42.0.0/16"}},
+		{name: "etcd-backup that never ran is left off", services: "    etcd-backup: {enabled: true}",
+			absent: []string{"opencenter.services.etcd-backup"}, decide: []string{"its etcd backups never ran"}},
+		{name: "cert-manager issuer from the one Route 53 credential", services: "    cert-manager: {enabled: true}",
+			secrets: "  cert_manager: {aws: {r53: {enabled: true, aws_access_key: AK, aws_secret_access_key: SK, region: us-east-2}, other: {enabled: false}}}",
+			want: map[string]any{"opencenter.services.cert-manager.issuer": "acme", "opencenter.services.cert-manager.dns_provider": "route53", "opencenter.services.cert-manager.issuer_name": "letsencrypt-r53",
+				"opencenter.services.cert-manager.route53_region": "us-east-2", "secrets.services.cert-manager.route53_access_key_id": "AK", "secrets.services.cert-manager.route53_secret_access_key": "SK"},
+			notDecide: "cert-manager"},
+		{name: "cert-manager without a credential is to decide", services: "    cert-manager: {enabled: true}",
+			absent: []string{"opencenter.services.cert-manager.issuer"}, decide: []string{"only its self-signed CA chain"}},
+		{name: "sealed-secrets key renewal is a field", services: "    sealed-secrets:\n      enabled: true\n      override_values: |\n        keyrenewperiod: \"0\"",
+			want: map[string]any{"opencenter.services.sealed-secrets.key_renew_period": "0"}, local: map[string]string{"sealed-secrets": ""}},
+		{name: "metallb pools", services: "    metallb: {enabled: true, ip_address_pools: [{name: lan, addresses: [192.0.2.10-192.0.2.20]}]}",
+			want: map[string]any{"opencenter.services.metallb.ip_pools": []any{map[string]any{"name": "lan", "addresses": []any{"192.0.2.10-192.0.2.20"}}}}},
+		{name: "base repository secret", replace: [2]string{"repository: {url", "base_repo: {url: https://github.com/opencenter-cloud/openCenter-gitops-base.git, release: \"2026.01\"}\n    repository: {url"},
+			want: map[string]any{"opencenter.gitops.base_repo.secret_name": "opencenter-base", "opencenter.gitops.base_repo.release": "2026.01"}},
+		{name: "customer-managed units", replace: [2]string{"repository: {url", "overlay_units: {customer_managed: {enabled: true, repository_url: \"https://git.example/acme/apps.git\", flux_name_prefix: x}}\n    repository: {url"},
+			want:   map[string]any{"opencenter.gitops.overlay_units.customer_managed.enabled": true, "opencenter.gitops.overlay_units.customer_managed.interval": "5m"},
+			report: []string{"opencenter.gitops.overlay_units.customer_managed.flux_name_prefix"}},
 		{name: "renamed Flux units to decide", services: "    gateway-api: {enabled: true}\n    kafka-cluster: {enabled: false}",
 			decide: []string{"Flux Kustomization envoy-gateway-api-base (the Envoy Gateway HelmRelease", "Flux Kustomization envoy-gateway-api-override"}, notDecide: "strimzi"},
 		{name: "placeholders are not carried", services: "    keycloak: {enabled: true}", secrets: "  keycloak: {admin_password: CHANGEME}",
@@ -87,9 +153,29 @@ func TestFieldMap(t *testing.T) {
 			if sec == "" {
 				sec = "  sops_age_key_file: /k"
 			}
-			r, err := Translate("c1.yaml", []byte(fmt.Sprintf(base, p, tc.services, sec)))
+			in := fmt.Sprintf(base, p, tc.services, sec)
+			if tc.replace[0] != "" {
+				if !strings.Contains(in, tc.replace[0]) {
+					t.Fatalf("the input lacks %q", tc.replace[0])
+				}
+				in = strings.Replace(in, tc.replace[0], tc.replace[1], 1)
+			}
+			r, err := Translate("c1.yaml", []byte(in))
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, path := range tc.absent {
+				if got := at(r.Config, path); got != nil {
+					t.Errorf("%s = %#v, want none", path, got)
+				}
+			}
+			if tc.dropped != 0 && r.Dropped != tc.dropped {
+				t.Errorf("dropped %d keys at defaults, want %d (report %v)", r.Dropped, tc.dropped, r.Report)
+			}
+			for _, d := range r.Derived {
+				if got := fmt.Sprint(at(r.Config, d.Path)); got != d.Value {
+					t.Errorf("derived %s: %s, but the config holds %s", d.Path, d.Value, got)
+				}
 			}
 			for path, want := range tc.want {
 				if got := at(r.Config, path); !reflect.DeepEqual(got, want) {
@@ -97,7 +183,7 @@ func TestFieldMap(t *testing.T) {
 				}
 			}
 			for svc, want := range tc.local {
-				if r.LocalValues[svc] != want {
+				if got, ok := r.LocalValues[svc]; got != want || ok != (want != "") {
 					t.Errorf("local values of %s = %q, want %q", svc, r.LocalValues[svc], want)
 				}
 			}
