@@ -144,6 +144,9 @@ func (ImportCmd) Help() string {
     # One cluster of openCenter-cli, its secrets encrypted for .sops.yaml
     opencenter import ~/.config/opencenter/clusters/blueprints/acme/os-dev/os-dev-config.yaml
 
+    # In a repository with no .sops.yaml yet: write its rule for the team's keys
+    opencenter import --age-recipient age1... --age-recipient age1... os-dev-config.yaml
+
     # Several at once; without a .sops.yaml rule, secrets in plaintext
     opencenter import --allow-plaintext-secrets a-config.yaml b-config.yaml
     opencenter secrets encrypt .a-config.yaml

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,7 +22,11 @@ import (
 type ImportCmd struct {
 	Files                 []string `arg:"" name:"FILE" type:"existingfile" help:"openCenter-cli v2 cluster configs, such as ~/.config/opencenter/clusters/blueprints/<org>/<cluster>/<cluster>-config.yaml."`
 	RepoFlag              `embed:""`
-	AllowPlaintextSecrets bool `help:"Write the secrets in plaintext when no .sops.yaml creation rule covers the new config (then encrypt them with 'opencenter secrets encrypt')."`
+	AgeRecipient          []string `placeholder:"AGE1..." help:"An age public key to encrypt the secrets for (repeatable), written as a .sops.yaml creation rule for the configs when the repository has none; default: the recipients of the .sops.yaml rule there is."`
+	AllowPlaintextSecrets bool     `help:"Write the secrets in plaintext when no .sops.yaml creation rule covers the new config and no --age-recipient is given (then encrypt them with 'opencenter secrets encrypt')."`
+
+	// newRules is the .sops.yaml to write for --age-recipient, by file.
+	newRules map[string][]byte
 }
 
 // imported is one config ready to be written.
@@ -53,6 +58,14 @@ func (c *ImportCmd) Run(s *Streams) error {
 	}
 	if len(problems) > 0 {
 		return badInput(errors.New(strings.Join(problems, "\n")))
+	}
+	for _, f := range sortedKeys(c.newRules) {
+		if err := writeNew(f, c.newRules[f]); err != nil {
+			return err
+		}
+		if !s.Quiet {
+			fmt.Fprintf(s.Out, "wrote %s: secrets are encrypted for %s\n", f, strings.Join(c.AgeRecipient, ", "))
+		}
 	}
 	for _, im := range all {
 		if err := writeNew(im.name, im.data); err != nil {
@@ -100,18 +113,34 @@ func (c *ImportCmd) translate(f string) (*imported, error) {
 		}
 		im.local[lf] = values
 	}
+	_, hasSecrets := r.Config["secrets"]
+	var p *policy
+	if hasSecrets || len(c.AgeRecipient) > 0 {
+		var text []byte
+		p, text, err = ruleFor(c.Repo, im.name, c.AgeRecipient)
+		switch {
+		case errors.Is(err, errNoRule) && c.AllowPlaintextSecrets:
+			im.plaintext = true
+		case errors.Is(err, errNoRule):
+			return nil, fmt.Errorf("%s: its secrets would be written in plaintext: no .sops.yaml creation rule covers %s: pass --age-recipient to write one, or --allow-plaintext-secrets", f, filepath.Base(im.name))
+		case err != nil:
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		if text != nil {
+			if c.newRules == nil {
+				c.newRules = map[string][]byte{}
+			}
+			c.newRules[p.File] = text
+		}
+	}
+	if p != nil {
+		// The overlay's Secrets follow the same rule, as init --sops sets.
+		r.SetDefault("opencenter.gitops.overlay_units.sops.enabled", true)
+	}
 	im.data = append([]byte("# Imported by opencenter import from openCenter-cli's "+filepath.Base(f)+".\nschema_version: 1\n"), yamlenc.Marshal(r.Config)...)
 	im.plain = im.data
-	if _, ok := r.Config["secrets"]; !ok {
+	if p == nil || !hasSecrets {
 		return im, nil
-	}
-	p, err := sopsPolicy(im.name)
-	if err != nil {
-		if c.AllowPlaintextSecrets {
-			im.plaintext = true
-			return im, nil
-		}
-		return nil, fmt.Errorf("%s: its secrets would be written in plaintext: %v; or pass --allow-plaintext-secrets", f, err)
 	}
 	if im.data, err = configedit.EncryptSecrets(im.data, sops.EncryptOptions{Recipients: p.Rule.Age, Rules: sops.Rules{MACOnlyEncrypted: p.Rule.MACOnlyEncrypted}}); err != nil {
 		return nil, fmt.Errorf("%s: %s", f, strings.TrimPrefix(err.Error(), "sops: "))
@@ -120,14 +149,14 @@ func (c *ImportCmd) translate(f string) (*imported, error) {
 }
 
 // print reports what one import wrote, derived, left out and left to
-// decide; --quiet keeps it to the files written.
+// decide; nothing with --quiet.
 func (c *ImportCmd) print(s *Streams, im *imported) {
+	if s.Quiet {
+		return
+	}
 	fmt.Fprintf(s.Out, "%s: wrote %s\n", im.from, im.name)
 	for _, f := range sortedKeys(im.local) {
 		fmt.Fprintf(s.Out, "  override_values written to %s\n", f)
-	}
-	if s.Quiet {
-		return
 	}
 	if im.plaintext {
 		fmt.Fprintf(s.Err, "warning: %s holds its secrets in plaintext: run 'opencenter secrets encrypt %s' before committing\n", im.name, im.name)
@@ -160,11 +189,6 @@ func (c *ImportCmd) print(s *Streams, im *imported) {
 }
 
 // sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

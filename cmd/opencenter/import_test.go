@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"filippo.io/age"
 
 	"github.com/opencenter-dev/opencenter/internal/fixturekey"
 )
@@ -79,5 +82,45 @@ func TestImport(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("import", src, "--repo", repo); code != 2 || !strings.Contains(stderr, "exists: not overwriting it") {
 		t.Errorf("again: exit %d, %s; want 2, not overwriting", code, stderr)
+	}
+
+	if !strings.Contains(string(data), "    overlay_units:\n      sops:\n        enabled: true\n") {
+		t.Errorf("the config does not encrypt the overlay's Secrets for the same rule:\n%s", data)
+	}
+}
+
+// TestImportAgeRecipient: --age-recipient writes a .sops.yaml creation
+// rule for a repository that has none and encrypts for it; it is refused
+// where a rule names others, and for a key that is not one.
+func TestImportAgeRecipient(t *testing.T) {
+	src, repo := importCase(t)
+	ids, err := age.ParseIdentities(bytes.NewReader(mustRead(t, fixturekey.Path())))
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("the fixture key: %v", err)
+	}
+	recipient := ids[0].(*age.X25519Identity).Recipient().String()
+	if code, _, stderr := runCLI("import", src, "--repo", repo, "--age-recipient", "age1nope"); code != 2 || !strings.Contains(stderr, "--age-recipient age1nope") {
+		t.Fatalf("a malformed recipient: exit %d, %s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(repo); len(entries) != 1 {
+		t.Fatalf("a refused import wrote %d entries", len(entries)-1)
+	}
+	code, stdout, stderr := runCLI("import", src, "--repo", repo, "--age-recipient", recipient, "--quiet")
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("import --quiet: exit %d, stdout %q, stderr %q; want 0 and nothing printed", code, stdout, stderr)
+	}
+	rules, err := os.ReadFile(filepath.Join(repo, ".sops.yaml"))
+	if err != nil || !strings.Contains(string(rules), "age: "+recipient+"\n") {
+		t.Fatalf(".sops.yaml: %v\n%s", err, rules)
+	}
+	plain, err := fixturekey.Decrypt(mustRead(t, filepath.Join(repo, ".os-dev-config.yaml")))
+	if err != nil || !strings.Contains(string(plain), "grafana_admin_password: ") {
+		t.Fatalf("the config does not decrypt with the recipient's key: %v", err)
+	}
+	os.Remove(filepath.Join(repo, ".os-dev-config.yaml"))
+	os.RemoveAll(filepath.Join(repo, "applications"))
+	other := "age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p"
+	if code, _, stderr := runCLI("import", src, "--repo", repo, "--age-recipient", other); code != 2 || !strings.Contains(stderr, "change its rule, not --age-recipient") {
+		t.Errorf("another recipient than the rule's: exit %d, %s", code, stderr)
 	}
 }

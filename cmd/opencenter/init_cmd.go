@@ -94,41 +94,22 @@ func (c *InitCmd) Run(s *Streams) error {
 // that of the .sops.yaml there is, else one it writes at the root of the
 // repository for the recipients given or the user's own key.
 func (c *InitCmd) sopsPolicy(s *Streams, name string) (*policy, error) {
-	if p, err := sopsPolicy(name); err == nil {
-		if len(c.AgeRecipient) > 0 && !slices.Equal(set(p.Rule.Age), set(c.AgeRecipient)) {
-			return nil, badInput(fmt.Errorf("%s names %s for %s already: change its rule, not --age-recipient", p.File, strings.Join(p.Rule.Age, ", "), filepath.Base(name)))
+	p, text, err := ruleFor(c.Repo, name, c.AgeRecipient)
+	if errors.Is(err, errNoRule) {
+		own, oerr := ownRecipient()
+		if oerr != nil {
+			return nil, oerr
 		}
-		return p, nil
+		p, text, err = ruleFor(c.Repo, name, []string{own})
 	}
-	file := filepath.Join(c.Repo, sops.ConfigFileName)
-	if _, err := os.Lstat(file); err == nil {
-		return nil, badInput(fmt.Errorf("%s has no creation rule for %s: add one (path_regex, age, encrypted_regex: ^secrets$, mac_only_encrypted: true)", file, filepath.Base(name)))
+	if err != nil || text == nil {
+		return p, err
 	}
-	recipients := c.AgeRecipient
-	if len(recipients) == 0 {
-		r, err := ownRecipient()
-		if err != nil {
-			return nil, err
-		}
-		recipients = []string{r}
-	}
-	for _, r := range recipients {
-		if _, err := sops.ParseRecipient(r); err != nil {
-			return nil, badInput(fmt.Errorf("--age-recipient %s: %v", r, err))
-		}
-	}
-	text := "# Whom the secrets of the cluster configs are encrypted for (opencenter\n" +
-		"# and sops read this file); the overlays' Secrets follow the same rule.\n" +
-		"creation_rules:\n" +
-		"  - path_regex: '\\.[a-z0-9-]+-config\\.yaml$'\n" +
-		"    encrypted_regex: '^secrets$'\n" +
-		"    mac_only_encrypted: true\n" +
-		"    age: " + strings.Join(recipients, ",") + "\n"
-	if err := writeNew(file, []byte(text)); err != nil {
+	if err := writeNew(p.File, text); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(s.Out, "wrote %s: secrets are encrypted for %s\n", file, strings.Join(recipients, ", "))
-	return sopsPolicy(name)
+	fmt.Fprintf(s.Out, "wrote %s: secrets are encrypted for %s\n", p.File, strings.Join(p.Rule.Age, ", "))
+	return p, nil
 }
 
 // ownRecipient is the public key of the user's age key, found as sops

@@ -59,6 +59,52 @@ func sopsPolicy(configFile string) (*policy, error) {
 	return &policy{File: file, Rule: rule}, nil
 }
 
+// errNoRule says that no .sops.yaml covers a new config and no
+// recipients were given to write one for.
+var errNoRule = errors.New("no .sops.yaml creation rule covers it")
+
+// ruleFor is the creation rule a new config (name, in repo) follows: that
+// of the .sops.yaml there is, which must name recipients if any are given;
+// else a new one at the repository root for recipients, returned with the
+// text to write there (nil when the file exists). errNoRule when there is
+// neither a rule nor a recipient.
+func ruleFor(repo, name string, recipients []string) (*policy, []byte, error) {
+	if p, err := sopsPolicy(name); err == nil {
+		if len(recipients) > 0 && !slices.Equal(set(p.Rule.Age), set(recipients)) {
+			return nil, nil, badInput(fmt.Errorf("%s names %s for %s already: change its rule, not --age-recipient", p.File, strings.Join(p.Rule.Age, ", "), filepath.Base(name)))
+		}
+		return p, nil, nil
+	}
+	file := filepath.Join(repo, sops.ConfigFileName)
+	if _, err := os.Lstat(file); err == nil {
+		return nil, nil, badInput(fmt.Errorf("%s has no creation rule for %s: add one (path_regex, age, encrypted_regex: ^secrets$, mac_only_encrypted: true)", file, filepath.Base(name)))
+	}
+	if len(recipients) == 0 {
+		return nil, nil, errNoRule
+	}
+	for _, r := range recipients {
+		if _, err := sops.ParseRecipient(r); err != nil {
+			return nil, nil, badInput(fmt.Errorf("--age-recipient %s: %v", r, err))
+		}
+	}
+	text := []byte("# Whom the secrets of the cluster configs are encrypted for (opencenter\n" +
+		"# and sops read this file); the overlays' Secrets follow the same rule.\n" +
+		"creation_rules:\n" +
+		"  - path_regex: '\\.[a-z0-9-]+-config\\.yaml$'\n" +
+		"    encrypted_regex: '^secrets$'\n" +
+		"    mac_only_encrypted: true\n" +
+		"    age: " + strings.Join(recipients, ",") + "\n")
+	cfg, err := sops.ParseConfig(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	rule, err := cfg.FindRule(repo, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &policy{File: file, Rule: rule}, text, nil
+}
+
 // recipientDrift compares the recipients a file's sops: block names with
 // the policy's: extra are named by the file only (whoever holds one of
 // them can read the secrets), missing by the policy only.

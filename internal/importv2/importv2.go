@@ -50,6 +50,17 @@ type Item struct {
 	Why string
 }
 
+// SetDefault sets the value at a dotted path of the config unless it has
+// one, and reports whether it did.
+func (r *Result) SetDefault(path string, v any) bool {
+	t := &translation{out: r.Config}
+	if t.has(path) {
+		return false
+	}
+	t.set(path, v)
+	return true
+}
+
 // Translate reads an openCenter-cli v2 config (name is its file, for
 // messages) and returns it in opencenter's format.
 func Translate(name string, data []byte) (*Result, error) {
