@@ -333,3 +333,94 @@ func TestReportMasksSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryRename: one row per entry of the rename, size and secret
+// tables, each with its own input and expected output; an entry no row
+// covers fails, so a new one comes with its test.
+func TestEveryRename(t *testing.T) {
+	rows := []struct{ svc, in, path string }{
+		{"cert-manager", "email: ops@acme.example", "acme_email"},
+		{"cert-manager", "letsencrypt_server: https://acme-staging-v02.api.letsencrypt.org/directory", "acme_server"},
+		{"headlamp", "hostname: hl.acme.example", "hostname"},
+		{"keycloak", "hostname: id.acme.example", "hostname"},
+		{"keycloak", "client_id: kube", "oidc_client_id"},
+		{"keycloak", "instances: 2", "instances"},
+		{"keycloak", "max_replicas: 5", "max_replicas"},
+		{"keycloak", "backup_enabled: true", "backup_enabled"},
+		{"keycloak", "backup_schedule: 0 4 * * *", "backup_schedule"},
+		{"loki", "storage_type: swift", "storage"},
+		{"loki", "bucket_name: logs", "bucket"},
+		{"loki", "s3_endpoint: https://s3.acme.example", "endpoint"},
+		{"loki", "s3_region: us-east-1", "region"},
+		{"loki", "storage_class: fast", "storage_class"},
+		{"loki", "volume_size: 50", "storage_size"},
+		{"longhorn", "hostname: lh.acme.example", "hostname"},
+		{"longhorn", "default_replica_count: 2", "default_replica_count"},
+		{"longhorn", "default_data_path: /data/longhorn", "data_path"},
+		{"velero", "backup_bucket: backups", "bucket"},
+		{"velero", "region: us-west-2", "region"},
+		{"harbor", "hostname: registry.acme.example", "hostname"},
+		{"harbor", "s3_bucket: images", "bucket"},
+		{"harbor", "emit_certificate: true", "emit_certificate"},
+		{"harbor", "registry_volume_size: 200", "storage_size"},
+		{"kube-prometheus-stack", "hostname: grafana.acme.example", "grafana_hostname"},
+		{"kube-prometheus-stack", "grafana_volume_size: 20", "grafana_storage_size"},
+		{"kube-prometheus-stack", "prometheus_volume_size: 100", "prometheus_storage_size"},
+	}
+	secretRows := []struct{ svc, in, path string }{
+		{"loki", "loki: {s3_access_key_id: v}", "loki.access_key_id"},
+		{"loki", "loki: {s3_secret_access_key: v}", "loki.secret_access_key"},
+		{"keycloak", "keycloak: {admin_password: v}", "keycloak.admin_password"},
+		{"headlamp", "headlamp: {oidc_client_secret: v}", "headlamp.oidc_client_secret"},
+		{"kube-prometheus-stack", "grafana: {admin_password: v}", "kube-prometheus-stack.grafana_admin_password"},
+		{"tempo", "tempo: {access_key: v}", "tempo.access_key_id"},
+		{"tempo", "tempo: {secret_key: v}", "tempo.secret_access_key"},
+	}
+	covered := map[string]bool{}
+	for _, r := range rows {
+		key, val, _ := strings.Cut(r.in, ": ")
+		covered[r.svc+"."+key] = true
+		res, err := Translate("c1.yaml", []byte(fmt.Sprintf(base, "kind", "    "+r.svc+": {enabled: true, "+r.in+"}", "  k: v")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := val
+		if _, sized := sizes[r.svc][key]; sized {
+			want += "Gi"
+		}
+		if got := fmt.Sprint(at(res.Config, "opencenter.services."+r.svc+"."+r.path)); got != want {
+			t.Errorf("%s.%s: opencenter.services.%s.%s = %s, want %s", r.svc, key, r.svc, r.path, got, want)
+		}
+	}
+	for _, r := range secretRows {
+		key, _, _ := strings.Cut(strings.Trim(strings.SplitN(r.in, "{", 2)[1], "}"), ": ")
+		from := strings.SplitN(r.in, ":", 2)[0] + "." + key
+		covered["secrets."+from] = true
+		res, err := Translate("c1.yaml", []byte(fmt.Sprintf(base, "kind", "    "+r.svc+": {enabled: true}", "  "+r.in)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := at(res.Config, "secrets.services."+r.path); got != "v" {
+			t.Errorf("secrets.%s: secrets.services.%s = %v, want v", from, r.path, got)
+		}
+	}
+	for svc, m := range renames {
+		for theirs := range m {
+			if !covered[svc+"."+theirs] {
+				t.Errorf("rename %s.%s has no row", svc, theirs)
+			}
+		}
+	}
+	for svc, m := range sizes {
+		for theirs := range m {
+			if !covered[svc+"."+theirs] {
+				t.Errorf("size %s.%s has no row", svc, theirs)
+			}
+		}
+	}
+	for from := range secretRenames {
+		if !covered["secrets."+from] {
+			t.Errorf("secret %s has no row", from)
+		}
+	}
+}
