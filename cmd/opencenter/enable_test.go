@@ -280,3 +280,34 @@ func TestDisableOwnSwitch(t *testing.T) {
 		t.Errorf("not mentioned: exit %d, the file changed %v\n%s%s", code, !bytes.Equal(before, after), stdout, stderr)
 	}
 }
+
+// TestEnableMendsAnInvalidConfig: on a config that does not validate yet
+// (fresh from import), --set writes an edit that adds no problem and says
+// how many remain, and still refuses one that adds a problem.
+func TestEnableMendsAnInvalidConfig(t *testing.T) {
+	src, repo := importCase(t)
+	if code, _, stderr := runCLI("import", src, "--repo", repo, "--allow-plaintext-secrets"); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	cfg := filepath.Join(repo, ".os-dev-config.yaml")
+	problems := func() int {
+		_, stdout, stderr := runCLI("validate", "--allow-plaintext-secrets", cfg)
+		return strings.Count(stdout+stderr, ".os-dev-config.yaml:")
+	}
+	before := problems()
+	code, stdout, stderr := runCLI("enable", "gateway", "--set", "tls_secret_name=os-dev-wildcard-tls", "--config", cfg)
+	if code != 0 || !strings.Contains(stdout, "problems it had before remain") {
+		t.Fatalf("enable --set on an invalid config: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if after := problems(); after >= before || after == 0 {
+		t.Errorf("problems: %d before the edit, %d after; want fewer, and some left", before, after)
+	}
+	data := mustRead(t, cfg)
+	code, _, stderr = runCLI("enable", "metallb", "--config", cfg)
+	if code != exitBadInput || !strings.Contains(stderr, "opencenter.services.metallb.ip_pools: required") || strings.Contains(stderr, "repository.url") {
+		t.Errorf("an edit adding a problem: exit %d, want 2 naming only the new problem:\n%s", code, stderr)
+	}
+	if !bytes.Equal(data, mustRead(t, cfg)) {
+		t.Error("a refused edit changed the config")
+	}
+}
