@@ -226,17 +226,7 @@ func (t *translation) deriveIssuer() {
 
 // get returns the value at the dotted path of the output.
 func (t *translation) get(path string) (any, bool) {
-	var v any = t.out
-	for _, k := range strings.Split(path, ".") {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[k]; !ok {
-			return nil, false
-		}
-	}
-	return v, true
+	return lookup(t.out, strings.Split(path, ".")...)
 }
 
 // hasAll reports whether the output has a value at each path.

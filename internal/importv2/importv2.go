@@ -492,7 +492,12 @@ func (t *translation) enabled(svc string) bool {
 
 // peek returns the value at path in the input, leaving it there.
 func (t *translation) peek(path ...string) (any, bool) {
-	var v any = t.in
+	return lookup(t.in, path...)
+}
+
+// lookup returns the value at path in the mappings under root.
+func lookup(root map[string]any, path ...string) (any, bool) {
+	var v any = root
 	for _, k := range path {
 		m, ok := v.(map[string]any)
 		if !ok {
