@@ -278,7 +278,11 @@ func (t *translation) gitops() {
 		t.copy("opencenter.gitops.base_repo."+k, append(g, "base_repo", k)...)
 	}
 	t.copy("opencenter.gitops.flux.interval", append(g, "flux", "interval")...)
-	t.copy("opencenter.gitops.flux.prune", append(g, "flux", "prune")...)
+	if t.copy("opencenter.gitops.flux.prune", append(g, "flux", "prune")...) {
+		if v, _ := t.get("opencenter.gitops.flux.prune"); v == false {
+			t.r.Decide = append(t.r.Decide, "opencenter.gitops.flux.prune: false, which openCenter-cli ignored (it rendered prune: true on every unit); opencenter honours it, so Flux will leave behind what leaves git")
+		}
+	}
 	if t.has("opencenter.gitops.base_repo.url") && !t.copy("opencenter.gitops.base_repo.secret_name", append(g, "base_repo", "secret_name")...) {
 		t.set("opencenter.gitops.base_repo.secret_name", "opencenter-base")
 		t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.gitops.base_repo.secret_name", Value: "opencenter-base", Why: "the Secret every base GitRepository of openCenter-cli names"})
@@ -315,6 +319,7 @@ var renames = map[string]map[string]string{
 	"headlamp":              {"hostname": "hostname"},
 	"keycloak":              {"hostname": "hostname", "client_id": "oidc_client_id", "instances": "instances", "max_replicas": "max_replicas", "backup_enabled": "backup_enabled", "backup_schedule": "backup_schedule"},
 	"loki":                  {"storage_type": "storage", "bucket_name": "bucket", "s3_endpoint": "endpoint", "s3_region": "region", "storage_class": "storage_class"},
+	"tempo":                 {"bucket_name": "bucket", "s3_endpoint": "endpoint", "s3_region": "region", "storage_class": "storage_class"},
 	"longhorn":              {"hostname": "hostname", "default_replica_count": "default_replica_count", "default_data_path": "data_path"},
 	"velero":                {"backup_bucket": "bucket", "region": "region"},
 	"harbor":                {"hostname": "hostname", "s3_bucket": "bucket", "emit_certificate": "emit_certificate"},
@@ -323,6 +328,7 @@ var renames = map[string]map[string]string{
 
 var sizes = map[string]map[string]string{
 	"loki":                  {"volume_size": "storage_size"},
+	"tempo":                 {"volume_size": "storage_size"},
 	"harbor":                {"registry_volume_size": "storage_size"},
 	"kube-prometheus-stack": {"grafana_volume_size": "grafana_storage_size", "prometheus_volume_size": "prometheus_storage_size"},
 }
@@ -398,9 +404,38 @@ func (t *translation) services() {
 		t.take(append(os, k)...)
 	}
 	t.vsphereCSI()
+	t.lokiSwift()
+	if v, ok := t.take("opencenter", "services", "tempo", "storage_type"); ok && t.enabled("tempo") {
+		if v == "swift" {
+			t.r.Decide = append(t.r.Decide, "opencenter.services.tempo.storage: swift, which opencenter's Tempo does not take: use s3 with Swift's S3 API as endpoint (https://swift.api.<region>.rackspacecloud.com) and S3 keys")
+		} else {
+			t.set("opencenter.services.tempo.storage", v)
+		}
+	}
 	if t.enabled("velero") {
 		t.r.Decide = append(t.r.Decide, "opencenter.services.velero.provider: openCenter-cli's Velero ran the OpenStack plugin (Swift, Secret cloud-credentials); opencenter's runs the AWS plugin against an S3 API, such as Swift's at s3_url https://swift.api.<region>.rackspacecloud.com, with S3 keys (secrets or existing_secret); backups the OpenStack plugin made are not readable by it")
 	}
+}
+
+// lokiSwift takes Loki's Swift settings, which openCenter-cli keeps in
+// keys of their own, into the fields ours shares with S3: the Keystone
+// URL as endpoint, the container as bucket, the application credential
+// as the access key pair.
+func (t *translation) lokiSwift() {
+	if v, _ := t.get("opencenter.services.loki.storage"); v != "swift" || !t.enabled("loki") {
+		return
+	}
+	const to = "opencenter.services.loki."
+	from := []string{"opencenter", "services", "loki"}
+	t.copy(to+"endpoint", append(from, "swift_auth_url")...)
+	if v, ok := t.take(append(from, "swift_region")...); ok && v != "" {
+		t.set(to+"region", v)
+	}
+	if v, ok := t.take(append(from, "swift_container_name")...); ok && v != "" {
+		t.set(to+"bucket", v) // wins over bucket_name, as in openCenter-cli
+	}
+	t.copy("secrets.services.loki.access_key_id", append(from, "swift_application_credential_id")...)
+	t.copy("secrets.services.loki.secret_access_key", "secrets", "loki", "swift_application_credential_secret")
 }
 
 // vsphereCSI takes the vCenter connection from secrets.vsphere_csi,
