@@ -283,6 +283,15 @@ func (t *translation) gitops() {
 			t.r.Decide = append(t.r.Decide, "opencenter.gitops.flux.prune: false, which openCenter-cli ignored (it rendered prune: true on every unit); opencenter honours it, so Flux will leave behind what leaves git")
 		}
 	}
+	if auth, _ := t.peek(append(g, "auth", "ssh")...); auth != nil {
+		if u, _ := t.get("opencenter.gitops.base_repo.url"); u != nil {
+			if rest, ok := strings.CutPrefix(fmt.Sprint(u), "https://"); ok {
+				v := "ssh://git@" + rest
+				t.set("opencenter.gitops.base_repo.url", v)
+				t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.gitops.base_repo.url", Value: v, Why: "the base repository over SSH, as openCenter-cli's sources reach it with gitops.auth.ssh"})
+			}
+		}
+	}
 	if t.has("opencenter.gitops.base_repo.url") && !t.copy("opencenter.gitops.base_repo.secret_name", append(g, "base_repo", "secret_name")...) {
 		t.set("opencenter.gitops.base_repo.secret_name", "opencenter-base")
 		t.r.Derived = append(t.r.Derived, Item{Path: "opencenter.gitops.base_repo.secret_name", Value: "opencenter-base", Why: "the Secret every base GitRepository of openCenter-cli names"})

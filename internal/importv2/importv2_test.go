@@ -145,6 +145,8 @@ func TestFieldMap(t *testing.T) {
 			want: map[string]any{"opencenter.services.metallb.ip_pools": []any{map[string]any{"name": "lan", "addresses": []any{"192.0.2.10-192.0.2.20"}}}}},
 		{name: "base repository secret", replace: [2]string{"repository: {url", "base_repo: {url: https://github.com/opencenter-cloud/openCenter-gitops-base.git, release: \"2026.01\"}\n    repository: {url"},
 			want: map[string]any{"opencenter.gitops.base_repo.secret_name": "opencenter-base", "opencenter.gitops.base_repo.release": "2026.01"}},
+		{name: "base repository over SSH", replace: [2]string{"repository: {url", "auth: {ssh: {private_key_path: /k}}\n    base_repo: {url: https://github.com/opencenter-cloud/openCenter-gitops-base.git}\n    repository: {url"},
+			want: map[string]any{"opencenter.gitops.base_repo.url": "ssh://git@github.com/opencenter-cloud/openCenter-gitops-base.git"}},
 		{name: "customer-managed units", replace: [2]string{"repository: {url", "overlay_units: {customer_managed: {enabled: true, repository_url: \"https://git.example/acme/apps.git\", flux_name_prefix: x}}\n    repository: {url"},
 			want:   map[string]any{"opencenter.gitops.overlay_units.customer_managed.enabled": true, "opencenter.gitops.overlay_units.customer_managed.interval": "5m"},
 			report: []string{"opencenter.gitops.overlay_units.customer_managed.flux_name_prefix"}},
