@@ -17,6 +17,9 @@ type facts struct {
 	osRegion    string // infrastructure.cloud.openstack.region
 	storage     string // infrastructure.storage.default_storage_class
 	vxlan, ipip string // cluster.kubernetes.network_plugin.calico modes
+
+	kpsHostname  string // services.kube-prometheus-stack.hostname
+	veleroBucket string // services.velero.backup_bucket
 }
 
 // readFacts reads the facts off the input, before the translation
@@ -40,6 +43,9 @@ func (t *translation) readFacts() facts {
 		storage:     str(o, "infrastructure", "storage", "default_storage_class"),
 		vxlan:       str(append(calico, "vxlan_mode")...),
 		ipip:        str(append(calico, "ipip_mode")...),
+
+		kpsHostname:  str(o, "services", "kube-prometheus-stack", "hostname"),
+		veleroBucket: str(o, "services", "velero", "backup_bucket"),
 	}
 	if f.name == "" {
 		f.name = f.clusterName
@@ -128,7 +134,12 @@ var derivations = []derivation{
 	{"headlamp.oidc_enabled", fixed(true), "Headlamp's OIDC login"},
 	{"headlamp.oidc_client_id", fixed("opencenter"), "Headlamp's OIDC client"},
 	{"kube-prometheus-stack.grafana_hostname", under("grafana"), "Grafana's hostname"},
-	{"kube-prometheus-stack.alertmanager_hostname", under("alertmanager"), "Alertmanager's hostname"},
+	{"kube-prometheus-stack.alertmanager_hostname", func(f facts) any {
+		if f.kpsHostname != "" {
+			return nil // one hostname for all three: to decide
+		}
+		return under("alertmanager")(f)
+	}, "Alertmanager's hostname"},
 	{"loki.storage", fixed("s3"), "Loki's storage"},
 	{"loki.bucket", named("loki", false), "Loki's bucket"},
 	{"loki.endpoint", swift, "Loki's S3 endpoint"},

@@ -188,7 +188,7 @@ func (t *translation) run() error {
 		return err
 	}
 	t.gitops()
-	t.services()
+	t.services(f)
 	t.secrets()
 	t.certManager()
 	t.renamedUnits()
@@ -321,6 +321,21 @@ var ours = func() map[string]bool {
 	return names
 }()
 
+// sourced are the services whose type embeds config.Sourced: they take a
+// source override, the others refuse one.
+var sourced = func() map[string]bool {
+	names := map[string]bool{}
+	st := reflect.TypeFor[config.Services]()
+	for i := range st.NumField() {
+		f := st.Field(i)
+		n, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Type.Kind() == reflect.Pointer && f.Type.Implements(reflect.TypeFor[config.SourcedService]()) {
+			names[n] = true
+		}
+	}
+	return names
+}()
+
 // renames are the typed fields each service keeps under another name (or
 // the same), by openCenter-cli's name; sizes are in GB.
 var renames = map[string]map[string]string{
@@ -342,7 +357,7 @@ var sizes = map[string]map[string]string{
 	"kube-prometheus-stack": {"grafana_volume_size": "grafana_storage_size", "prometheus_volume_size": "prometheus_storage_size"},
 }
 
-func (t *translation) services() {
+func (t *translation) services(f facts) {
 	svcs, _ := t.in["opencenter"].(map[string]any)["services"].(map[string]any)
 	for _, name := range slices.Sorted(maps.Keys(svcs)) {
 		s, ok := svcs[name].(map[string]any)
@@ -380,6 +395,11 @@ func (t *translation) services() {
 		for theirs, ours := range renames[name] {
 			t.copy(to+ours, append(from, theirs)...)
 		}
+		if sourced[name] {
+			for _, k := range []string{"repo", "branch", "release"} {
+				t.copy(to+"source."+k, append(from, "source", k)...)
+			}
+		}
 		for theirs, ours := range sizes[name] {
 			t.size(to+ours, append(from, theirs)...)
 		}
@@ -414,6 +434,12 @@ func (t *translation) services() {
 	}
 	t.vsphereCSI()
 	t.lokiSwift()
+	if f.kpsHostname != "" && t.enabled("kube-prometheus-stack") {
+		t.r.Decide = append(t.r.Decide, "opencenter.services.kube-prometheus-stack.alertmanager_hostname: openCenter-cli published Prometheus, Alertmanager and Grafana all at "+f.kpsHostname+", now grafana_hostname; give Alertmanager a hostname of its own to keep publishing it")
+	}
+	if f.veleroBucket != "" && f.veleroBucket != f.name+"-velero" && t.enabled("velero") {
+		t.r.Decide = append(t.r.Decide, "opencenter.services.velero.bucket: "+f.veleroBucket+", from backup_bucket, which openCenter-cli ignored: its backups went to "+f.name+"-velero")
+	}
 	if v, ok := t.take("opencenter", "services", "tempo", "storage_type"); ok && t.enabled("tempo") {
 		if v == "swift" {
 			t.r.Decide = append(t.r.Decide, "opencenter.services.tempo.storage: swift, which opencenter's Tempo does not take: use s3 with Swift's S3 API as endpoint (https://swift.api.<region>.rackspacecloud.com) and S3 keys")
