@@ -9,14 +9,17 @@ import (
 
 // facts are what the derivations read of the input.
 type facts struct {
-	fqdn        string // opencenter.cluster.cluster_fqdn
-	name        string // opencenter.meta.name
-	clusterName string // opencenter.cluster.cluster_name
-	region      string // opencenter.meta.region
-	provider    string // opencenter.infrastructure.provider, ours
-	osRegion    string // infrastructure.cloud.openstack.region
-	storage     string // infrastructure.storage.default_storage_class
-	vxlan, ipip string // cluster.kubernetes.network_plugin.calico modes
+	fqdn         string // opencenter.cluster.cluster_fqdn
+	name         string // opencenter.meta.name
+	clusterName  string // opencenter.cluster.cluster_name
+	region       string // opencenter.meta.region
+	provider     string // opencenter.infrastructure.provider, ours
+	osRegion     string // infrastructure.cloud.openstack.region
+	osAuthURL    string // infrastructure.cloud.openstack.auth_url
+	osCredID     string // its application_credential_id
+	osCredSecret string // its application_credential_secret
+	storage      string // infrastructure.storage.default_storage_class
+	vxlan, ipip  string // cluster.kubernetes.network_plugin.calico modes
 
 	kpsHostname  string // services.kube-prometheus-stack.hostname
 	veleroBucket string // services.velero.backup_bucket
@@ -34,15 +37,18 @@ func (t *translation) readFacts() facts {
 	}
 	o, calico := "opencenter", []string{"opencenter", "cluster", "kubernetes", "network_plugin", "calico"}
 	f := facts{
-		fqdn:        str(o, "cluster", "cluster_fqdn"),
-		name:        str(o, "meta", "name"),
-		clusterName: str(o, "cluster", "cluster_name"),
-		region:      str(o, "meta", "region"),
-		provider:    str(o, "infrastructure", "provider"),
-		osRegion:    str(o, "infrastructure", "cloud", "openstack", "region"),
-		storage:     str(o, "infrastructure", "storage", "default_storage_class"),
-		vxlan:       str(append(calico, "vxlan_mode")...),
-		ipip:        str(append(calico, "ipip_mode")...),
+		fqdn:         str(o, "cluster", "cluster_fqdn"),
+		name:         str(o, "meta", "name"),
+		clusterName:  str(o, "cluster", "cluster_name"),
+		region:       str(o, "meta", "region"),
+		provider:     str(o, "infrastructure", "provider"),
+		osRegion:     str(o, "infrastructure", "cloud", "openstack", "region"),
+		osAuthURL:    str(o, "infrastructure", "cloud", "openstack", "auth_url"),
+		osCredID:     str(o, "infrastructure", "cloud", "openstack", "application_credential_id"),
+		osCredSecret: str(o, "infrastructure", "cloud", "openstack", "application_credential_secret"),
+		storage:      str(o, "infrastructure", "storage", "default_storage_class"),
+		vxlan:        str(append(calico, "vxlan_mode")...),
+		ipip:         str(append(calico, "ipip_mode")...),
 
 		kpsHostname:  str(o, "services", "kube-prometheus-stack", "hostname"),
 		veleroBucket: str(o, "services", "velero", "backup_bucket"),

@@ -190,7 +190,7 @@ func (t *translation) run() error {
 	t.gitops()
 	t.services(f)
 	t.secrets()
-	t.certManager()
+	t.certManager(f)
 	t.renamedUnits()
 	t.r.Dropped = t.dropDefaults(f.fqdn)
 	t.derive(f)
@@ -611,11 +611,15 @@ func (t *translation) secrets() {
 // certManager derives cert-manager's issuer from the DNS credential
 // openCenter-cli renders one from (secrets.cert_manager.aws.<name>);
 // without one, it rendered only its self-signed CA chain.
-func (t *translation) certManager() {
+func (t *translation) certManager(f facts) {
 	if !t.enabled("cert-manager") {
 		return
 	}
 	const to = "opencenter.services.cert-manager."
+	if v, _ := t.take("opencenter", "services", "cert-manager", "dns_provider"); v == "designate" {
+		t.designate(f)
+		return
+	}
 	aws, _ := t.peek("secrets", "cert_manager", "aws")
 	creds, _ := aws.(map[string]any)
 	var on []string
@@ -639,10 +643,11 @@ func (t *translation) certManager() {
 	case 1:
 		c := []string{"secrets", "cert_manager", "aws", on[0]}
 		t.take(append(c, "enabled")...)
-		for k, v := range map[string]any{"issuer": "acme", "dns_provider": "route53", "issuer_name": "letsencrypt-" + on[0]} {
+		for _, kv := range [][2]string{{"issuer", "acme"}, {"dns_provider", "route53"}, {"issuer_name", "letsencrypt-" + on[0]}} {
+			k, v := kv[0], kv[1]
 			if !t.has(to + k) {
 				t.set(to+k, v)
-				t.r.Derived = append(t.r.Derived, Item{Path: to + k, Value: fmt.Sprint(v), Why: "the ACME issuer openCenter-cli renders from the Route 53 credential " + on[0]})
+				t.r.Derived = append(t.r.Derived, Item{Path: to + k, Value: v, Why: "the ACME issuer openCenter-cli renders from the Route 53 credential " + on[0]})
 			}
 		}
 		t.copy(to+"route53_region", append(c, "region")...)
@@ -654,6 +659,28 @@ func (t *translation) certManager() {
 		}
 	default:
 		t.r.Decide = append(t.r.Decide, to+"issuer: openCenter-cli rendered one ACME issuer per enabled credential ("+strings.Join(on, ", ")+"); opencenter renders one: choose it")
+	}
+}
+
+// designate derives the ACME issuer openCenter-cli renders for
+// dns_provider designate: DNS-01 through OpenStack Designate, with the
+// cloud's Keystone URL, region and application credential.
+func (t *translation) designate(f facts) {
+	const to = "opencenter.services.cert-manager."
+	for _, kv := range [][2]string{{"issuer", "acme"}, {"dns_provider", "designate"}, {"issuer_name", "letsencrypt-designate"}, {"designate_auth_url", f.osAuthURL}, {"designate_region", f.osRegion}} {
+		k, v := kv[0], kv[1]
+		if v != "" && !t.has(to+k) {
+			t.set(to+k, v)
+			t.r.Derived = append(t.r.Derived, Item{Path: to + k, Value: v, Why: "the Designate ACME issuer openCenter-cli renders"})
+		}
+	}
+	for _, kv := range [][2]string{{"designate_application_credential_id", f.osCredID}, {"designate_application_credential_secret", f.osCredSecret}} {
+		k, v := kv[0], kv[1]
+		if v != "" {
+			t.set("secrets.services.cert-manager."+k, v)
+		} else {
+			t.r.Decide = append(t.r.Decide, "secrets.services.cert-manager."+k+": the OpenStack application credential for Designate (openCenter-cli's init left it "+Placeholder+")")
+		}
 	}
 }
 

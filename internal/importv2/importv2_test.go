@@ -137,6 +137,11 @@ func TestFieldMap(t *testing.T) {
 			want: map[string]any{"opencenter.services.cert-manager.issuer": "acme", "opencenter.services.cert-manager.dns_provider": "route53", "opencenter.services.cert-manager.issuer_name": "letsencrypt-r53",
 				"opencenter.services.cert-manager.route53_region": "us-east-2", "secrets.services.cert-manager.route53_access_key_id": "AK", "secrets.services.cert-manager.route53_secret_access_key": "SK"},
 			notDecide: "cert-manager"},
+		{name: "cert-manager with Designate", provider: "openstack", services: "    cert-manager: {enabled: true, dns_provider: designate}",
+			want: map[string]any{"opencenter.services.cert-manager.issuer": "acme", "opencenter.services.cert-manager.dns_provider": "designate", "opencenter.services.cert-manager.issuer_name": "letsencrypt-designate",
+				"opencenter.services.cert-manager.designate_auth_url": "https://keystone.example/v3/", "opencenter.services.cert-manager.designate_region": "RegionOne",
+				"secrets.services.cert-manager.designate_application_credential_id": "app-id", "secrets.services.cert-manager.designate_application_credential_secret": "app-secret"},
+			notDecide: "cert-manager"},
 		{name: "cert-manager without a credential is to decide", services: "    cert-manager: {enabled: true}",
 			absent: []string{"opencenter.services.cert-manager.issuer"}, decide: []string{"only its self-signed CA chain"}},
 		{name: "sealed-secrets key renewal is a field", services: "    sealed-secrets:\n      enabled: true\n      override_values: |\n        keyrenewperiod: \"0\"",
@@ -255,6 +260,12 @@ func TestOpenCenterCLIConfigs(t *testing.T) {
 		r, err := Translate(f, data)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for range 5 { // maps iterate in random order: the result must not
+			again, _ := Translate(f, data)
+			if !reflect.DeepEqual(again, r) {
+				t.Fatalf("%s: a second translation differs", f)
+			}
 		}
 		var in map[string]any
 		if err := yaml.Unmarshal(data, &in); err != nil {
