@@ -29,7 +29,7 @@ func input(t *testing.T, name string) check.Input {
 		t.Fatalf("loading the config model: %v", err)
 	}
 	root := filepath.Join("testdata", name)
-	descs, failed, err := descriptor.LoadDirFailed(root, "descriptors")
+	descs, failed, err := descriptor.LoadDir(root, "descriptors")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -188,16 +188,10 @@ func (l *Loaded) Diag(p, format string, args ...any) diag.Diag {
 	return d
 }
 
-// LoadDir loads every descriptors/*.yaml below root, sorted by file name.
-// On error it also returns what it could load.
-func LoadDir(root, dir string) ([]*Loaded, error) {
-	out, _, err := LoadDirFailed(root, dir)
-	return out, err
-}
-
-// LoadDirFailed is LoadDir that also names the descriptors (by file base
-// name, which is their unit name) that failed to decode.
-func LoadDirFailed(root, dir string) ([]*Loaded, []string, error) {
+// LoadDir loads every descriptors/*.yaml below root, sorted by file name,
+// and names the descriptors (by file base name, which is their unit name)
+// that failed to decode. On error it also returns what it could load.
+func LoadDir(root, dir string) ([]*Loaded, []string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, dir))
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading descriptors: %w", err)

@@ -50,7 +50,7 @@ func Generate(o Options) (map[string][]byte, error) {
 
 // GenerateWith is Generate with an already loaded model.
 func GenerateWith(o Options, m *model.Model) (map[string][]byte, error) {
-	descs, failed, derr := descriptor.LoadDirFailed(o.Root, o.Descriptors)
+	descs, failed, derr := descriptor.LoadDir(o.Root, o.Descriptors)
 	tmpls, err := descriptor.Templates(o.Root, o.Descriptors)
 	if err != nil {
 		return nil, err

@@ -17,10 +17,6 @@ import (
 // Scalar appends s as a one-line YAML scalar.
 func Scalar(b []byte, s string) []byte { return yamlenc.AppendScalar(b, s) }
 
-// Key appends s as a YAML mapping key starting at column col; the template
-// writes the ":" that follows.
-func Key(b []byte, s string, col int) []byte { return yamlenc.AppendKey(b, s, col) }
-
 // Float appends f as a YAML float that reads back as a float.
 func Float(b []byte, f float64) []byte {
 	switch {
