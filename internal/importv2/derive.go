@@ -21,6 +21,7 @@ type facts struct {
 	storage      string // infrastructure.storage.default_storage_class
 	vxlan, ipip  string // cluster.kubernetes.network_plugin.calico modes
 
+	keycloakHost string // services.keycloak.hostname, else auth.<fqdn>
 	kpsHostname  string // services.kube-prometheus-stack.hostname
 	veleroBucket string // services.velero.backup_bucket
 }
@@ -50,11 +51,15 @@ func (t *translation) readFacts() facts {
 		vxlan:        str(append(calico, "vxlan_mode")...),
 		ipip:         str(append(calico, "ipip_mode")...),
 
+		keycloakHost: str(o, "services", "keycloak", "hostname"),
 		kpsHostname:  str(o, "services", "kube-prometheus-stack", "hostname"),
 		veleroBucket: str(o, "services", "velero", "backup_bucket"),
 	}
 	if f.name == "" {
 		f.name = f.clusterName
+	}
+	if f.keycloakHost == "" && f.fqdn != "" {
+		f.keycloakHost = "auth." + f.fqdn
 	}
 	if f.provider == "vsphere" {
 		f.provider = "vmware"
@@ -77,7 +82,8 @@ type derivation struct {
 // needs are, by derivation, the output paths that must be set for it to
 // apply: Keycloak's route needs a Gateway and a hostname.
 var needs = map[string][]string{
-	"keycloak.gateway_route": {"opencenter.services.gateway.enabled", "opencenter.services.keycloak.hostname"},
+	"keycloak.gateway_route":   {"opencenter.services.gateway.enabled", "opencenter.services.keycloak.hostname"},
+	"headlamp.oidc_issuer_url": {"opencenter.services.keycloak.enabled"},
 }
 
 // swift is the Swift S3 endpoint openCenter-cli renders for object stores.
@@ -117,8 +123,7 @@ func metaRegion(f facts) any {
 	return f.region
 }
 
-// derivations, in the order they are written: headlamp's issuer reads
-// keycloak's hostname.
+// derivations, in the order they are written and listed.
 var derivations = []derivation{
 	{"calico.encapsulation", calicoEncapsulation, "Calico's encapsulation, from cluster.kubernetes.network_plugin.calico's vxlan_mode and ipip_mode"},
 	{"calico.pod_cidr", fixed("10.42.0.0/16"), "Calico's pod CIDR when cluster.kubernetes.subnet_pods is absent"},
@@ -139,6 +144,12 @@ var derivations = []derivation{
 	{"headlamp.hostname", under("headlamp"), "Headlamp's hostname"},
 	{"headlamp.oidc_enabled", fixed(true), "Headlamp's OIDC login"},
 	{"headlamp.oidc_client_id", fixed("opencenter"), "Headlamp's OIDC client"},
+	{"headlamp.oidc_issuer_url", func(f facts) any {
+		if f.keycloakHost == "" {
+			return nil
+		}
+		return "https://" + f.keycloakHost + "/realms/opencenter"
+	}, "Headlamp's OIDC issuer, Keycloak's realm opencenter"},
 	{"kube-prometheus-stack.grafana_hostname", under("grafana"), "Grafana's hostname"},
 	{"kube-prometheus-stack.alertmanager_hostname", func(f facts) any {
 		if f.kpsHostname != "" {
@@ -220,25 +231,9 @@ func (t *translation) derive(f facts) {
 		if v == nil {
 			continue
 		}
-		if d.path == "headlamp.oidc_client_id" && t.enabled("keycloak") {
-			t.deriveIssuer()
-		}
 		t.set(to, v)
 		t.r.Derived = append(t.r.Derived, Item{Path: to, Value: fmt.Sprint(v), Why: d.why})
 	}
-}
-
-// deriveIssuer points Headlamp at the realm openCenter-cli renders in
-// Keycloak: realm opencenter at Keycloak's hostname.
-func (t *translation) deriveIssuer() {
-	const to = "opencenter.services.headlamp.oidc_issuer_url"
-	host, ok := t.get("opencenter.services.keycloak.hostname")
-	if !ok || t.has(to) {
-		return
-	}
-	v := "https://" + fmt.Sprint(host) + "/realms/opencenter"
-	t.set(to, v)
-	t.r.Derived = append(t.r.Derived, Item{Path: to, Value: v, Why: "Headlamp's OIDC issuer, Keycloak's realm opencenter"})
 }
 
 // get returns the value at the dotted path of the output.

@@ -121,6 +121,7 @@ func TestFieldMap(t *testing.T) {
 				"opencenter.services.loki.bucket": "logs", "secrets.services.loki.access_key_id": "app-id", "secrets.services.loki.secret_access_key": "app-secret"}},
 		{name: "tempo on Swift is to decide", services: "    tempo: {enabled: true, storage_type: swift}", decide: []string{"opencenter.services.tempo.storage: swift"},
 			want: map[string]any{"opencenter.services.tempo.storage": "s3"}},
+		{name: "a disabled service's settings are reported", services: "    tempo: {enabled: false, storage_type: swift}", report: []string{"opencenter.services.tempo.storage_type"}},
 		{name: "tempo storage_type", services: "    tempo: {enabled: true, storage_type: filesystem}", want: map[string]any{"opencenter.services.tempo.storage": "filesystem"}},
 		{name: "prune off is to decide", replace: [2]string{"repository: {url", "flux: {prune: false}\n    repository: {url"},
 			want: map[string]any{"opencenter.gitops.flux.prune": false}, decide: []string{"opencenter.gitops.flux.prune: false, which openCenter-cli ignored"}},

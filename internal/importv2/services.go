@@ -144,15 +144,25 @@ func (t *translation) services(f facts) {
 	if f.veleroBucket != "" && f.veleroBucket != f.name+"-velero" && t.enabled("velero") {
 		t.r.Decide = append(t.r.Decide, "opencenter.services.velero.bucket: "+f.veleroBucket+", from backup_bucket, which openCenter-cli ignored: its backups went to "+f.name+"-velero")
 	}
-	if v, ok := t.take("opencenter", "services", "tempo", "storage_type"); ok && t.enabled("tempo") {
-		if v == "swift" {
-			t.r.Decide = append(t.r.Decide, "opencenter.services.tempo.storage: swift, which opencenter's Tempo does not take: use s3 with Swift's S3 API as endpoint (https://swift.api.<region>.rackspacecloud.com) and S3 keys")
-		} else {
-			t.set("opencenter.services.tempo.storage", v)
-		}
-	}
+	t.tempoStorage()
 	if t.enabled("velero") {
 		t.r.Decide = append(t.r.Decide, "opencenter.services.velero.provider: openCenter-cli's Velero ran the OpenStack plugin (Swift, Secret cloud-credentials); opencenter's runs the AWS plugin against an S3 API, such as Swift's at s3_url https://swift.api.<region>.rackspacecloud.com, with S3 keys (secrets or existing_secret); backups the OpenStack plugin made are not readable by it")
+	}
+}
+
+// tempoStorage takes Tempo's storage_type, but for Swift, which ours does
+// not take; a disabled Tempo's stays for the report.
+func (t *translation) tempoStorage() {
+	if !t.enabled("tempo") {
+		return
+	}
+	v, ok := t.take("opencenter", "services", "tempo", "storage_type")
+	switch {
+	case !ok:
+	case v == "swift":
+		t.r.Decide = append(t.r.Decide, "opencenter.services.tempo.storage: swift, which opencenter's Tempo does not take: use s3 with Swift's S3 API as endpoint (https://swift.api.<region>.rackspacecloud.com) and S3 keys")
+	default:
+		t.set("opencenter.services.tempo.storage", v)
 	}
 }
 
