@@ -414,15 +414,17 @@ func editConfig(s *Streams, name string, data []byte, changes []change, unchange
 	diags, warnings := checkEdited(name, out)
 	// A config that did not validate before may be mended one edit at a
 	// time (after an import, say): only problems the edit adds refuse it.
-	before, _ := checkEdited(name, data)
 	remain := 0
-	diags = slices.DeleteFunc(diags, func(d diag.Diag) bool {
-		old := slices.ContainsFunc(before, func(b diag.Diag) bool { return b.Path == d.Path && b.Msg == d.Msg })
-		if old {
-			remain++
-		}
-		return old
-	})
+	if len(diags) > 0 {
+		before, _ := checkEdited(name, data)
+		diags = slices.DeleteFunc(diags, func(d diag.Diag) bool {
+			old := slices.ContainsFunc(before, func(b diag.Diag) bool { return b.Path == d.Path && b.Msg == d.Msg })
+			if old {
+				remain++
+			}
+			return old
+		})
+	}
 	if len(diags) > 0 {
 		fmt.Fprintf(s.Err, "opencenter: %s is unchanged: %s, it would not validate:\n%s\n", name, with, diags)
 		if hint := secretsHint(name, diags); hint != "" {
